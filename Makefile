@@ -1,0 +1,141 @@
+# rapt — one build for every program.
+#
+#   make                 build every program into $(BUILD)/bin (CUDA parts when nvcc is found)
+#   make test            unit, known-answer, GPU (skipped without a device) and end-to-end tests
+#   make demo            simulate an observation and run the pipeline on it
+#   make bench           fixed benchmark workloads, one table
+#   make deps            install the Debian packages rapt needs (apt-get as root)
+#   make offline-deps    download those packages as .deb files into deps-offline/
+#   make install PREFIX=/usr/local [PROGRAM_PREFIX=rapt-]
+#   make clean
+#
+# Variables: CUDA=0 forces a CPU-only build; CUDA_ARCH lists GPU targets; DEPS_ROOT=<dir> builds
+# against Debian packages unpacked there with `dpkg -x`; BUILD=<dir> picks the build folder.
+
+BUILD          ?= build
+PREFIX         ?= /usr/local
+PROGRAM_PREFIX ?=
+DEPS_ROOT      ?=
+NVCC           ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+CUDA           ?= $(if $(NVCC),1,0)
+CUDA_ARCH      ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+                  -gencode arch=compute_90,code=compute_90
+
+PROGRAMS := $(basename $(notdir $(wildcard tools/*.cpp)))
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+CXX      ?= g++
+CXXFLAGS ?= -O2 -g
+CXXFLAGS += -std=c++17 -Wall -Wextra -pthread -MMD -MP -Icommon -DRAPT_VERSION='"$(VERSION)"'
+LDLIBS   := -lcfitsio -lfftw3f -lfftw3f_threads -lfftw3 -lpthread
+
+ifneq ($(DEPS_ROOT),)
+  DEPS_LIBDIR := $(DEPS_ROOT)/usr/lib/x86_64-linux-gnu
+  CXXFLAGS    += -isystem $(DEPS_ROOT)/usr/include
+  LDFLAGS     += -L$(DEPS_LIBDIR) -Wl,-rpath,$(abspath $(DEPS_LIBDIR))
+endif
+
+ifeq ($(CUDA),1)
+  CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+  CXXFLAGS    += -DRAPT_WITH_CUDA=1
+  NVCCFLAGS   ?= -O3 -lineinfo
+  NVCCFLAGS   += -std=c++17 $(CUDA_ARCH) -Icommon -Igpu -MMD -MP -Xcompiler -Wall,-pthread
+  ifneq ($(DEPS_ROOT),)
+    NVCCFLAGS += -isystem $(DEPS_ROOT)/usr/include
+  endif
+  GPU_LDLIBS  := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcufft -lcudart
+else
+  GPU_LDLIBS  :=
+endif
+
+COMMON_SRC := $(shell find common -name '*.cpp' | sort)
+GPU_CU_SRC := $(if $(filter 1,$(CUDA)),$(wildcard gpu/*.cu))
+GPU_CPP_SRC:= $(if $(filter 1,$(CUDA)),$(wildcard gpu/*.cpp))
+COMMON_OBJ := $(COMMON_SRC:%.cpp=$(BUILD)/obj/%.o)
+GPU_OBJ    := $(GPU_CU_SRC:%.cu=$(BUILD)/obj/%.cu.o) $(GPU_CPP_SRC:%.cpp=$(BUILD)/obj/%.o)
+LIB        := $(BUILD)/lib/librapt.a
+BINS       := $(PROGRAMS:%=$(BUILD)/bin/%)
+TEST_SRC   := $(wildcard tests/*_test.cpp)
+TEST_OBJ   := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
+TEST_BIN   := $(BUILD)/tests/rapt_tests
+BENCH_SRC  := $(wildcard tests/bench/*.cpp)
+BENCH_BIN  := $(BUILD)/tests/rapt_bench
+
+.PHONY: all test demo bench deps offline-deps install clean check-deps
+all: $(BINS)
+
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/obj/gpu/%.o: gpu/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -Igpu -isystem $(CUDA_HOME)/include -c $< -o $@
+
+$(BUILD)/obj/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(LIB): $(COMMON_OBJ) $(GPU_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(GPU_LDLIBS) -o $@
+
+$(TEST_BIN): $(TEST_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) $(TEST_OBJ) $(LIB) -lgtest_main -lgtest $(LDLIBS) $(GPU_LDLIBS) -o $@
+
+$(BENCH_BIN): $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(LDLIBS) $(GPU_LDLIBS) -o $@
+
+# Build prerequisites are checked first: `make test` and `make demo` on a fresh Debian machine
+# install what is missing (as root) or print the exact command to run.
+DEBIAN_PACKAGES := libfftw3-dev libcfitsio-dev libcxxopts-dev libgtest-dev groff-base
+# What the offline bundle needs beyond the -dev packages (runtime libraries they point at).
+OFFLINE_PACKAGES := $(DEBIAN_PACKAGES) libfftw3-single3 libfftw3-double3 libcfitsio10 \
+                    libfftw3-bin libgtest-dev googletest
+
+check-deps:
+ifeq ($(DEPS_ROOT),)
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+	    | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "rapt: installing $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else echo "rapt: missing Debian packages; run: sudo apt-get install $$missing" >&2; exit 1; fi; \
+	fi
+endif
+
+deps:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y $(DEBIAN_PACKAGES)
+
+offline-deps:
+	mkdir -p deps-offline && cd deps-offline && apt-get download $(OFFLINE_PACKAGES)
+	@echo "Carry deps-offline/, then: for f in deps-offline/*.deb; do dpkg -x \$$f deps-root; done; make DEPS_ROOT=deps-root"
+
+test: check-deps
+	@$(MAKE) --no-print-directory all $(TEST_BIN)
+	@BUILD=$(BUILD) sh tests/run_tests.sh
+
+demo: check-deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh examples/demo.sh
+
+bench: check-deps
+	@$(MAKE) --no-print-directory all $(BENCH_BIN)
+	@BUILD=$(BUILD) $(BENCH_BIN)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
+	for p in $(PROGRAMS); do install -m 755 $(BUILD)/bin/$$p $(DESTDIR)$(PREFIX)/bin/$(PROGRAM_PREFIX)$$p; done
+	for m in man/*.1; do install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man1/$(PROGRAM_PREFIX)$$(basename $$m); done
+	install -m 644 man/rapt.7 $(DESTDIR)$(PREFIX)/share/man/man7/rapt.7
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,117 @@
+#include "cli/program.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "cli/errors.hpp"
+
+#ifndef RAPT_VERSION
+#define RAPT_VERSION "0.0.0"
+#endif
+
+namespace rapt {
+
+void Messages::info(const std::string& text) const {
+  if (verbosity >= 1) std::fprintf(stderr, "%s: %s\n", program.c_str(), text.c_str());
+}
+void Messages::detail(const std::string& text) const {
+  if (verbosity >= 2) std::fprintf(stderr, "%s: %s\n", program.c_str(), text.c_str());
+}
+void Messages::warning(const std::string& text) const {
+  std::fprintf(stderr, "%s: warning: %s\n", program.c_str(), text.c_str());
+}
+
+int run_program(const char* program, const std::function<int()>& body) {
+  int status = 0;
+  try {
+    status = body();
+  } catch (const ExitRequest& exit) {
+    status = exit.status;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    std::fprintf(stderr, "%s: see '%s --help'\n", program, program);
+    return 2;
+  } catch (const cxxopts::exceptions::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    std::fprintf(stderr, "%s: see '%s --help'\n", program, program);
+    return 2;
+  } catch (const DataError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: out of memory\n", program);
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return 1;
+  }
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    std::fprintf(stderr, "%s: error writing standard output\n", program);
+    return 1;
+  }
+  return status;
+}
+
+cxxopts::Options program_options(const std::string& program, const std::string& summary) {
+  cxxopts::Options options(program, program + " - " + summary);
+  options.set_width(100);
+  options.add_options("General")
+      ("h,help", "print this help and exit")
+      ("version", "print the version and exit")
+      ("v,verbose", "more messages on stderr")
+      ("q,quiet", "no messages on stderr except errors and warnings")
+      ("progress", "show progress on stderr even when it is not a terminal")
+      ("force", "overwrite existing output files");
+  return options;
+}
+
+std::vector<std::string> presto_style_arguments(const std::vector<std::string>& args,
+                                                const std::vector<std::string>& presto_names) {
+  std::vector<std::string> out;
+  out.reserve(args.size());
+  for (const std::string& arg : args) {
+    std::string rewritten = arg;
+    if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-') {
+      const std::string body = arg.substr(1);
+      const std::string name = body.substr(0, body.find('='));
+      for (const std::string& known : presto_names)
+        if (name == known) rewritten = "--" + body;
+    }
+    out.push_back(rewritten);
+  }
+  return out;
+}
+
+ParsedOptions parse_options(cxxopts::Options& options, int argc, char** argv,
+                            const std::vector<std::string>& presto_names) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  args = presto_style_arguments(args, presto_names);
+  std::vector<char*> pointers;
+  pointers.push_back(argv[0]);
+  for (std::string& a : args) pointers.push_back(a.data());
+
+  ParsedOptions parsed;
+  parsed.result = options.parse(static_cast<int>(pointers.size()), pointers.data());
+  const auto& r = parsed.result;
+  if (r.count("help")) {
+    std::cout << options.help();
+    throw ExitRequest{0};
+  }
+  if (r.count("version")) {
+    std::cout << options.program() << " (rapt) " << RAPT_VERSION << "\n";
+    throw ExitRequest{0};
+  }
+  parsed.messages.program = options.program();
+  parsed.messages.verbosity = r.count("quiet") ? 0 : (r.count("verbose") ? 2 : 1);
+  parsed.messages.progress =
+      parsed.messages.verbosity > 0 && (r.count("progress") || ::isatty(STDERR_FILENO));
+  parsed.force = r.count("force") > 0;
+  if (r.count("files")) parsed.positional = r["files"].as<std::vector<std::string>>();
+  return parsed;
+}
+
+}  // namespace rapt
