@@ -55,7 +55,7 @@ COMMON_OBJ := $(COMMON_SRC:%.cpp=$(BUILD)/obj/%.o)
 GPU_OBJ    := $(GPU_CU_SRC:%.cu=$(BUILD)/obj/%.cu.o) $(GPU_CPP_SRC:%.cpp=$(BUILD)/obj/%.o)
 LIB        := $(BUILD)/lib/librapt.a
 BINS       := $(PROGRAMS:%=$(BUILD)/bin/%)
-TEST_SRC   := $(wildcard tests/*_test.cpp)
+TEST_SRC   ?= $(wildcard tests/*_test.cpp) tests/test_data.cpp
 TEST_OBJ   := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 TEST_BIN   := $(BUILD)/tests/rapt_tests
 BENCH_SRC  := $(wildcard tests/bench/*.cpp)
