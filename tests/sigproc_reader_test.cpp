@@ -1,231 +1,26 @@
-// SigprocReader and open_spectra_source: sample decoding on hand-made files, real Parkes and
-// SIGPROC `fake` files, bad input, pipes and stdin, block-size independence.
+// SigprocReader on hand-made files: sample decoding, IFs, bad input, trailing bytes, block sizes,
+// seeking, pipes and stdin.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <functional>
-#include <memory>
-#include <thread>
 
 #include "cli/errors.hpp"
 #include "io/sigproc.hpp"
-#include "io/spectra_source.hpp"
+#include "sigproc_test_support.hpp"
 #include "test_data.hpp"
 
+using rapt::testing::error_text;
+using rapt::testing::file_bytes;
+using rapt::testing::header_for;
+using rapt::testing::make_file;
+using rapt::testing::PipeFeeder;
+using rapt::testing::read_all;
+using rapt::testing::read_file;
 using rapt::testing::read_whole_file;
 using rapt::testing::ScratchDir;
+using rapt::testing::StdinReplacement;
 using rapt::testing::write_whole_file;
-
-namespace {
-
-rapt::SigprocHeader header_for(int nbits, int nchans, int nifs = 1) {
-  rapt::SigprocHeader h;
-  h.source_name = "TEST";
-  h.telescope_id = 6;
-  h.tsamp = 1e-3;
-  h.nbits = nbits;
-  h.nchans = nchans;
-  h.nifs = nifs;
-  h.fch1 = 1500.0;
-  h.foff = -1.0;
-  return h;
-}
-
-std::string file_bytes(const rapt::SigprocHeader& h, const std::vector<uint8_t>& data) {
-  const std::vector<uint8_t> header = rapt::encode_sigproc_header(h);
-  return std::string(header.begin(), header.end()) + std::string(data.begin(), data.end());
-}
-
-std::string make_file(const ScratchDir& dir, const rapt::SigprocHeader& h,
-                      const std::vector<uint8_t>& data) {
-  const std::string path = dir.file("made.fil");
-  write_whole_file(path, file_bytes(h, data));
-  return path;
-}
-
-// Every spectrum of `source`, read `block` spectra at a time.
-std::vector<float> read_all(rapt::SpectraSource& source, size_t block) {
-  const size_t nchans = size_t(source.info().nchans);
-  std::vector<float> all;
-  std::vector<float> buffer(block * nchans);
-  for (;;) {
-    const size_t got = source.read(buffer.data(), block);
-    if (got == 0) break;
-    all.insert(all.end(), buffer.begin(), buffer.begin() + long(got * nchans));
-  }
-  return all;
-}
-
-std::vector<float> read_file(const std::string& path, size_t block = 4096) {
-  rapt::SigprocReader reader(path);
-  return read_all(reader, block);
-}
-
-std::string error_text(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const rapt::DataError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-double correlation(const std::vector<float>& a, const std::vector<float>& b) {
-  double mean_a = 0, mean_b = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    mean_a += a[i];
-    mean_b += b[i];
-  }
-  mean_a /= double(a.size());
-  mean_b /= double(b.size());
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    ab += (a[i] - mean_a) * (b[i] - mean_b);
-    aa += (a[i] - mean_a) * (a[i] - mean_a);
-    bb += (b[i] - mean_b) * (b[i] - mean_b);
-  }
-  return ab / std::sqrt(aa * bb);
-}
-
-// Feeds bytes into a pipe from a thread; path() names the read end as a file.
-class PipeFeeder {
- public:
-  explicit PipeFeeder(std::string bytes) {
-    ::signal(SIGPIPE, SIG_IGN);  // a reader that stops early must not kill the test run
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    read_fd_ = fds[0];
-    writer_ = std::thread([fd = fds[1], bytes = std::move(bytes)] {
-      size_t done = 0;
-      while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n <= 0) break;
-        done += size_t(n);
-      }
-      ::close(fd);
-    });
-  }
-  ~PipeFeeder() {
-    ::close(read_fd_);
-    writer_.join();
-  }
-  int fd() const { return read_fd_; }
-  std::string path() const { return "/dev/fd/" + std::to_string(read_fd_); }
-
- private:
-  int read_fd_ = -1;
-  std::thread writer_;
-};
-
-// Puts `fd` in place of the process's stdin for the object's lifetime.
-class StdinReplacement {
- public:
-  explicit StdinReplacement(int fd) : saved_(::dup(0)) {
-    ::dup2(fd, 0);
-    std::clearerr(stdin);
-  }
-  ~StdinReplacement() {
-    ::dup2(saved_, 0);
-    ::close(saved_);
-    std::clearerr(stdin);
-  }
-
- private:
-  int saved_;
-};
-
-struct ParkesFile {
-  const char* name;
-  int nbits;
-  double reference_correlation;  // with the 8-bit data (README-sources.md)
-};
-constexpr ParkesFile kParkesFiles[] = {{"sigpyproc3/parkes_8bit_1.fil", 8, 1.0},
-                                       {"sigpyproc3/parkes_4bit.fil", 4, 0.977},
-                                       {"sigpyproc3/parkes_2bit.fil", 2, 0.926},
-                                       {"sigpyproc3/parkes_1bit.fil", 1, 0.784}};
-
-}  // namespace
-
-TEST(SigprocReaderRealData, ParkesFilesHaveTheDocumentedHeader) {
-  for (const ParkesFile& file : kParkesFiles) {
-    RAPT_REQUIRE_SHARED_FILE(path, file.name);
-    rapt::SigprocReader reader(path);
-    const rapt::ObservationInfo& info = reader.info();
-    EXPECT_EQ(reader.header().header_bytes, 351u) << file.name;
-    EXPECT_EQ(info.nbits, file.nbits) << file.name;
-    EXPECT_EQ(info.nchans, 832) << file.name;
-    EXPECT_EQ(info.fch1_mhz, 4030.0) << file.name;
-    EXPECT_EQ(info.foff_mhz, -4.0) << file.name;
-    EXPECT_NEAR(info.tsamp_s, 512e-6, 1e-15) << file.name;
-    EXPECT_EQ(info.nspectra, 4096) << file.name;
-    EXPECT_NEAR(info.tstart_mjd, 58543.330387, 1e-6) << file.name;
-    EXPECT_EQ(info.source_name, "J0534+2200") << file.name;
-    EXPECT_EQ(info.telescope, "Parkes") << file.name;
-    EXPECT_NEAR(info.ra_deg, 15.0 * (5 + 34 / 60.0 + 31.9 / 3600.0), 1e-6) << file.name;
-    EXPECT_NEAR(info.dec_deg, 22 + 0 / 60.0 + 52.0 / 3600.0, 1e-6) << file.name;
-    EXPECT_TRUE(reader.warnings().empty()) << file.name;
-  }
-}
-
-TEST(SigprocReaderRealData, RequantisedParkesFilesAgreeWithTheEightBitData) {
-  RAPT_REQUIRE_SHARED_FILE(eight_bit_path, kParkesFiles[0].name);
-  const std::vector<float> eight_bit = read_file(eight_bit_path);
-  ASSERT_EQ(eight_bit.size(), 4096u * 832u);
-  for (const ParkesFile& file : kParkesFiles) {
-    RAPT_REQUIRE_SHARED_FILE(path, file.name);
-    const std::vector<float> data = read_file(path);
-    ASSERT_EQ(data.size(), eight_bit.size()) << file.name;
-    const float max_level = float((1 << file.nbits) - 1);
-    for (const float v : data) ASSERT_TRUE(v >= 0.0f && v <= max_level) << file.name;
-    // Mis-ordered bits or channels would drop these far below the published values.
-    EXPECT_GT(correlation(data, eight_bit), file.reference_correlation - 0.005) << file.name;
-  }
-}
-
-TEST(SigprocReaderRealData, ReadsTheSigprocTutorialFile) {
-  RAPT_REQUIRE_SHARED_FILE(path, "sigpyproc3/tutorial.fil");
-  rapt::SigprocReader reader(path);
-  const rapt::ObservationInfo& info = reader.info();
-  EXPECT_EQ(info.nbits, 2);
-  EXPECT_EQ(info.nchans, 64);
-  EXPECT_EQ(info.nspectra, 187520);
-  EXPECT_EQ(info.fch1_mhz, 1510.0);
-  EXPECT_NEAR(info.foff_mhz, -1.09, 1e-12);
-  EXPECT_NEAR(info.tsamp_s, 320e-6, 1e-15);
-  EXPECT_EQ(info.source_name.rfind("P: 250", 0), 0u);
-  const std::vector<float> data = read_all(reader, 10000);
-  ASSERT_EQ(data.size(), 187520u * 64u);
-  for (const float v : data) ASSERT_TRUE(v >= 0.0f && v <= 3.0f);
-  // The fake pulsar (P = 250 ms; DM 30 smears it by only ~5 ms over this band) must stand out
-  // in the channel-summed series folded at its period.
-  const int nbins = 100;
-  const double period_samples = 0.25 / info.tsamp_s;
-  std::vector<double> profile(nbins), hits(nbins);
-  for (size_t s = 0; s < 187520; ++s) {
-    double sum = 0;
-    for (size_t c = 0; c < 64; ++c) sum += data[s * 64 + c];
-    const int bin = int(std::fmod(double(s), period_samples) / period_samples * nbins);
-    profile[bin] += sum;
-    hits[bin] += 1;
-  }
-  for (int b = 0; b < nbins; ++b) profile[b] /= hits[b];
-  const int peak = int(std::max_element(profile.begin(), profile.end()) - profile.begin());
-  double off_sum = 0, off_squares = 0, off_bins = 0;
-  for (int b = 0; b < nbins; ++b) {
-    const int distance = std::min(std::abs(b - peak), nbins - std::abs(b - peak));
-    if (distance <= 15) continue;  // the pulse and its wings
-    off_sum += profile[b];
-    off_squares += profile[b] * profile[b];
-    off_bins += 1;
-  }
-  const double off_mean = off_sum / off_bins;
-  const double off_rms = std::sqrt(off_squares / off_bins - off_mean * off_mean);
-  EXPECT_GT((profile[peak] - off_mean) / off_rms, 20.0);
-}
 
 TEST(SigprocReader, DecodesPackedSamplesLowestChannelFirst) {
   ScratchDir dir;
@@ -443,59 +238,4 @@ TEST(SigprocReaderPipes, ReadsStandardInput) {
   EXPECT_EQ(reader.info().path, "-");
   EXPECT_EQ(reader.info().nspectra, -1);
   EXPECT_EQ(read_all(reader, 1000), from_file);
-}
-
-TEST(OpenSpectraSource, RecognisesSigprocByContent) {
-  RAPT_REQUIRE_SHARED_FILE(path, "sigpyproc3/parkes_4bit.fil");
-  ScratchDir dir;
-  const std::string renamed = dir.file("no_suffix");
-  write_whole_file(renamed, read_whole_file(path));
-  const std::unique_ptr<rapt::SpectraSource> source = rapt::open_spectra_source(renamed);
-  EXPECT_EQ(source->info().format, "SIGPROC filterbank");
-  EXPECT_EQ(source->info().nspectra, 4096);
-  EXPECT_EQ(read_all(*source, 500), read_file(path));
-}
-
-TEST(OpenSpectraSource, LosesNoBytesFromAPipedStandardInput) {
-  RAPT_REQUIRE_SHARED_FILE(path, "sigpyproc3/parkes_8bit_1.fil");
-  const std::vector<float> from_file = read_file(path);
-  PipeFeeder pipe(read_whole_file(path));
-  StdinReplacement replaced(pipe.fd());
-  const std::unique_ptr<rapt::SpectraSource> source = rapt::open_spectra_source("-");
-  EXPECT_EQ(source->info().nspectra, -1);
-  EXPECT_EQ(read_all(*source, 777), from_file);
-}
-
-TEST(OpenSpectraSource, ReadsStandardInputRedirectedFromAFile) {
-  RAPT_REQUIRE_SHARED_FILE(path, "sigpyproc3/parkes_1bit.fil");
-  FILE* file = std::fopen(path.c_str(), "rb");
-  ASSERT_NE(file, nullptr);
-  {
-    StdinReplacement replaced(fileno(file));
-    const std::unique_ptr<rapt::SpectraSource> source = rapt::open_spectra_source("-");
-    EXPECT_EQ(source->info().nspectra, 4096);  // a regular file: its size is known
-    EXPECT_EQ(source->skip(96), 96u);
-    EXPECT_EQ(read_all(*source, 1000).size(), 4000u * 832u);
-  }
-  std::fclose(file);
-}
-
-TEST(OpenSpectraSource, RejectsOtherFormatsNamingTheFile) {
-  ScratchDir dir;
-  const std::string path = dir.file("x.fits");
-  write_whole_file(path, "SIMPLE = T / not quite a FITS card\n" + std::string(3000, ' '));
-  EXPECT_EQ(error_text([&] { rapt::open_spectra_source(path); }),
-            path + ": not a SIGPROC filterbank or PSRFITS file");
-  write_whole_file(path, "");
-  EXPECT_EQ(error_text([&] { rapt::open_spectra_source(path); }), path + ": file is empty");
-  EXPECT_EQ(error_text([] { rapt::open_spectra_source("/nonexistent/x.fil"); }),
-            "/nonexistent/x.fil: cannot open: No such file or directory");
-}
-
-TEST(OpenSpectraSource, PassesSigprocErrorsThrough) {
-  ScratchDir dir;
-  const std::string path = dir.file("cut.fil");
-  write_whole_file(path, file_bytes(header_for(8, 8), {}).substr(0, 40));
-  EXPECT_EQ(error_text([&] { rapt::open_spectra_source(path); }),
-            path + ": header is truncated (no HEADER_END)");
 }

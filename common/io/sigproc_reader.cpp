@@ -114,7 +114,7 @@ void SigprocReader::read_header(std::vector<uint8_t> bytes) {
 
 size_t SigprocReader::read_bytes(uint8_t* out, size_t wanted) {
   const size_t from_pending = std::min(wanted, pending_.size() - pending_pos_);
-  std::memcpy(out, pending_.data() + pending_pos_, from_pending);
+  if (from_pending > 0) std::memcpy(out, pending_.data() + pending_pos_, from_pending);
   pending_pos_ += from_pending;
   if (pending_pos_ == pending_.size()) {
     pending_.clear();

@@ -12,17 +12,37 @@ namespace rapt {
 
 namespace {
 
+// Sub-byte samples: each byte value maps to its 8/kBits channel values, looked up whole.
+template <int kBits>
+struct ByteValues {
+  static constexpr int kPerByte = 8 / kBits;
+  float value[256][kPerByte];
+};
+
+template <int kBits>
+constexpr ByteValues<kBits> make_byte_values() {
+  ByteValues<kBits> table{};
+  for (unsigned byte = 0; byte < 256; ++byte)
+    for (int j = 0; j < ByteValues<kBits>::kPerByte; ++j)
+      table.value[byte][j] = float((byte >> (j * kBits)) & ((1u << kBits) - 1));
+  return table;
+}
+
+template <int kBits>
+constexpr ByteValues<kBits> kByteValues = make_byte_values<kBits>();
+
 // kAdd: accumulate into `out` (further IFs) instead of overwriting it (the first IF).
 template <int kBits, bool kAdd>
 void unpack_packed(const uint8_t* in, size_t nbytes, float* out) {
-  constexpr int kPerByte = 8 / kBits;
-  constexpr unsigned kMask = (1u << kBits) - 1;
+  constexpr int kPerByte = ByteValues<kBits>::kPerByte;
+  const auto& table = kByteValues<kBits>.value;
   for (size_t b = 0; b < nbytes; ++b) {
-    const unsigned byte = in[b];
+    const float* values = table[in[b]];
     float* o = out + b * kPerByte;
-    for (int j = 0; j < kPerByte; ++j) {
-      const float v = float((byte >> (j * kBits)) & kMask);
-      if (kAdd) o[j] += v; else o[j] = v;
+    if (kAdd) {
+      for (int j = 0; j < kPerByte; ++j) o[j] += values[j];
+    } else {
+      std::memcpy(o, values, sizeof(float) * kPerByte);
     }
   }
 }
