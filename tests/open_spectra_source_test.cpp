@@ -86,3 +86,34 @@ TEST(OpenSpectraSource, HandsFitsFilesToThePsrfitsReader) {
   EXPECT_EQ(message.rfind(path + ": ", 0), 0u) << message;
   EXPECT_EQ(message.find("not a SIGPROC filterbank or PSRFITS file"), std::string::npos);
 }
+
+TEST(OpenSpectraSource, RecognisesPsrfitsByContent) {
+  RAPT_REQUIRE_SHARED_FILE(path, "sigpyproc3/parkes_4bit.sf");
+  ScratchDir dir;
+  const std::string renamed = dir.file("no_suffix.fil");
+  write_whole_file(renamed, read_whole_file(path));
+  const std::unique_ptr<rapt::SpectraSource> source = rapt::open_spectra_source(renamed);
+  EXPECT_EQ(source->info().format, "PSRFITS search");
+  EXPECT_EQ(source->info().nchans, 416);
+  EXPECT_EQ(read_all(*source, 1000).size(), 4096u * 416u);
+}
+
+TEST(OpenSpectraSource, ReadsPsrfitsFromStandardInputRedirectedFromAFile) {
+  RAPT_REQUIRE_SHARED_FILE(path, "sigpyproc3/parkes_4bit.sf");
+  FILE* file = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(file, nullptr);
+  {
+    StdinReplacement replaced(fileno(file));
+    const std::unique_ptr<rapt::SpectraSource> source = rapt::open_spectra_source("-");
+    EXPECT_EQ(source->info().format, "PSRFITS search");
+    EXPECT_EQ(source->info().nspectra, 4096);
+  }
+  std::fclose(file);
+}
+
+TEST(OpenSpectraSource, RefusesPsrfitsFromAPipe) {
+  PipeFeeder pipe("SIMPLE  =                    T" + std::string(2850, ' '));
+  StdinReplacement replaced(pipe.fd());
+  EXPECT_EQ(error_text([] { rapt::open_spectra_source("-"); }),
+            "-: PSRFITS input cannot be read from a pipe; give the file name");
+}

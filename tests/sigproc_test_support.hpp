@@ -3,6 +3,7 @@
 #pragma once
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <stdio_ext.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -100,14 +101,17 @@ class PipeFeeder {
   std::thread writer_;
 };
 
-// Puts `fd` in place of the process's stdin for the object's lifetime.
+// Puts `fd` in place of the process's stdin for the object's lifetime. Whatever stdin's buffer
+// held is dropped both ways, so one test's leftovers never reach the next.
 class StdinReplacement {
  public:
   explicit StdinReplacement(int fd) : saved_(::dup(0)) {
+    __fpurge(stdin);
     ::dup2(fd, 0);
     std::clearerr(stdin);
   }
   ~StdinReplacement() {
+    __fpurge(stdin);
     ::dup2(saved_, 0);
     ::close(saved_);
     std::clearerr(stdin);

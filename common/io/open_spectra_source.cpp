@@ -1,7 +1,8 @@
 // Opens filterbank input by content, never by suffix: SIGPROC files start with the token
 // HEADER_START, FITS files with the card "SIMPLE  =". Bytes read to decide are handed on, so
 // stdin and other pipes lose nothing.
-#include <algorithm>
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstring>
 
@@ -39,15 +40,17 @@ std::vector<uint8_t> read_first_bytes(FILE* file, const std::string& path) {
   return bytes;
 }
 
-// CFITSIO opens files by name, so the bytes read from stdin must be given back by seeking.
-std::unique_ptr<SpectraSource> open_psrfits(const std::string& path, FILE* file, size_t consumed) {
+// CFITSIO opens files by name. Stdin redirected from a file is reopened through /dev/stdin
+// (from its start, so nothing is lost); a pipe cannot be reopened.
+std::unique_ptr<SpectraSource> open_psrfits(const std::string& path, FILE* file) {
   if (file != stdin) {
     std::fclose(file);
     return std::make_unique<PsrfitsReader>(path);
   }
-  if (::fseeko(stdin, -off_t(consumed), SEEK_CUR) != 0)
+  struct stat st;
+  if (::fstat(0, &st) != 0 || !S_ISREG(st.st_mode))
     throw file_error(path, "PSRFITS input cannot be read from a pipe; give the file name");
-  return std::make_unique<PsrfitsReader>(path);
+  return std::make_unique<PsrfitsReader>("/dev/stdin");
 }
 
 }  // namespace
@@ -59,7 +62,7 @@ std::unique_ptr<SpectraSource> open_spectra_source(const std::string& path) {
   if (starts_with(first, kSigprocStart, sizeof kSigprocStart))
     return std::make_unique<SigprocReader>(path, file, std::move(first));
   if (starts_with(first, kFitsStart, sizeof kFitsStart - 1))
-    return open_psrfits(path, file, first.size());
+    return open_psrfits(path, file);
   if (file != stdin) std::fclose(file);
   if (first.empty()) throw file_error(path, "file is empty");
   throw file_error(path, "not a SIGPROC filterbank or PSRFITS file");
