@@ -186,7 +186,9 @@ inline void write_row(fitsfile* fits, const PsrfitsFixture& f, int row) {
   } else if (f.data_type == 'X') {
     const std::vector<uint8_t> bytes = row_bytes(f, samples);
     std::vector<char> bits;
-    for (size_t k = 0; k < bytes.size() * 8; ++k) bits.push_back(char((bytes[k / 8] >> (7 - k % 8)) & 1));
+    for (size_t k = 0; k < bytes.size() * 8; ++k) {
+      bits.push_back(char((bytes[k / 8] >> (7 - k % 8)) & 1));  // FITS bits: MSB first
+    }
     fits_write_col_bit(fits, 9, r, 1, long(bits.size()), bits.data(), &status);
   } else {
     std::vector<uint8_t> bytes = row_bytes(f, samples);

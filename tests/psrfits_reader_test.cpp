@@ -1,5 +1,6 @@
-// PSRFITS search-mode reader: sample unpacking, calibration, headers and errors on synthetic
-// files written with CFITSIO (psrfits_fixture.hpp), and the real Parkes UWL file.
+// PSRFITS search-mode reader: sample unpacking and calibration from memory; headers, streaming
+// and errors on synthetic files written with CFITSIO (psrfits_fixture.hpp). Real data:
+// psrfits_parkes_data_test.cpp.
 #include <fitsio.h>
 #include <gtest/gtest.h>
 
@@ -207,6 +208,8 @@ struct SampleCase {
   char data_type;
 };
 
+void PrintTo(const SampleCase& sample_case, std::ostream* os) { *os << sample_case.name; }
+
 class PsrfitsSampleCodings : public ::testing::TestWithParam<SampleCase> {};
 
 TEST_P(PsrfitsSampleCodings, ReadBackAsTheCalibrationRuleSays) {
@@ -382,7 +385,8 @@ TEST(PsrfitsReader, GivesTheSameSpectraInSmallReadsAcrossRows) {
   ScratchDir dir;
   PsrfitsFixture f = small_fixture(2, 'B');
   write_psrfits(dir.file("r.fits"), f);
-  const std::vector<float> whole = read_all(*std::make_unique<PsrfitsReader>(dir.file("r.fits")));
+  PsrfitsReader once(dir.file("r.fits"));
+  const std::vector<float> whole = read_all(once);
   PsrfitsReader reader(dir.file("r.fits"));
   std::vector<float> pieces;
   std::vector<float> buffer(3 * 5);
@@ -498,6 +502,13 @@ TEST(PsrfitsReader, RejectsUnsupportedLayoutsByName) {
   write_psrfits(dir.file("pol.fits"), f);
   EXPECT_EQ(data_error_of([&] { PsrfitsReader r(dir.file("pol.fits")); }),
             dir.file("pol.fits") + ": NPOL=4 with POL_TYPE 'XXYY'; supported: AABBCRCI, IQUV");
+
+  PsrfitsFixture odd = small_fixture(8, 'B');
+  odd.nbits = 3;
+  odd.data_type = 'E';
+  write_psrfits(dir.file("bits.fits"), odd);
+  EXPECT_EQ(data_error_of([&] { PsrfitsReader r(dir.file("bits.fits")); }),
+            dir.file("bits.fits") + ": NBITS=3; supported: 1, 2, 4, 8, 16, 32");
 
   PsrfitsFixture wide = small_fixture(16, 'E');  // floats where NBITS says 16
   write_psrfits(dir.file("type.fits"), wide);

@@ -16,7 +16,6 @@ struct PsrfitsReader::Impl {
   std::string path;
   fitsfile* fits = nullptr;
   PsrfitsHeaderFacts header;  // header.info is copied out to info_; the rest is used here
-  PsrfitsSampleLayout& layout = header.layout;
   std::vector<std::string> warnings;
 
   std::vector<uint8_t> cell_bytes;
@@ -60,10 +59,8 @@ void PsrfitsReader::Impl::read_scaling_column(int column, long long repeat, long
 }
 
 void PsrfitsReader::Impl::load_row(long long row_number) {
-  const size_t nchans = size_t(layout.nchans);
-  if (header.weights_column) {
-    read_scaling_column(header.weights_column, layout.nchans, row_number, scaling.weights, "DAT_WTS");
-  }
+  read_scaling_column(header.weights_column, header.layout.nchans, row_number, scaling.weights,
+                      "DAT_WTS");
   read_scaling_column(header.offsets_column, header.offsets_repeat, row_number, scaling.offsets,
                       "DAT_OFFS");
   read_scaling_column(header.scales_column, header.scales_repeat, row_number, scaling.scales,
@@ -84,9 +81,8 @@ void PsrfitsReader::Impl::load_row(long long row_number) {
     throw_cfitsio_error(path, "cannot read DATA of SUBINT row " + std::to_string(row_number),
                         status);
   }
-  row.resize(size_t(layout.nsblk) * nchans);
-  psrfits_row_intensity(cell, layout, scaling, scratch.data(), row.data());
-  row_spectra = size_t(layout.nsblk);
+  psrfits_row_intensity(cell, header.layout, scaling, scratch.data(), row.data());
+  row_spectra = size_t(header.layout.nsblk);
   row_position = 0;
 }
 
@@ -97,12 +93,14 @@ PsrfitsReader::PsrfitsReader(const std::string& path) : impl_(std::make_unique<I
   m.header = read_psrfits_header(m.fits, path, m.warnings);
   info_ = m.header.info;
 
-  const size_t nchans = size_t(m.layout.nchans);
-  const size_t per_pol = nchans * size_t(m.layout.npol);
+  const PsrfitsSampleLayout& layout = m.header.layout;
+  const size_t nchans = size_t(layout.nchans);
+  const size_t per_pol = nchans * size_t(layout.npol);
   m.scaling.weights.assign(nchans, 1.0f);
   m.scaling.offsets.assign(per_pol, 0.0f);
   m.scaling.scales.assign(per_pol, 1.0f);
   m.scratch.resize(nchans);
+  m.row.resize(size_t(layout.nsblk) * nchans);
   if (m.header.data_as_values) {
     m.cell_values.resize(size_t(m.header.data_elements));
   } else {
@@ -112,13 +110,13 @@ PsrfitsReader::PsrfitsReader(const std::string& path) : impl_(std::make_unique<I
 
 PsrfitsReader::~PsrfitsReader() = default;
 
-const PsrfitsSampleLayout& PsrfitsReader::layout() const { return impl_->layout; }
+const PsrfitsSampleLayout& PsrfitsReader::layout() const { return impl_->header.layout; }
 
 const std::vector<std::string>& PsrfitsReader::warnings() const { return impl_->warnings; }
 
 size_t PsrfitsReader::read(float* out, size_t max_spectra) {
   Impl& m = *impl_;
-  const size_t nchans = size_t(m.layout.nchans);
+  const size_t nchans = size_t(m.header.layout.nchans);
   size_t done = 0;
   while (done < max_spectra) {
     if (m.row_position == m.row_spectra) {
@@ -135,7 +133,7 @@ size_t PsrfitsReader::read(float* out, size_t max_spectra) {
 
 size_t PsrfitsReader::skip(size_t spectra) {
   Impl& m = *impl_;
-  const size_t nsblk = size_t(m.layout.nsblk);
+  const size_t nsblk = size_t(m.header.layout.nsblk);
   // First what is left of the decoded row, then whole rows untouched, then part of one row.
   size_t done = std::min(spectra, m.row_spectra - m.row_position);
   m.row_position += done;

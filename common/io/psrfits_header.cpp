@@ -101,7 +101,9 @@ ColumnShape column_shape(fitsfile* fits, int column, const std::string& path) {
   LONGLONG width = 0;
   int status = 0;
   fits_get_coltypell(fits, column, &shape.type_code, &repeat, &width, &status);
-  if (status) throw_cfitsio_error(path, "cannot read SUBINT column " + std::to_string(column), status);
+  if (status) {
+    throw_cfitsio_error(path, "cannot read SUBINT column " + std::to_string(column), status);
+  }
   shape.repeat = repeat;
   const std::string key = "TFORM" + std::to_string(column);
   shape.tform = string_key(fits, key.c_str()).value_or("?");
