@@ -59,15 +59,18 @@ struct AccelCandidates {
   std::string inf_text;         // the .inf appended verbatim after the tables
 };
 
-// The whole ACCEL text file. Throws DataError if obs_length_s <= 0.
+// The whole ACCEL text file: fundamentals (P, f, fdot, accel derived from r, z and obs_length_s,
+// with the grid errors 0.5, 2, 20 / numharm), harmonics, then inf_text. Throws DataError if
+// obs_length_s <= 0 or a candidate does not hold numharm harmonics.
 std::string format_accel_text(const AccelCandidates& accel);
 void write_accel_text(const std::string& path, const AccelCandidates& accel, bool overwrite);
 
-// Reads the ACCEL text. Values come back as rounded in the text; cells that PRESTO cut to the
-// column width are read as far as they go (see parse_value_error: NaN where a cut removed the
-// magnitude). Fields the text does not hold (props.sig, props.locpow, props.w for non-jerk runs)
-// are NaN, 0 for w. obs_length_s comes from the appended .inf (0 if absent). `name` is for
-// messages. Throws DataError for text that is not an ACCEL file.
+// Reads the ACCEL text. Numbers come back as rounded in the text, so P, f, fdot and accel are
+// not read (they follow from r, z and obs_length_s). Cells PRESTO cut to the column width are
+// read as far as they go (parse_value_error: NaN where the cut took the exponent). The text does
+// not hold props.sig and props.locpow (NaN), nor w without jerk columns (0). obs_length_s comes
+// from the appended .inf (0 if it is missing). apply_cand_records restores full precision for
+// what the .cand file holds. Throws DataError naming `name` for text that is not an ACCEL file.
 AccelCandidates parse_accel_text(const std::string& text, const std::string& name);
 AccelCandidates read_accel_text(const std::string& path);
 
