@@ -1,6 +1,6 @@
 // Opens filterbank input by content, never by suffix: SIGPROC files start with the token
-// HEADER_START, FITS files with the card "SIMPLE  =". Bytes read to decide are handed on, so
-// stdin and other pipes lose nothing.
+// HEADER_START, FITS files with the card "SIMPLE  =". The bytes read to decide are handed to
+// the SIGPROC reader, so a SIGPROC stream on stdin or another pipe loses nothing.
 #include <sys/stat.h>
 
 #include <cstdio>

@@ -112,6 +112,7 @@ class SigprocReader : public SpectraSource {
   bool at_end_ = false;
   bool partial_noted_ = false;
 };
+
 // Unpacks `nspectra` stored spectra (bytes as in the file) to float, summing IFs.
 void unpack_sigproc_samples(const uint8_t* raw, size_t nspectra, const SigprocHeader& header,
                             float* out);
