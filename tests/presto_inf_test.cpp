@@ -1,10 +1,11 @@
+#include "io/presto_inf.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <sstream>
 
 #include "cli/errors.hpp"
-#include "io/presto_inf.hpp"
 #include "test_data.hpp"
 
 using rapt::InfFile;
@@ -157,9 +158,12 @@ TEST(PrestoInfReader, ReadsAnOlderXrayFile) {
   EXPECT_EQ(inf.notes, "Quick and dirty analysis.");
 
   const std::string text = rapt::format_inf(inf);
-  EXPECT_NE(text.find(" J2000 Declination     (dd:mm:ss.ssss)  =  -24:52:10.7710\n"), std::string::npos);
-  EXPECT_NE(text.find(" Epoch of observation (MJD)             =  52586.242696315310000\n"), std::string::npos);
-  EXPECT_NE(text.find(" Number of bins in the time series      =  6700000000 \n"), std::string::npos);
+  EXPECT_NE(text.find(" J2000 Declination     (dd:mm:ss.ssss)  =  -24:52:10.7710\n"),
+            std::string::npos);
+  EXPECT_NE(text.find(" Epoch of observation (MJD)             =  52586.242696315310000\n"),
+            std::string::npos);
+  EXPECT_NE(text.find(" Number of bins in the time series      =  6700000000 \n"),
+            std::string::npos);
   EXPECT_NE(text.find(" Field-of-view diameter (arcsec)        =  3.00\n"), std::string::npos);
   EXPECT_NE(text.find(" Central energy (kev)                   =  1.0\n"), std::string::npos);
   EXPECT_NE(text.find(" Energy bandpass (kev)                  =  5.0\n"), std::string::npos);
@@ -413,7 +417,9 @@ TEST(PrestoInfReader, NamesTheFileAndKeyWhenDtIsMissing) {
 TEST(PrestoInfReader, RejectsGarbageText) {
   EXPECT_EQ(error_of("this is not\nan inf file = at all\n"),
             "obs.inf: no \"Number of bins in the time series\" line (N is required)");
-  EXPECT_EQ(error_of(std::string("\x7f" "ELF\0\0\1", 7)),
+  EXPECT_EQ(error_of(std::string("\x7f"
+                                 "ELF\0\0\1",
+                                 7)),
             "obs.inf: not a PRESTO .inf text file (it holds binary data)");
   EXPECT_EQ(error_of(""), "obs.inf: no \"Number of bins in the time series\" line (N is required)");
 }

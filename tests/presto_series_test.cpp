@@ -1,3 +1,5 @@
+#include "io/presto_series.hpp"
+
 #include <fftw3.h>
 #include <gtest/gtest.h>
 
@@ -9,7 +11,6 @@
 #include <memory>
 
 #include "cli/errors.hpp"
-#include "io/presto_series.hpp"
 #include "test_data.hpp"
 
 using rapt::Complex64;
@@ -25,8 +26,9 @@ using ComplexDouble = std::complex<double>;
 std::vector<ComplexDouble> reference_half_spectrum(const std::vector<float>& samples) {
   std::vector<double> input(samples.begin(), samples.end());
   std::vector<ComplexDouble> bins(samples.size() / 2 + 1);
-  fftw_plan plan = fftw_plan_dft_r2c_1d(static_cast<int>(input.size()), input.data(),
-                                        reinterpret_cast<fftw_complex*>(bins.data()), FFTW_ESTIMATE);
+  fftw_plan plan =
+      fftw_plan_dft_r2c_1d(static_cast<int>(input.size()), input.data(),
+                           reinterpret_cast<fftw_complex*>(bins.data()), FFTW_ESTIMATE);
   fftw_execute(plan);
   fftw_destroy_plan(plan);
   return bins;
@@ -35,9 +37,9 @@ std::vector<ComplexDouble> reference_half_spectrum(const std::vector<float>& sam
 // The same in single precision, as realfft computes it.
 std::vector<Complex64> float_half_spectrum(std::vector<float> samples) {
   std::vector<Complex64> bins(samples.size() / 2 + 1);
-  fftwf_plan plan = fftwf_plan_dft_r2c_1d(static_cast<int>(samples.size()), samples.data(),
-                                          reinterpret_cast<fftwf_complex*>(bins.data()),
-                                          FFTW_ESTIMATE);
+  fftwf_plan plan =
+      fftwf_plan_dft_r2c_1d(static_cast<int>(samples.size()), samples.data(),
+                            reinterpret_cast<fftwf_complex*>(bins.data()), FFTW_ESTIMATE);
   fftwf_execute(plan);
   fftwf_destroy_plan(plan);
   return bins;
@@ -48,8 +50,8 @@ struct SpectrumComparison {
   double rms_bin_error = 0;
   double dc_error = 0;
   double nyquist_error = 0;
-  double rms = 0;            // rms amplitude over all N/2 packed values (DC included)
-  double dc = 0;             // |DC| of the reference
+  double rms = 0;  // rms amplitude over all N/2 packed values (DC included)
+  double dc = 0;   // |DC| of the reference
 };
 
 SpectrumComparison compare_packed(const std::vector<Complex64>& packed,
@@ -224,8 +226,7 @@ TEST(PrestoDat, SeeksAndReadsTheRest) {
   EXPECT_EQ(rest, std::vector<float>(samples.begin() + 90, samples.end()));
   reader.seek(0);
   EXPECT_EQ(reader.read_rest(), samples);
-  EXPECT_EQ(error_text([&] { reader.seek(101); }),
-            path + ": cannot seek to element 101 of 100");
+  EXPECT_EQ(error_text([&] { reader.seek(101); }), path + ": cannot seek to element 101 of 100");
 }
 
 TEST(PrestoDat, ReadsAnEmptyFileAsNoSamples) {

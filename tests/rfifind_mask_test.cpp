@@ -1,3 +1,5 @@
+#include "io/rfifind_mask.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -5,7 +7,6 @@
 
 #include "cli/errors.hpp"
 #include "io/presto_inf.hpp"
-#include "io/rfifind_mask.hpp"
 #include "test_data.hpp"
 
 using rapt::RfifindMask;
@@ -88,10 +89,10 @@ TEST(RfifindMaskFile, StoresFullyMaskedIntervalsAsACountOnly) {
   const std::string bytes = rapt::serialize_rfifind_mask(small_mask());
   // header 60 + zap chans 4+4 + zap ints 4+4 + counts 16 + lists (2 channels of interval 0) 8
   EXPECT_EQ(bytes.size(), 100u);
-  EXPECT_EQ(int_at(bytes, 60), 1);   // num_zap_chans
-  EXPECT_EQ(int_at(bytes, 76), 2);   // interval 0 count
-  EXPECT_EQ(int_at(bytes, 88), 8);   // interval 3 count = numchan
-  EXPECT_EQ(int_at(bytes, 92), 3);   // interval 0's list
+  EXPECT_EQ(int_at(bytes, 60), 1);  // num_zap_chans
+  EXPECT_EQ(int_at(bytes, 76), 2);  // interval 0 count
+  EXPECT_EQ(int_at(bytes, 88), 8);  // interval 3 count = numchan
+  EXPECT_EQ(int_at(bytes, 92), 3);  // interval 0's list
   EXPECT_EQ(int_at(bytes, 96), 5);
   const RfifindMask back = rapt::parse_rfifind_mask(bytes, "small.mask");
   EXPECT_EQ(back.interval_chans, small_mask().interval_chans);
@@ -103,13 +104,13 @@ TEST(RfifindMaskFile, StoresFullyMaskedIntervalsAsACountOnly) {
 
 TEST(RfifindMaskQuery, CombinesZappedChannelsIntervalsAndLists) {
   const RfifindMask mask = small_mask();
-  EXPECT_TRUE(rapt::channel_masked(mask, 1, 0));   // zapped channel
-  EXPECT_TRUE(rapt::channel_masked(mask, 3, 0));   // interval 0's list
+  EXPECT_TRUE(rapt::channel_masked(mask, 1, 0));  // zapped channel
+  EXPECT_TRUE(rapt::channel_masked(mask, 3, 0));  // interval 0's list
   EXPECT_FALSE(rapt::channel_masked(mask, 4, 0));
   EXPECT_FALSE(rapt::channel_masked(mask, 3, 1));
   EXPECT_TRUE(rapt::channel_masked(mask, 1, 1));
-  EXPECT_TRUE(rapt::channel_masked(mask, 6, 2));   // zapped interval
-  EXPECT_TRUE(rapt::channel_masked(mask, 6, 3));   // fully masked interval
+  EXPECT_TRUE(rapt::channel_masked(mask, 6, 2));  // zapped interval
+  EXPECT_TRUE(rapt::channel_masked(mask, 6, 3));  // fully masked interval
   EXPECT_EQ(rapt::masked_channels(mask, 0), (std::vector<int32_t>{1, 3, 5}));
   EXPECT_EQ(rapt::masked_channels(mask, 1), (std::vector<int32_t>{1}));
   EXPECT_EQ(rapt::masked_channels(mask, 2).size(), 8u);
@@ -154,8 +155,9 @@ TEST(RfifindMaskReader, SaysWhereATruncatedGoldenFileEnds) {
     FAIL() << "expected an error";
   } catch (const rapt::DataError& e) {
     EXPECT_EQ(std::string(e.what()),
-              cut_path + ": truncated rfifind mask: 100 bytes end inside the channel counts per "
-                         "interval (at byte 68, 148 more needed)");
+              cut_path +
+                  ": truncated rfifind mask: 100 bytes end inside the channel counts per "
+                  "interval (at byte 68, 148 more needed)");
   }
 }
 
@@ -167,7 +169,8 @@ TEST(RfifindMaskReader, RejectsLeftoverBytesAndImpossibleCounts) {
   std::string bad_count = bytes;
   const int32_t nine = 9;
   std::memcpy(&bad_count[80], &nine, sizeof nine);  // interval 1 claims 9 of 8 channels
-  EXPECT_EQ(parse_error(bad_count), "x.mask: rfifind mask interval 1 claims 9 masked channels of 8");
+  EXPECT_EQ(parse_error(bad_count),
+            "x.mask: rfifind mask interval 1 claims 9 masked channels of 8");
 
   std::string bad_channel = bytes;
   const int32_t twelve = 12;

@@ -1,3 +1,5 @@
+#include "io/singlepulse.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -5,7 +7,6 @@
 #include <functional>
 
 #include "cli/errors.hpp"
-#include "io/singlepulse.hpp"
 #include "test_data.hpp"
 
 using rapt::SinglePulseEvent;

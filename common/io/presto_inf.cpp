@@ -43,9 +43,7 @@ std::string trimmed(const std::string& text) {
 }
 
 // PRESTO writes blank (or all-whitespace) strings as "Unknown".
-std::string or_unknown(const std::string& text) {
-  return trimmed(text).empty() ? "Unknown" : text;
-}
+std::string or_unknown(const std::string& text) { return trimmed(text).empty() ? "Unknown" : text; }
 
 // " <label><spaces>=  <value>\n" with '=' at kEqualsColumn.
 void add_key_line(std::string& out, const std::string& label, const std::string& value) {
@@ -202,8 +200,8 @@ BinRange pair_value(const InfField& f) {
   const double last = std::strtod(rest, &end);
   if (!separated || end == rest || !std::isfinite(first) || !std::isfinite(last) ||
       first != std::floor(first) || last != std::floor(last))
-    throw file_error(f.file, "\"" + f.label + "\" is not a pair of bin numbers: \"" + f.value +
-                                 "\"");
+    throw file_error(f.file,
+                     "\"" + f.label + "\" is not a pair of bin numbers: \"" + f.value + "\"");
   return BinRange(static_cast<int64_t>(first), static_cast<int64_t>(last));
 }
 
@@ -244,9 +242,13 @@ const InfKey kInfKeys[] = {
     {"Object being observed", "object being observed",
      [](InfFile& i, InfParseState&, const InfField& f) { i.object = f.value; }},
     {"J2000 Right Ascension", "j2000 right ascension",
-     [](InfFile& i, InfParseState&, const InfField& f) { i.ra_deg = parse_ra_hms(f.value, f.file); }},
+     [](InfFile& i, InfParseState&, const InfField& f) {
+       i.ra_deg = parse_ra_hms(f.value, f.file);
+     }},
     {"J2000 Declination", "j2000 declination",
-     [](InfFile& i, InfParseState&, const InfField& f) { i.dec_deg = parse_dec_dms(f.value, f.file); }},
+     [](InfFile& i, InfParseState&, const InfField& f) {
+       i.dec_deg = parse_dec_dms(f.value, f.file);
+     }},
     {"Data observed by", "data observed by",
      [](InfFile& i, InfParseState&, const InfField& f) { i.observer = f.value; }},
     {"Epoch of observation (MJD)", "epoch of observation", apply_epoch},
@@ -255,7 +257,8 @@ const InfKey kInfKeys[] = {
     {"Number of bins in the time series", "number of bins",
      [](InfFile& i, InfParseState& s, const InfField& f) {
        i.n = whole_number_value(f);
-       if (i.n < 0) throw file_error(f.file, "\"" + f.label + "\" is negative: \"" + f.value + "\"");
+       if (i.n < 0)
+         throw file_error(f.file, "\"" + f.label + "\" is negative: \"" + f.value + "\"");
        s.have_n = true;
      }},
     {"Width of each time series bin (sec)", "width of each time series bin",
@@ -272,7 +275,9 @@ const InfKey kInfKeys[] = {
     {"Type of observation (EM band)", "type of observation",
      [](InfFile& i, InfParseState&, const InfField& f) { i.band = f.value; }},
     {"Beam diameter (arcsec)", "beam diameter",
-     [](InfFile& i, InfParseState&, const InfField& f) { i.beam_diameter_arcsec = number_value(f); }},
+     [](InfFile& i, InfParseState&, const InfField& f) {
+       i.beam_diameter_arcsec = number_value(f);
+     }},
     {"Dispersion measure (cm-3 pc)", "dispersion measure",
      [](InfFile& i, InfParseState&, const InfField& f) { i.dm = number_value(f); }},
     {"Central freq of low channel (MHz)", "central freq of low channel",
@@ -387,8 +392,8 @@ InfFile parse_inf(const std::string& raw_text, const std::string& name) {
     if (!key) continue;  // unknown lines are other writers' business
     std::string value;
     if (!value_of_line(line, value))
-      throw file_error(name, "line " + std::to_string(line_number) + ": no '=' after \"" +
-                                 key->label + "\"");
+      throw file_error(
+          name, "line " + std::to_string(line_number) + ": no '=' after \"" + key->label + "\"");
     const std::string label = key->label;
     key->apply(inf, state, InfField{name, label, value});
   }
@@ -412,7 +417,8 @@ double parse_sexagesimal(const std::string& raw, const std::string& name, const 
   int fields = 0;
   while (fields < 3) {
     const size_t colon = text.find(':', pos);
-    const std::string field = text.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+    const std::string field =
+        text.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
     char* end = nullptr;
     const double x = std::strtod(field.c_str(), &end);
     if (field.empty() || *end != '\0' || field[0] == '-' || field[0] == '+' || !std::isfinite(x))

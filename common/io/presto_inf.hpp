@@ -19,34 +19,34 @@ inline constexpr int kMaxOnOffPairs = 39;
 using BinRange = std::pair<int64_t, int64_t>;  // first and last bin, inclusive
 
 struct InfFile {
-  std::string name;                    // "Data file name without suffix" (output root)
-  std::string telescope = "Unknown";   // kMakedataTelescope = PRESTO's makedata mode
+  std::string name;                   // "Data file name without suffix" (output root)
+  std::string telescope = "Unknown";  // kMakedataTelescope = PRESTO's makedata mode
   std::string instrument = "Unknown";
   std::string object = "Unknown";
-  double ra_deg = 0.0;                 // J2000, written as hh:mm:ss.ssss
-  double dec_deg = 0.0;                // written as dd:mm:ss.ssss
+  double ra_deg = 0.0;   // J2000, written as hh:mm:ss.ssss
+  double dec_deg = 0.0;  // written as dd:mm:ss.ssss
   std::string observer = "Unknown";
-  int mjd_int = 0;                     // epoch = mjd_int + mjd_frac (kept apart for precision)
+  int mjd_int = 0;  // epoch = mjd_int + mjd_frac (kept apart for precision)
   double mjd_frac = 0.0;
   bool barycentered = false;
-  int64_t n = 0;                       // samples in the series
+  int64_t n = 0;  // samples in the series
   double dt_s = 0.0;
-  std::vector<BinRange> onoff;         // valid-data bin pairs; empty = no breaks
-  std::string band = "Radio";          // Radio, IR, Optical, UV, X-ray, Gamma
-  double beam_diameter_arcsec = 0.0;   // radio
-  double dm = 0.0;                     // radio
-  double lofreq_mhz = 0.0;             // radio: centre of the lowest channel
-  double bandwidth_mhz = 0.0;          // radio: nchan * chan_bw
-  int num_channels = 1;                // radio
-  double chan_bw_mhz = 0.0;            // radio, positive
-  double fov_arcsec = 0.0;             // X-ray/Gamma/IR/Optical/UV
-  double energy_kev = 0.0;             // X-ray/Gamma
+  std::vector<BinRange> onoff;        // valid-data bin pairs; empty = no breaks
+  std::string band = "Radio";         // Radio, IR, Optical, UV, X-ray, Gamma
+  double beam_diameter_arcsec = 0.0;  // radio
+  double dm = 0.0;                    // radio
+  double lofreq_mhz = 0.0;            // radio: centre of the lowest channel
+  double bandwidth_mhz = 0.0;         // radio: nchan * chan_bw
+  int num_channels = 1;               // radio
+  double chan_bw_mhz = 0.0;           // radio, positive
+  double fov_arcsec = 0.0;            // X-ray/Gamma/IR/Optical/UV
+  double energy_kev = 0.0;            // X-ray/Gamma
   double energy_band_kev = 0.0;
-  std::string filter = "Unknown";      // IR/Optical/UV
+  std::string filter = "Unknown";  // IR/Optical/UV
   double wavelength_nm = 0.0;
   double waveband_nm = 0.0;
   std::string analyzer = "Unknown";
-  std::string notes;                   // may hold "\n    " for extra lines
+  std::string notes;  // may hold "\n    " for extra lines
 
   double epoch_mjd() const { return mjd_int + mjd_frac; }
   void set_epoch_mjd(double mjd);

@@ -19,11 +19,17 @@ namespace {
 template <typename T>
 const char* element_description();
 template <>
-const char* element_description<float>() { return "float32 samples (4 bytes each)"; }
+const char* element_description<float>() {
+  return "float32 samples (4 bytes each)";
+}
 template <>
-const char* element_description<int16_t>() { return "int16 samples (2 bytes each)"; }
+const char* element_description<int16_t>() {
+  return "int16 samples (2 bytes each)";
+}
 template <>
-const char* element_description<Complex64>() { return "complex64 values (8 bytes each)"; }
+const char* element_description<Complex64>() {
+  return "complex64 values (8 bytes each)";
+}
 
 }  // namespace
 
@@ -64,7 +70,8 @@ RawSeriesReader<T>::RawSeriesReader(RawSeriesReader&& other) noexcept
 template <typename T>
 size_t RawSeriesReader<T>::read(T* out, size_t max_count) {
   const int64_t left = size_ - position_;
-  const size_t wanted = left < static_cast<int64_t>(max_count) ? static_cast<size_t>(left) : max_count;
+  const size_t wanted =
+      left < static_cast<int64_t>(max_count) ? static_cast<size_t>(left) : max_count;
   if (wanted == 0) return 0;
   const size_t got = std::fread(out, sizeof(T), wanted, file_);
   if (got != wanted) {
@@ -80,8 +87,8 @@ size_t RawSeriesReader<T>::read(T* out, size_t max_count) {
 template <typename T>
 void RawSeriesReader<T>::seek(int64_t index) {
   if (index < 0 || index > size_)
-    throw file_error(path_, "cannot seek to element " + std::to_string(index) + " of " +
-                                std::to_string(size_));
+    throw file_error(
+        path_, "cannot seek to element " + std::to_string(index) + " of " + std::to_string(size_));
   if (::fseeko(file_, static_cast<off_t>(index) * static_cast<off_t>(sizeof(T)), SEEK_SET) != 0)
     throw file_error(path_, "seek failed: " + errno_text());
   position_ = index;

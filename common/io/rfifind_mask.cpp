@@ -60,8 +60,8 @@ class MaskCursor {
 int32_t take_count(MaskCursor& in, const char* what, const std::string& name) {
   const int32_t count = in.take<int32_t>(what);
   if (count < 0)
-    throw file_error(name, std::string("rfifind mask has a negative ") + what + ": " +
-                               std::to_string(count));
+    throw file_error(
+        name, std::string("rfifind mask has a negative ") + what + ": " + std::to_string(count));
   return count;
 }
 
@@ -115,12 +115,14 @@ RfifindMask parse_rfifind_mask(const std::string& bytes, const std::string& name
   mask.num_int = in.take<int32_t>("the header");
   mask.pts_per_int = in.take<int32_t>("the header");
   if (mask.num_chan <= 0 || mask.num_int < 0 || mask.pts_per_int < 0 || !(mask.dtint_s >= 0))
-    throw file_error(name, "not an rfifind mask: header says numchan=" +
-                               std::to_string(mask.num_chan) + ", numint=" +
-                               std::to_string(mask.num_int) + ", ptsperint=" +
-                               std::to_string(mask.pts_per_int));
-  mask.zap_chans = in.take_ints(take_count(in, "zapped channel count", name), "the zapped channels");
-  mask.zap_ints = in.take_ints(take_count(in, "zapped interval count", name), "the zapped intervals");
+    throw file_error(name,
+                     "not an rfifind mask: header says numchan=" + std::to_string(mask.num_chan) +
+                         ", numint=" + std::to_string(mask.num_int) +
+                         ", ptsperint=" + std::to_string(mask.pts_per_int));
+  mask.zap_chans =
+      in.take_ints(take_count(in, "zapped channel count", name), "the zapped channels");
+  mask.zap_ints =
+      in.take_ints(take_count(in, "zapped interval count", name), "the zapped intervals");
   read_interval_lists(in, mask, name);
   if (in.left() != 0)
     throw file_error(name, "rfifind mask has " + std::to_string(in.left()) +
@@ -132,8 +134,8 @@ std::string serialize_rfifind_mask(const RfifindMask& mask) {
   if (mask.interval_chans.size() != static_cast<size_t>(mask.num_int))
     throw std::invalid_argument("rfifind mask: interval_chans must hold num_int lists");
   std::string out;
-  for (double x : {mask.time_sigma, mask.freq_sigma, mask.mjd, mask.dtint_s, mask.lofreq_mhz,
-                   mask.dfreq_mhz})
+  for (double x :
+       {mask.time_sigma, mask.freq_sigma, mask.mjd, mask.dtint_s, mask.lofreq_mhz, mask.dfreq_mhz})
     put(out, x);
   put(out, mask.num_chan);
   put(out, mask.num_int);

@@ -19,13 +19,13 @@ namespace rapt {
 struct RfifindMask {
   double time_sigma = 0.0;
   double freq_sigma = 0.0;
-  double mjd = 0.0;          // epoch of the data the mask was made from
-  double dtint_s = 0.0;      // interval length
-  double lofreq_mhz = 0.0;   // centre of channel 0, the lowest
-  double dfreq_mhz = 0.0;    // channel width
+  double mjd = 0.0;         // epoch of the data the mask was made from
+  double dtint_s = 0.0;     // interval length
+  double lofreq_mhz = 0.0;  // centre of channel 0, the lowest
+  double dfreq_mhz = 0.0;   // channel width
   int32_t num_chan = 0;
   int32_t num_int = 0;
-  int32_t pts_per_int = 0;   // samples per interval
+  int32_t pts_per_int = 0;         // samples per interval
   std::vector<int32_t> zap_chans;  // channels masked in every interval
   std::vector<int32_t> zap_ints;   // intervals masked in every channel (ascending)
   // One list per interval (num_int of them): channels masked there. A list holding all

@@ -17,9 +17,9 @@ std::string format_singlepulse(const std::vector<SinglePulseEvent>& events) {
   std::string out = std::string(kSinglePulseHeader) + "\n";
   char line[160];
   for (const SinglePulseEvent& e : events) {
-    const int length = std::snprintf(line, sizeof line, "%7.2f %7.2f %13.6f %10lld     %3d\n", e.dm,
-                                     e.sigma, e.time_s, static_cast<long long>(e.sample),
-                                     e.downfact);
+    const int length =
+        std::snprintf(line, sizeof line, "%7.2f %7.2f %13.6f %10lld     %3d\n", e.dm, e.sigma,
+                      e.time_s, static_cast<long long>(e.sample), e.downfact);
     out.append(line, static_cast<size_t>(length) < sizeof line ? length : sizeof line - 1);
   }
   return out;
