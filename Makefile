@@ -61,7 +61,7 @@ TEST_BIN   := $(BUILD)/tests/rapt_tests
 BENCH_SRC  := $(wildcard tests/bench/*.cpp)
 BENCH_BIN  := $(BUILD)/tests/rapt_bench
 
-.PHONY: all test demo bench deps offline-deps install clean check-deps
+.PHONY: all test demo bench deps offline-deps install clean check-deps test-sanitize fuzz
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.cpp
@@ -128,6 +128,20 @@ demo: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
 	@BUILD=$(BUILD) $(BENCH_BIN)
+
+# The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (CPU build).
+test-sanitize:
+	@$(MAKE) --no-print-directory test CUDA=0 BUILD=$(BUILD)-sanitize \
+	    CXXFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined'
+
+# libFuzzer targets for the header parsers (needs clang++): $(BUILD)/fuzz/<name>.
+FUZZ_SRC := $(wildcard tests/fuzz/*_fuzzer.cpp)
+fuzz:
+	@command -v clang++ >/dev/null || { echo "make fuzz needs clang++ (apt-get install clang)"; exit 1; }
+	@mkdir -p $(BUILD)/fuzz
+	@for f in $(FUZZ_SRC); do n=$$(basename $$f .cpp); echo "  $$n"; \
+	  clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -Icommon $$f \
+	    $(COMMON_SRC) -o $(BUILD)/fuzz/$$n $(LDLIBS) || exit 1; done
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
