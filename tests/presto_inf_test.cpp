@@ -431,7 +431,7 @@ TEST(PrestoInfReader, RejectsNonNumericValues) {
   EXPECT_EQ(error_of(" Number of bins in the time series      =  100.5\n" + dt),
             "obs.inf: \"Number of bins in the time series\" is not a whole number: \"100.5\"");
   EXPECT_EQ(error_of(" Number of bins in the time series      =\n" + dt),
-            "obs.inf: \"Number of bins in the time series\" is not a number: \"Unknown\"");
+            "obs.inf: \"Number of bins in the time series\" is not a number: \"\"");
   EXPECT_EQ(error_of(" Number of bins in the time series      =  10\n"
                      " Width of each time series bin (sec)    =  0\n"),
             "obs.inf: \"Width of each time series bin (sec)\" must be positive: \"0\"");
@@ -494,4 +494,41 @@ TEST(PrestoNames, StripsAKnownSuffixOnly) {
   EXPECT_EQ(rapt::strip_suffix("x_DM1.00.fft", ".dat"), "x_DM1.00.fft");
   EXPECT_EQ(rapt::strip_suffix(".dat", ".dat"), "");
   EXPECT_EQ(rapt::strip_suffix("at", ".dat"), "at");
+}
+
+TEST(PrestoInfReader, CarriesAFractionThatWouldPrintAsOneIntoTheDay) {
+  const std::string text =
+      " Epoch of observation (MJD)             =  60000.99999999999999999\n"
+      " Number of bins in the time series      =  10\n"
+      " Width of each time series bin (sec)    =  1\n";
+  const InfFile inf = rapt::parse_inf(text, "e.inf");
+  EXPECT_EQ(inf.mjd_int, 60001);
+  EXPECT_EQ(inf.mjd_frac, 0.0);
+}
+
+TEST(PrestoInfReader, RejectsEpochsAndCoordinatesOutOfRange) {
+  const std::string required =
+      " Number of bins in the time series      =  10\n"
+      " Width of each time series bin (sec)    =  1\n";
+  EXPECT_EQ(error_of(" Epoch of observation (MJD)             =  60000.5e3\n" + required),
+            "obs.inf: \"Epoch of observation (MJD)\" is not a number: \"60000.5e3\"");
+  EXPECT_EQ(error_of(" Epoch of observation (MJD)             =  2000000000.5\n" + required),
+            "obs.inf: \"Epoch of observation (MJD)\" is out of range: \"2000000000.5\"");
+  EXPECT_EQ(error_of(" J2000 Declination     (dd:mm:ss.ssss)  =  91:00:00\n" + required),
+            "obs.inf: Declination is out of range: \"91:00:00\"");
+  EXPECT_EQ(error_of(" On/Off bin pair #  1                   =  0, 1e300\n" + required),
+            "obs.inf: \"On/Off bin pair\" is not a pair of bin numbers: \"0, 1e300\"");
+}
+
+TEST(PrestoInfReader, DropsRunsOfCarriageReturnsAtLineEnds) {
+  const std::string text =
+      " Number of bins in the time series      =  10\r\r\n"
+      " Width of each time series bin (sec)    =  1\r\n"
+      " Any additional notes:\r\n"
+      "    note\r\r\n\r\n\r\n";
+  const InfFile inf = rapt::parse_inf(text, "crlf.inf");
+  EXPECT_EQ(inf.notes, "note\n");
+  EXPECT_EQ(inf.name, "");  // no name line: empty, and written back empty as PRESTO would
+  EXPECT_EQ(rapt::format_inf(rapt::parse_inf(rapt::format_inf(inf), "again")),
+            rapt::format_inf(inf));
 }

@@ -40,7 +40,8 @@ RfifindMask small_mask() {
   mask.pts_per_int = 1000;
   mask.zap_chans = {1};
   mask.zap_ints = {2};
-  mask.interval_chans = {{3, 5}, {}, {}, {0, 1, 2, 3, 4, 5, 6, 7}};
+  mask.interval_chans = {{3, 5}, {}, {}, {}};
+  mask.interval_all_masked = {0, 0, 0, 1};
   return mask;
 }
 
@@ -82,6 +83,7 @@ TEST(RfifindMaskFile, GoldenFieldsMatchTheObservation) {
   EXPECT_TRUE(mask.zap_chans.empty());
   EXPECT_TRUE(mask.zap_ints.empty());
   ASSERT_EQ(mask.interval_chans.size(), static_cast<size_t>(mask.num_int));
+  ASSERT_EQ(mask.interval_all_masked.size(), static_cast<size_t>(mask.num_int));
   for (int i = 0; i < mask.num_int; ++i) EXPECT_TRUE(rapt::masked_channels(mask, i).empty());
 }
 
@@ -96,10 +98,33 @@ TEST(RfifindMaskFile, StoresFullyMaskedIntervalsAsACountOnly) {
   EXPECT_EQ(int_at(bytes, 96), 5);
   const RfifindMask back = rapt::parse_rfifind_mask(bytes, "small.mask");
   EXPECT_EQ(back.interval_chans, small_mask().interval_chans);
+  EXPECT_EQ(back.interval_all_masked, small_mask().interval_all_masked);
   EXPECT_EQ(back.zap_chans, small_mask().zap_chans);
   EXPECT_EQ(back.zap_ints, small_mask().zap_ints);
   EXPECT_EQ(back.mjd, 59000.5);
   EXPECT_EQ(rapt::serialize_rfifind_mask(back), bytes);
+}
+
+TEST(RfifindMaskFile, WritesAListOfEveryChannelAsACountOnly) {
+  RfifindMask mask = small_mask();
+  mask.interval_all_masked[3] = 0;
+  mask.interval_chans[3] = {7, 6, 5, 4, 3, 2, 1, 0};
+  const std::string bytes = rapt::serialize_rfifind_mask(mask);
+  EXPECT_EQ(bytes, rapt::serialize_rfifind_mask(small_mask()));
+  EXPECT_EQ(rapt::parse_rfifind_mask(bytes, "x").interval_all_masked[3], 1);
+  mask.interval_chans[3].push_back(0);
+  EXPECT_THROW(rapt::serialize_rfifind_mask(mask), std::invalid_argument);
+}
+
+TEST(RfifindMaskReader, ReadsAHugeFullyMaskedMaskWithoutExpandingIt) {
+  RfifindMask mask = small_mask();
+  mask.num_chan = 1 << 30;  // 30 fully masked intervals of 2^30 channels: 120 GiB if expanded
+  mask.num_int = 30;
+  mask.zap_chans.clear();
+  mask.interval_chans.assign(30, {});
+  mask.interval_all_masked.assign(30, 1);
+  const RfifindMask back = rapt::parse_rfifind_mask(rapt::serialize_rfifind_mask(mask), "big");
+  EXPECT_TRUE(rapt::channel_masked(back, (1 << 30) - 1, 29));
 }
 
 TEST(RfifindMaskQuery, CombinesZappedChannelsIntervalsAndLists) {
@@ -114,6 +139,7 @@ TEST(RfifindMaskQuery, CombinesZappedChannelsIntervalsAndLists) {
   EXPECT_EQ(rapt::masked_channels(mask, 0), (std::vector<int32_t>{1, 3, 5}));
   EXPECT_EQ(rapt::masked_channels(mask, 1), (std::vector<int32_t>{1}));
   EXPECT_EQ(rapt::masked_channels(mask, 2).size(), 8u);
+  EXPECT_EQ(rapt::masked_channels(mask, 3).size(), 8u);
   EXPECT_THROW(rapt::channel_masked(mask, 8, 0), std::out_of_range);
   EXPECT_THROW(rapt::channel_masked(mask, 0, 4), std::out_of_range);
   EXPECT_THROW(rapt::channel_masked(mask, -1, 0), std::out_of_range);

@@ -110,7 +110,7 @@ std::vector<BinRange> InfFile::valid_bin_ranges() const {
 
 std::string format_ra_hms(double ra_deg) {
   const long long per_day = 24LL * 3600 * 10000;
-  long long units = std::llround(ra_deg / 15.0 * 3600.0 * 10000.0) % per_day;
+  long long units = std::llround(std::fmod(ra_deg, 360.0) / 15.0 * 3600.0 * 10000.0) % per_day;
   if (units < 0) units += per_day;
   return sexagesimal_from_units(units);
 }
@@ -162,8 +162,12 @@ namespace {
 struct InfField {
   const std::string& file;   // for messages
   const std::string& label;  // the label as it appears in the key table
-  const std::string& value;  // trimmed text right of '='; "Unknown" when empty
+  const std::string& value;  // trimmed text right of '=' (empty stays empty: the writer puts
+                             // "Unknown" for empty strings except the name, as PRESTO does)
 };
+
+// Beyond this a double no longer holds every integer, and int64 conversion must stay defined.
+constexpr double kMaxWholeNumber = 9.0e15;
 
 double number_value(const InfField& f) {
   const char* begin = f.value.c_str();
@@ -177,7 +181,7 @@ double number_value(const InfField& f) {
 
 int64_t whole_number_value(const InfField& f) {
   const double x = number_value(f);
-  if (x != std::floor(x) || std::fabs(x) > 9.0e15)
+  if (x != std::floor(x) || std::fabs(x) > kMaxWholeNumber)
     throw file_error(f.file, "\"" + f.label + "\" is not a whole number: \"" + f.value + "\"");
   return static_cast<int64_t>(x);
 }
@@ -198,8 +202,9 @@ BinRange pair_value(const InfField& f) {
   while (*rest == ' ' || *rest == ',' || *rest == '\t') ++rest;
   const bool separated = rest != end && end != text;
   const double last = std::strtod(rest, &end);
-  if (!separated || end == rest || !std::isfinite(first) || !std::isfinite(last) ||
-      first != std::floor(first) || last != std::floor(last))
+  if (!separated || end == rest || !(std::fabs(first) <= kMaxWholeNumber) ||
+      !(std::fabs(last) <= kMaxWholeNumber) || first != std::floor(first) ||
+      last != std::floor(last))
     throw file_error(f.file,
                      "\"" + f.label + "\" is not a pair of bin numbers: \"" + f.value + "\"");
   return BinRange(static_cast<int64_t>(first), static_cast<int64_t>(last));
@@ -220,14 +225,25 @@ struct InfKey {
 };
 
 // "<day>.<fraction digits>"; the digits are read as "0.<digits>" so the day keeps its precision.
+// A fraction that would print as 1.000000000000000 is carried into the day here, so what is
+// read formats back without a carry.
 void apply_epoch(InfFile& inf, InfParseState&, const InfField& f) {
   const size_t dot = f.value.find('.');
   const std::string day = f.value.substr(0, dot);
   inf.mjd_int = int_value(InfField{f.file, f.label, day});
   inf.mjd_frac = 0.0;
-  if (dot == std::string::npos) return;
-  const std::string fraction = "0." + f.value.substr(dot + 1);
-  inf.mjd_frac = number_value(InfField{f.file, f.label, fraction});
+  if (dot != std::string::npos) {
+    const std::string digits = f.value.substr(dot + 1);
+    if (digits.find_first_not_of("0123456789") != std::string::npos)
+      throw file_error(f.file, "\"" + f.label + "\" is not a number: \"" + f.value + "\"");
+    inf.mjd_frac = number_value(InfField{f.file, f.label, "0." + digits});
+  }
+  if (formatted("%.15f", inf.mjd_frac)[0] == '1') {
+    ++inf.mjd_int;
+    inf.mjd_frac = 0.0;
+  }
+  if (std::abs(inf.mjd_int) >= 1000000000)  // far beyond any epoch
+    throw file_error(f.file, "\"" + f.label + "\" is out of range: \"" + f.value + "\"");
 }
 
 // Prefixes are matched (case-insensitively) from the start of the line, so "bandpass" does not
@@ -333,15 +349,19 @@ bool value_of_line(const std::string& line, std::string& value) {
     equals = line.rfind('=');
   if (equals == std::string::npos) return false;
   value = trimmed(line.substr(equals + 1));
-  if (value.empty()) value = "Unknown";
   return true;
 }
 
+// Drops every '\r' that ends a line (CRLF, or stray runs of them).
 std::string without_carriage_returns(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i)
-    if (!(text[i] == '\r' && (i + 1 == text.size() || text[i + 1] == '\n'))) out += text[i];
+  for (char c : text) {
+    if (c == '\n')
+      while (!out.empty() && out.back() == '\r') out.pop_back();
+    out += c;
+  }
+  while (!out.empty() && out.back() == '\r') out.pop_back();
   return out;
 }
 
@@ -439,11 +459,17 @@ double parse_sexagesimal(const std::string& raw, const std::string& name, const 
 }  // namespace
 
 double parse_ra_hms(const std::string& text, const std::string& name) {
-  return 15.0 * parse_sexagesimal(text, name, "Right Ascension");
+  const double hours = parse_sexagesimal(text, name, "Right Ascension");
+  if (!(std::fabs(hours) <= 1e6))
+    throw file_error(name, "Right Ascension is out of range: \"" + text + "\"");
+  return 15.0 * hours;
 }
 
 double parse_dec_dms(const std::string& text, const std::string& name) {
-  return parse_sexagesimal(text, name, "Declination");
+  const double degrees = parse_sexagesimal(text, name, "Declination");
+  if (!(std::fabs(degrees) <= 90.0))
+    throw file_error(name, "Declination is out of range: \"" + text + "\"");
+  return degrees;
 }
 
 InfFile read_inf(const std::string& path) {

@@ -35,6 +35,7 @@ class MaskCursor {
   std::vector<int32_t> take_ints(int64_t count, const char* what) {
     need(sizeof(int32_t), count, what);
     std::vector<int32_t> values(static_cast<size_t>(count));
+    if (values.empty()) return values;
     std::memcpy(values.data(), bytes_.data() + offset_, values.size() * sizeof(int32_t));
     offset_ += values.size() * sizeof(int32_t);
     return values;
@@ -67,18 +68,18 @@ int32_t take_count(MaskCursor& in, const char* what, const std::string& name) {
 
 void read_interval_lists(MaskCursor& in, RfifindMask& mask, const std::string& name) {
   const std::vector<int32_t> counts = in.take_ints(mask.num_int, "the channel counts per interval");
-  mask.interval_chans.resize(counts.size());
+  mask.interval_all_masked.assign(counts.size(), 0);
+  mask.interval_chans.assign(counts.size(), {});
   for (size_t i = 0; i < counts.size(); ++i) {
     if (counts[i] < 0 || counts[i] > mask.num_chan)
       throw file_error(name, "rfifind mask interval " + std::to_string(i) + " claims " +
                                  std::to_string(counts[i]) + " masked channels of " +
                                  std::to_string(mask.num_chan));
-    std::vector<int32_t>& chans = mask.interval_chans[i];
     if (counts[i] == mask.num_chan) {
-      chans.resize(static_cast<size_t>(mask.num_chan));
-      for (int32_t c = 0; c < mask.num_chan; ++c) chans[static_cast<size_t>(c)] = c;
+      mask.interval_all_masked[i] = 1;
       continue;
     }
+    std::vector<int32_t>& chans = mask.interval_chans[i];
     chans = in.take_ints(counts[i], "the masked channel lists");
     for (int32_t c : chans)
       if (c < 0 || c >= mask.num_chan)
@@ -87,12 +88,21 @@ void read_interval_lists(MaskCursor& in, RfifindMask& mask, const std::string& n
   }
 }
 
+// The count written for an interval: num_chan when all of it is masked.
+int32_t interval_count(const RfifindMask& mask, size_t i) {
+  if (mask.interval_all_masked[i]) return mask.num_chan;
+  if (mask.interval_chans[i].size() > static_cast<size_t>(mask.num_chan))
+    throw std::invalid_argument("rfifind mask: an interval lists more than num_chan channels");
+  return static_cast<int32_t>(mask.interval_chans[i].size());
+}
+
 template <typename T>
 void put(std::string& out, T value) {
   out.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
 void put_ints(std::string& out, const std::vector<int32_t>& values) {
+  if (values.empty()) return;
   out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(int32_t));
 }
 
@@ -131,8 +141,10 @@ RfifindMask parse_rfifind_mask(const std::string& bytes, const std::string& name
 }
 
 std::string serialize_rfifind_mask(const RfifindMask& mask) {
-  if (mask.interval_chans.size() != static_cast<size_t>(mask.num_int))
-    throw std::invalid_argument("rfifind mask: interval_chans must hold num_int lists");
+  if (mask.interval_chans.size() != static_cast<size_t>(mask.num_int) ||
+      mask.interval_all_masked.size() != static_cast<size_t>(mask.num_int))
+    throw std::invalid_argument(
+        "rfifind mask: interval_chans and interval_all_masked must hold num_int entries");
   std::string out;
   for (double x :
        {mask.time_sigma, mask.freq_sigma, mask.mjd, mask.dtint_s, mask.lofreq_mhz, mask.dfreq_mhz})
@@ -144,13 +156,11 @@ std::string serialize_rfifind_mask(const RfifindMask& mask) {
   put_ints(out, mask.zap_chans);
   put(out, static_cast<int32_t>(mask.zap_ints.size()));
   put_ints(out, mask.zap_ints);
-  for (const auto& chans : mask.interval_chans) {
-    if (chans.size() > static_cast<size_t>(mask.num_chan))
-      throw std::invalid_argument("rfifind mask: an interval lists more than num_chan channels");
-    put(out, static_cast<int32_t>(chans.size()));
+  for (size_t i = 0; i < mask.interval_chans.size(); ++i) put(out, interval_count(mask, i));
+  for (size_t i = 0; i < mask.interval_chans.size(); ++i) {
+    const int32_t count = interval_count(mask, i);
+    if (count > 0 && count < mask.num_chan) put_ints(out, mask.interval_chans[i]);
   }
-  for (const auto& chans : mask.interval_chans)
-    if (chans.size() < static_cast<size_t>(mask.num_chan)) put_ints(out, chans);
   return out;
 }
 
@@ -167,16 +177,26 @@ void write_rfifind_mask(const std::string& path, const RfifindMask& mask, bool o
   write_file_atomically(path, serialize_rfifind_mask(mask), overwrite);
 }
 
+namespace {
+
+void check_interval(const RfifindMask& mask, int interval) {
+  if (interval < 0 || interval >= mask.num_int ||
+      static_cast<size_t>(interval) >= mask.interval_chans.size() ||
+      static_cast<size_t>(interval) >= mask.interval_all_masked.size())
+    throw std::out_of_range("rfifind mask: interval " + std::to_string(interval) + " of " +
+                            std::to_string(mask.num_int));
+}
+
+}  // namespace
+
 bool channel_masked(const RfifindMask& mask, int channel, int interval) {
   if (channel < 0 || channel >= mask.num_chan)
     throw std::out_of_range("rfifind mask: channel " + std::to_string(channel) + " of " +
                             std::to_string(mask.num_chan));
-  if (interval < 0 || interval >= mask.num_int ||
-      static_cast<size_t>(interval) >= mask.interval_chans.size())
-    throw std::out_of_range("rfifind mask: interval " + std::to_string(interval) + " of " +
-                            std::to_string(mask.num_int));
-  return contains(mask.zap_ints, interval) || contains(mask.zap_chans, channel) ||
-         contains(mask.interval_chans[static_cast<size_t>(interval)], channel);
+  check_interval(mask, interval);
+  const size_t i = static_cast<size_t>(interval);
+  return mask.interval_all_masked[i] || contains(mask.zap_ints, interval) ||
+         contains(mask.zap_chans, channel) || contains(mask.interval_chans[i], channel);
 }
 
 int interval_at_time(const RfifindMask& mask, double time_s) {
@@ -193,9 +213,19 @@ std::vector<int32_t> zapped_channels(const RfifindMask& mask) {
 }
 
 std::vector<int32_t> masked_channels(const RfifindMask& mask, int interval) {
+  check_interval(mask, interval);
+  const bool whole_interval =
+      mask.interval_all_masked[static_cast<size_t>(interval)] || contains(mask.zap_ints, interval);
+  std::vector<char> masked(static_cast<size_t>(mask.num_chan), whole_interval ? 1 : 0);
+  const auto mark = [&](const std::vector<int32_t>& channels) {
+    for (int32_t c : channels)
+      if (c >= 0 && c < mask.num_chan) masked[static_cast<size_t>(c)] = 1;
+  };
+  mark(mask.zap_chans);
+  mark(mask.interval_chans[static_cast<size_t>(interval)]);
   std::vector<int32_t> channels;
-  for (int c = 0; c < mask.num_chan; ++c)
-    if (channel_masked(mask, c, interval)) channels.push_back(c);
+  for (int32_t c = 0; c < mask.num_chan; ++c)
+    if (masked[static_cast<size_t>(c)]) channels.push_back(c);
   return channels;
 }
 

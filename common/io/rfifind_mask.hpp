@@ -28,8 +28,10 @@ struct RfifindMask {
   int32_t pts_per_int = 0;         // samples per interval
   std::vector<int32_t> zap_chans;  // channels masked in every interval
   std::vector<int32_t> zap_ints;   // intervals masked in every channel (ascending)
-  // One list per interval (num_int of them): channels masked there. A list holding all
-  // num_chan channels is stored in the file as a count only.
+  // Per interval, num_int entries each: whether rfifind masked every channel there (stored in
+  // the file as a count only, so reading costs nothing per channel), and otherwise the
+  // channels it masked (ignored for a fully masked interval).
+  std::vector<uint8_t> interval_all_masked;
   std::vector<std::vector<int32_t>> interval_chans;
 };
 

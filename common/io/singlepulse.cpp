@@ -15,17 +15,23 @@ namespace rapt {
 std::string format_singlepulse(const std::vector<SinglePulseEvent>& events) {
   if (events.empty()) return "";
   std::string out = std::string(kSinglePulseHeader) + "\n";
-  char line[160];
   for (const SinglePulseEvent& e : events) {
+    const char* format = "%7.2f %7.2f %13.6f %10lld     %3d\n";
+    const long long sample = static_cast<long long>(e.sample);
     const int length =
-        std::snprintf(line, sizeof line, "%7.2f %7.2f %13.6f %10lld     %3d\n", e.dm, e.sigma,
-                      e.time_s, static_cast<long long>(e.sample), e.downfact);
-    out.append(line, static_cast<size_t>(length) < sizeof line ? length : sizeof line - 1);
+        std::snprintf(nullptr, 0, format, e.dm, e.sigma, e.time_s, sample, e.downfact);
+    std::string line(static_cast<size_t>(length) + 1, '\0');
+    std::snprintf(line.data(), line.size(), format, e.dm, e.sigma, e.time_s, sample, e.downfact);
+    line.pop_back();
+    out += line;
   }
   return out;
 }
 
 namespace {
+
+// Beyond this a double no longer holds every integer, and int64 conversion must stay defined.
+constexpr double kMaxWholeNumber = 9.0e15;
 
 const char* const kColumnNames[] = {"DM", "Sigma", "Time", "Sample", "Downfact"};
 
@@ -47,7 +53,7 @@ double column_number(const std::string& token, int column, const std::string& na
 int64_t column_whole_number(const std::string& token, int column, const std::string& name,
                             int line_number) {
   const double x = column_number(token, column, name, line_number);
-  if (x != std::floor(x) || std::fabs(x) > 9.0e15)
+  if (x != std::floor(x) || !(std::fabs(x) <= kMaxWholeNumber))
     throw DataError(where(name, line_number) + ": " + kColumnNames[column] +
                     " is not a whole number: \"" + token + "\"");
   return static_cast<int64_t>(x);
