@@ -15,26 +15,19 @@
 #include "dedisp/dedisp_engine.hpp"
 #include "dedisp/parallel_for.hpp"
 
-// The vector helpers below are always inlined into one translation unit, so the ABI note GCC
-// gives about passing 32-byte vectors without AVX does not apply.
-#pragma GCC diagnostic ignored "-Wpsabi"
-
 namespace rapt {
 namespace {
 
-typedef float Vec8 __attribute__((vector_size(32)));
+// Eight floats; aligned(4) and may_alias let a plain dereference load them from any float
+// address (compiled to one unaligned AVX load, or two SSE loads).
+typedef float Vec8 __attribute__((vector_size(32), aligned(4), may_alias));
 
 constexpr size_t kChunk = 64;           // samples summed in registers at once (8 vectors)
-constexpr size_t kTileSamples = 512;    // input samples per time tile (before downsampling)
-constexpr int kDmsPerTile = 16;
-constexpr int kChannelsPerBlock = 64;
-
-__attribute__((always_inline)) inline Vec8 load8(const float* p) {
-  Vec8 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-__attribute__((always_inline)) inline void store8(float* p, Vec8 v) { std::memcpy(p, &v, sizeof v); }
+// Tile shape measured on a 2-core AMD EPYC (1024 channels, 256 DMs): the windows of a block of 16
+// channels stay in L1 while 32 DMs are summed from them.
+constexpr size_t kTileSamples = 256;    // input samples per time tile (before downsampling)
+constexpr int kDmsPerTile = 32;
+constexpr int kChannelsPerBlock = 16;
 
 struct TileJob {
   const float* rows;        // channel-major input, row_stride floats per channel
@@ -52,20 +45,21 @@ struct TileJob {
 __attribute__((always_inline)) inline void add_chunk(const float* rows, size_t row_stride,
                                                      const int32_t* delays, int c0, int c1,
                                                      size_t t, float* sums, bool first) {
+  Vec8* out = reinterpret_cast<Vec8*>(sums);
   Vec8 a0, a1, a2, a3, a4, a5, a6, a7;
   if (first) {
     a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = Vec8{};
   } else {
-    a0 = load8(sums), a1 = load8(sums + 8), a2 = load8(sums + 16), a3 = load8(sums + 24);
-    a4 = load8(sums + 32), a5 = load8(sums + 40), a6 = load8(sums + 48), a7 = load8(sums + 56);
+    a0 = out[0], a1 = out[1], a2 = out[2], a3 = out[3];
+    a4 = out[4], a5 = out[5], a6 = out[6], a7 = out[7];
   }
   for (int c = c0; c < c1; ++c) {
-    const float* p = rows + size_t(c) * row_stride + t + size_t(delays[c]);
-    a0 += load8(p), a1 += load8(p + 8), a2 += load8(p + 16), a3 += load8(p + 24);
-    a4 += load8(p + 32), a5 += load8(p + 40), a6 += load8(p + 48), a7 += load8(p + 56);
+    const Vec8* p = reinterpret_cast<const Vec8*>(rows + size_t(c) * row_stride + t + delays[c]);
+    a0 += p[0], a1 += p[1], a2 += p[2], a3 += p[3];
+    a4 += p[4], a5 += p[5], a6 += p[6], a7 += p[7];
   }
-  store8(sums, a0), store8(sums + 8, a1), store8(sums + 16, a2), store8(sums + 24, a3);
-  store8(sums + 32, a4), store8(sums + 40, a5), store8(sums + 48, a6), store8(sums + 56, a7);
+  out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
+  out[4] = a4, out[5] = a5, out[6] = a6, out[7] = a7;
 }
 
 __attribute__((target_clones("avx2", "default"))) void dedisperse_tile(const TileJob& job) {
