@@ -31,6 +31,8 @@ class Runner {
       step = lcm(step, size_t(pass->downsamp()));
     }
     gulp_ = config.gulp > 0 ? config.gulp : std::max(kDefaultGulp, overlap_);
+    // No gulp longer than the whole input, when its length is known.
+    if (info_.nspectra > 0) gulp_ = std::min(gulp_, size_t(info_.nspectra));
     gulp_ = (gulp_ + step - 1) / step * step;
     check_delays_against_known_length();
   }
