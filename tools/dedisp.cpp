@@ -215,7 +215,7 @@ int main(int argc, char** argv) {
     }
     const rapt::SpectraPreparation prep = preparation(r, info, &config.zapped);
     args.messages.info(describe(info));
-    if (!plan_table.empty()) args.messages.info("DM plan\n" + plan_table);
+    if (!plan_table.empty()) args.messages.info(plan_table.substr(0, plan_table.size() - 1));
     if (!to_stdout) allow_open_files(trials.size());
 
     rapt::DedispOutputContext context{RAPT_VERSION, config.dm_const, {}};

@@ -22,7 +22,7 @@ expect 2 "dedisp: $W/empty.txt: no DMs in the list" "$BIN/dedisp" --dm-list "$W/
 printf '10\n-5\n' > "$W/negative.txt"
 expect 2 "dedisp: DM trial -5 is negative; DMs must be >= 0" "$BIN/dedisp" --dm-list "$W/negative.txt" -o "$W/x" "$FIL"
 expect 2 "dedisp: DM trial -1 is negative" "$BIN/dedisp" --lodm -1 -o "$W/x" "$FIL"
-expect 1 "dedisp: $FIL: DM 100000 needs" "$BIN/dedisp" --lodm 100000 -o "$W/x" "$FIL"
+expect 1 "dedisp: $FIL: DM 1e+06 needs" "$BIN/dedisp" --lodm 1000000 -o "$W/x" "$FIL"
 expect 1 "dedisp: $MASK: made for 128 channels, but $FIL has 64" "$BIN/dedisp" --mask "$MASK" -o "$W/x" "$FIL"
 expect 1 "dedisp: $W/missing/x_DM0.00.dat: " "$BIN/dedisp" -o "$W/missing/x" "$FIL"
 expect 2 "dedisp: --ignorechan 60:70: channel 70 is out of range" "$BIN/dedisp" --ignorechan 60:70 -o "$W/x" "$FIL"

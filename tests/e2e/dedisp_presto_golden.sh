@@ -8,8 +8,11 @@ BIN=${BIN:-build/bin}
 DATA=${RAPT_SHARED_DATA:-../shared/data}
 GOLDEN=$DATA/presto-golden
 [ -f "$GOLDEN/mkfil.py" ] && [ -f "$GOLDEN/pd_DM56.00.dat" ] || { echo "shared data not found"; exit 77; }
-PY=$(command -v python3) || { echo "python3 not installed"; exit 77; }
-"$PY" -c 'import numpy' 2>/dev/null || { echo "numpy not installed (apt-get install python3-numpy)"; exit 77; }
+PY=
+for candidate in python3 /usr/bin/python3; do
+  "$candidate" -c 'import numpy' 2>/dev/null && { PY=$candidate; break; }
+done
+[ -n "$PY" ] || { echo "no python3 with numpy (apt-get install python3-numpy)"; exit 77; }
 W=$(mktemp -d) || exit 1
 trap 'rm -rf "$W"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
