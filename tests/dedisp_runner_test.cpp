@@ -10,6 +10,8 @@
 
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_runner.hpp"
+#include "io/sigproc.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -302,4 +304,24 @@ TEST(DedispRunner, GoodLengthsAreEvenAndSevenSmooth) {
   EXPECT_EQ(rapt::good_series_length(1001), 1008);
   EXPECT_EQ(rapt::good_series_length(1), 2);
   EXPECT_EQ(rapt::good_series_length(257), 270);
+}
+
+// SIGPROC samples of 1 to 8 bits may go to the engines packed; the numbers must be those of the
+// float path (integer sums are exact either way).
+TEST(DedispRunner, PackedSamplesGiveWhatFloatSamplesGive) {
+  for (const char* name : {"sigpyproc3/parkes_1bit.fil", "sigpyproc3/parkes_2bit.fil",
+                           "sigpyproc3/parkes_4bit.fil", "sigpyproc3/parkes_8bit_1.fil"}) {
+    RAPT_REQUIRE_SHARED_FILE(path, name);
+    rapt::DedispRunConfig config;
+    config.groups = {dm_group(0.0, 20.0, 5), dm_group(100.0, 50.0, 2, 3)};
+    config.gulp = 1000;
+    rapt::SigprocReader packed_reader(path), float_reader(path);
+    MemorySink packed, floats;
+    const rapt::DedispRunReport report =
+        rapt::run_dedispersion(packed_reader, &packed_reader, config, packed);
+    EXPECT_TRUE(report.packed_input) << name;
+    EXPECT_FALSE(rapt::run_dedispersion(float_reader, nullptr, config, floats).packed_input);
+    EXPECT_EQ(packed.series, floats.series) << name;
+    EXPECT_EQ(report.spectra_read, 4096);
+  }
 }
