@@ -229,6 +229,12 @@ int main(int argc, char** argv) {
     else
       sink = std::make_unique<rapt::PrestoSeriesSink>(root, true, context);
 
+    if (args.messages.progress && info.nspectra > 0)
+      config.on_progress = [&](int64_t done) {
+        std::fprintf(stderr, "\rdedisp: %3d%% of %lld spectra", int(100 * done / info.nspectra),
+                     static_cast<long long>(info.nspectra));
+        if (done >= info.nspectra) std::fputc('\n', stderr);
+      };
     std::unique_ptr<rapt::PreparedSpectra> prepared;
     rapt::SpectraSource* feed = source.get();
     if (prep.any()) feed = (prepared = std::make_unique<rapt::PreparedSpectra>(*source, prep)).get();

@@ -138,9 +138,12 @@ DedispRunReport Runner::run() {
 
   const size_t capacity = gulp_ + overlap_;
   SpectraBuffer buffer(input_, capacity);
+  int64_t done = 0;
   while (buffer.fill() == capacity) {
     process(buffer.block(), false);
     buffer.shift(gulp_);
+    done += int64_t(gulp_);
+    if (config_.on_progress) config_.on_progress(done);
   }
   nspectra_ = buffer.spectra_read();
   if (nspectra_ == 0) throw file_error(info_.path, "no spectra to dedisperse");
@@ -151,6 +154,8 @@ DedispRunReport Runner::run() {
     buffer.pad_with_means();
     process(buffer.block(), true);
     buffer.shift(gulp_);
+    done = std::min(done + int64_t(gulp_), nspectra_);
+    if (config_.on_progress) config_.on_progress(done);
   }
   finish_trials(buffer.channel_means());
 

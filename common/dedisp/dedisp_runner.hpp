@@ -9,6 +9,7 @@
 // chosen length, or cut there. Sinks learn where the real data end, for .inf on/off pairs.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +45,8 @@ struct DedispRunConfig {
   size_t gulp = 0;               // new spectra per step (0 = a default); rounded to downsamp
   std::string device = "cpu";    // make_dedisp_engine device string
   int cpu_threads = 0;           // CPU engine threads (0 = all cores); for device "cpu"
+  // Called after each gulp with the number of input spectra dedispersed so far.
+  std::function<void(int64_t)> on_progress;
 };
 
 struct DedispTrial {
