@@ -35,4 +35,16 @@ cmp -s -n $((187520 * 4)) "$W/c.f32" "$W/a_DM30.00.dat" || fail "stdout series d
 "$BIN/dedisp" -q --lodm 30 --numout 1000 -o "$W/d" "$FIL" || fail "dedisp --numout"
 [ "$(wc -c < "$W/d_DM30.00.dat")" -eq 4000 ] || fail "--numout 1000 did not give 1000 samples"
 grep -q '^ Any breaks in the data? (1 yes, 0 no)  =  0$' "$W/d_DM30.00.inf" || fail "--numout .inf has breaks"
+
+# The automatic plan, printed without reading the data.
+"$BIN/dedisp" --plan --dm-max 100 --dry-run "$FIL" > "$W/plan.txt" || fail "dedisp --plan --dry-run"
+grep -q '^  First DM     Last DM      dDM  DownSamp     #DMs  Smearing (ms)$' "$W/plan.txt" \
+  || fail "no plan table: $(cat "$W/plan.txt")"
+grep -q '^Total: ' "$W/plan.txt" || fail "no plan total"
+
+# SIGPROC .tim: a header, then the 187520 computed samples as float32.
+"$BIN/dedisp" -q --lodm 30 --tim -o "$W/e" "$FIL" || fail "dedisp --tim"
+size=$(wc -c < "$W/e_DM30.00.tim")
+[ "$size" -gt $((187520 * 4)) ] && [ "$size" -lt $((187520 * 4 + 1000)) ] || fail ".tim has $size bytes"
+tail -c $((187520 * 4)) "$W/e_DM30.00.tim" | cmp -s - "$W/c.f32" || fail ".tim samples differ from stdout"
 exit 0
