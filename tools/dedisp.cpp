@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -176,6 +177,58 @@ std::string describe(const rapt::ObservationInfo& info) {
   return text;
 }
 
+// Engine, length and subband settings (everything but the DMs and channels).
+rapt::DedispRunConfig run_config(const cxxopts::ParseResult& r, bool to_stdout) {
+  rapt::DedispRunConfig config;
+  config.dm_const = rapt::parse_dm_const(r["dm-const"].as<std::string>());
+  config.nsub = r["nsub"].as<int>();
+  if (config.nsub < 0) throw rapt::UsageError("--nsub must be >= 0");
+  config.gulp = r["gulp"].as<size_t>();
+  config.device = r["device"].as<std::string>();
+  config.cpu_threads = r["threads"].as<int>();
+  config.length = to_stdout || r.count("tim") ? rapt::OutputLength::kComputed
+                                              : rapt::OutputLength::kGoodN;
+  if (r.count("numout")) {
+    config.length = rapt::OutputLength::kNumout;
+    config.numout = r["numout"].as<long long>();
+  }
+  return config;
+}
+
+std::unique_ptr<rapt::DedispSink> make_sink(const cxxopts::ParseResult& r, const std::string& root,
+                                            const rapt::DedispRunConfig& config,
+                                            const rapt::SpectraPreparation& prep) {
+  if (root == "-") return std::make_unique<rapt::RawStreamSink>(stdout);
+  rapt::DedispOutputContext context{RAPT_VERSION, config.dm_const, {}};
+  if (prep.zerodm) context.extra_notes.push_back("Zero-DM filtered.");
+  if (prep.normalise) context.extra_notes.push_back("Channels normalised (median, MAD).");
+  if (prep.clip_sigma > 0)
+    context.extra_notes.push_back("Broadband bursts clipped at " +
+                                  std::to_string(prep.clip_sigma) + " sigma.");
+  if (r.count("mask")) context.extra_notes.push_back("Mask " + r["mask"].as<std::string>() + ".");
+  // prepsubband replaces its outputs, and so does dedisp.
+  if (r.count("tim")) return std::make_unique<rapt::SigprocTimSink>(root, true, context);
+  return std::make_unique<rapt::PrestoSeriesSink>(root, true, context);
+}
+
+std::function<void(int64_t)> progress_printer(const rapt::ObservationInfo& info) {
+  const long long total = info.nspectra;
+  return [total](int64_t done) {
+    std::fprintf(stderr, "\rdedisp: %3d%% of %lld spectra", int(100 * done / total), total);
+    if (done >= total) std::fputc('\n', stderr);
+  };
+}
+
+std::string summary(const rapt::DedispRunReport& report, const std::string& root, bool tim,
+                    double first_dm) {
+  std::string text = std::to_string(report.ntrials) + " DM trial" +
+                     (report.ntrials == 1 ? "" : "s") + " from " +
+                     std::to_string(report.spectra_read) + " spectra";
+  if (root == "-") return text + " to standard output";
+  return text + " written as " + rapt::dm_trial_root(root, first_dm) + (tim ? ".tim" : ".dat") +
+         " ...";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -188,21 +241,7 @@ int main(int argc, char** argv) {
     if (args.positional.size() != 1) throw rapt::UsageError("give exactly one input file");
     const std::string input = args.positional[0];
     const std::string root = r.count("output") ? r["output"].as<std::string>() : default_root(input);
-
-    rapt::DedispRunConfig config;
-    config.dm_const = rapt::parse_dm_const(r["dm-const"].as<std::string>());
-    config.nsub = r["nsub"].as<int>();
-    if (config.nsub < 0) throw rapt::UsageError("--nsub must be >= 0");
-    config.gulp = r["gulp"].as<size_t>();
-    config.device = r["device"].as<std::string>();
-    config.cpu_threads = r["threads"].as<int>();
-    const bool to_stdout = root == "-";
-    config.length = to_stdout || r.count("tim") ? rapt::OutputLength::kComputed
-                                                : rapt::OutputLength::kGoodN;
-    if (r.count("numout")) {
-      config.length = rapt::OutputLength::kNumout;
-      config.numout = r["numout"].as<long long>();
-    }
+    rapt::DedispRunConfig config = run_config(r, root == "-");
 
     std::unique_ptr<rapt::SpectraSource> source = rapt::open_spectra_source(input);
     const rapt::ObservationInfo info = source->info();
@@ -216,39 +255,19 @@ int main(int argc, char** argv) {
     const rapt::SpectraPreparation prep = preparation(r, info, &config.zapped);
     args.messages.info(describe(info));
     if (!plan_table.empty()) args.messages.info(plan_table.substr(0, plan_table.size() - 1));
-    if (!to_stdout) allow_open_files(trials.size());
+    if (root != "-") allow_open_files(trials.size());
+    const std::unique_ptr<rapt::DedispSink> sink = make_sink(r, root, config, prep);
+    if (args.messages.progress && info.nspectra > 0) config.on_progress = progress_printer(info);
 
-    rapt::DedispOutputContext context{RAPT_VERSION, config.dm_const, {}};
-    if (prep.zerodm) context.extra_notes.push_back("Zero-DM filtered.");
-    if (r.count("mask")) context.extra_notes.push_back("Mask " + r["mask"].as<std::string>() + ".");
-    std::unique_ptr<rapt::DedispSink> sink;
-    if (to_stdout)
-      sink = std::make_unique<rapt::RawStreamSink>(stdout);
-    else if (r.count("tim"))
-      sink = std::make_unique<rapt::SigprocTimSink>(root, true, context);
-    else
-      sink = std::make_unique<rapt::PrestoSeriesSink>(root, true, context);
-
-    if (args.messages.progress && info.nspectra > 0)
-      config.on_progress = [&](int64_t done) {
-        std::fprintf(stderr, "\rdedisp: %3d%% of %lld spectra", int(100 * done / info.nspectra),
-                     static_cast<long long>(info.nspectra));
-        if (done >= info.nspectra) std::fputc('\n', stderr);
-      };
     std::unique_ptr<rapt::PreparedSpectra> prepared;
-    rapt::SpectraSource* feed = source.get();
-    if (prep.any()) feed = (prepared = std::make_unique<rapt::PreparedSpectra>(*source, prep)).get();
+    if (prep.any()) prepared = std::make_unique<rapt::PreparedSpectra>(*source, prep);
+    rapt::SpectraSource& feed = prepared ? *prepared : *source;
     auto* raw = prepared ? nullptr : dynamic_cast<rapt::SigprocReader*>(source.get());
-    const rapt::DedispRunReport report = rapt::run_dedispersion(*feed, raw, config, *sink);
+    const rapt::DedispRunReport report = rapt::run_dedispersion(feed, raw, config, *sink);
     args.messages.detail("engine: " + report.engine +
                          (report.packed_input ? "; packed samples to the engine" : ""));
     for (const std::string& note : report.notes) args.messages.detail(note);
-    args.messages.info(std::to_string(report.ntrials) + " DM trial" +
-                       (report.ntrials == 1 ? "" : "s") + " from " +
-                       std::to_string(report.spectra_read) + " spectra" +
-                       (to_stdout ? " to standard output"
-                                  : " written as " + rapt::dm_trial_root(root, trials.front().dm) +
-                                        (r.count("tim") ? ".tim" : ".dat") + " ..."));
+    args.messages.info(summary(report, root, r.count("tim") > 0, trials.front().dm));
     return 0;
   });
 }
