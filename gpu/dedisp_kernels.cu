@@ -5,6 +5,7 @@
 #include "cuda_check.hpp"
 #include "dedisp_kernels.cuh"
 #include "dedisp_kernels.hpp"
+#include "random_words.hpp"
 
 namespace rapt::gpu {
 namespace {
@@ -64,6 +65,12 @@ __global__ void __launch_bounds__(256)
     if (!(fabsf(x - y) <= rel_tol * fmaxf(1.0f, fabsf(y)))) ++bad;
   }
   if (bad) atomicAdd(count, bad);
+}
+
+__global__ void __launch_bounds__(256)
+    fill_random_kernel(uint32_t* words, size_t nwords, uint32_t seed, bool floats) {
+  for (size_t i = size_t(blockIdx.x) * 256 + threadIdx.x; i < nwords; i += size_t(gridDim.x) * 256)
+    words[i] = floats ? __float_as_uint(random_float(i, seed)) : random_word(i, seed);
 }
 
 unsigned blocks_for(size_t n, unsigned per_block) { return unsigned((n + per_block - 1) / per_block); }
@@ -159,6 +166,15 @@ void launch_count_mismatches(const float* a, const float* b, size_t stride, size
   const dim3 grid(blocks_for(ncols, 256), unsigned(nrows) < 1024 ? unsigned(nrows) : 1024u);
   count_mismatches_kernel<<<grid, 256, 0, stream>>>(a, b, stride, ncols, nrows, rel_tol, count);
   RAPT_CUDA_CHECK_LAUNCH("mismatch counting kernel");
+}
+
+void launch_fill_random(uint32_t* words, size_t nwords, uint32_t seed, bool floats,
+                        cudaStream_t stream) {
+  if (nwords == 0) return;
+  const size_t blocks = (nwords + 255) / 256;
+  fill_random_kernel<<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(words, nwords,
+                                                                                  seed, floats);
+  RAPT_CUDA_CHECK_LAUNCH("random fill kernel");
 }
 
 }  // namespace rapt::gpu

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "dedisp_kernel_params.hpp"
 #include "dedisp_tile_config.hpp"
@@ -25,6 +26,11 @@ void launch_downsample(const DownsampleParams& p, cudaStream_t stream);
 void launch_count_mismatches(const float* a, const float* b, size_t stride, size_t ncols,
                              int nrows, float rel_tol, unsigned long long* count,
                              cudaStream_t stream);
+
+// Fills nwords 32-bit words with random_word(i, seed), or with random_float(i, seed) when
+// `floats` (gpu/random_words.hpp).
+void launch_fill_random(uint32_t* words, size_t nwords, uint32_t seed, bool floats,
+                        cudaStream_t stream);
 
 // What the compiler made of one tiled kernel.
 struct KernelResources {
