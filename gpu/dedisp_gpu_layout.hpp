@@ -42,8 +42,9 @@ struct DedispTileTables {
   // Per (b, k): 32-bit words to stage per copy (8-bit rows: four copies shifted by 0..3 bytes)
   // or floats to stage (float rows).
   std::vector<int32_t> window_words;
-  // Per (b, k, DM i of the block): where DM i's samples start within the channel's staged slot:
-  // a word index (copy * window_capacity + word) for 8-bit rows, a float index for float rows.
+  // Per (b, k, DM i of the block): where DM i's samples start within the channel's staged slot,
+  // in bytes (so the kernel adds it to a pointer as it is): word copy * window_capacity + word
+  // for 8-bit rows, float o for float rows, o being the DM's delay minus window_start.
   std::vector<int32_t> stage_offsets;
   int window_capacity = 0;  // words per copy (8-bit) or floats (float) of one channel slot
   int slot_words = 0;       // 32-bit words of one channel slot

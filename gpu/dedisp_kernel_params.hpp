@@ -28,7 +28,7 @@ struct TiledParams {
   int nactive = 0;
   const int32_t* window_start = nullptr;   // DedispTileTables, on the device
   const int32_t* window_words = nullptr;
-  const int32_t* stage_offsets = nullptr;
+  const int32_t* stage_offsets = nullptr;  // bytes
   int dms_per_block = 0;
   int first_dm_block = 0;        // table block of this launch's first DM block
   int ndm = 0;                   // output rows of this launch (sorted DMs); padding not written

@@ -77,6 +77,23 @@ RAPT_HD uint32_t shift_right_bytes(uint32_t lo, uint32_t hi, int bytes) {
 
 RAPT_HD int min_int(int a, int b) { return a < b ? a : b; }
 
+// Bytes 1 and 3 of v moved to bytes 0 and 2, zeros between: one PRMT on the device.
+RAPT_HD uint32_t odd_bytes(uint32_t v) {
+#ifdef __CUDA_ARCH__
+  return __byte_perm(v, 0u, 0x4341);
+#else
+  return (v >> 8) & 0x00FF00FFu;
+#endif
+}
+
+// The 32-bit word `byte_offset` bytes after p (shared memory; the offset is a multiple of 4).
+RAPT_HD uint32_t word_at(const uint32_t* p, int32_t byte_offset) {
+  return *reinterpret_cast<const uint32_t*>(reinterpret_cast<const char*>(p) + byte_offset);
+}
+RAPT_HD float float_at(const float* p, int32_t byte_offset) {
+  return *reinterpret_cast<const float*>(reinterpret_cast<const char*>(p) + byte_offset);
+}
+
 // ---- Unpacking -----------------------------------------------------------------------------
 
 // Sample of channel c in spectrum s: packed unsigned LSB-first, or the bits of a float32.
@@ -308,9 +325,9 @@ struct U8Sums {
       for (int j = 0; j < ND; ++j) {
         RAPT_UNROLL
         for (int i = 0; i < NQ; ++i) {
-          const uint32_t v = words[o[j] + kWarpSize * i];
+          const uint32_t v = word_at(words, o[j] + 4 * kWarpSize * i);
           even[j][i] += v & 0x00FF00FFu;
-          odd[j][i] += (v >> 8) & 0x00FF00FFu;
+          odd[j][i] += odd_bytes(v);
         }
       }
     }
@@ -375,7 +392,7 @@ struct F32Sums {
       RAPT_UNROLL
       for (int j = 0; j < ND; ++j) {
         RAPT_UNROLL
-        for (int i = 0; i < NT; ++i) sum[j][i] += samples[o[j] + kWarpSize * i];
+        for (int i = 0; i < NT; ++i) sum[j][i] += float_at(samples, o[j] + 4 * kWarpSize * i);
       }
     }
   }

@@ -70,7 +70,7 @@ TEST(DedispGpuLayout, StageOffsetsPointAtEachDmsDelayWithinTheWindow) {
       const int j = std::min(i, 9);  // padding DMs repeat the last DM
       const int32_t o = d.delays[size_t(j) * 16 + k] - t.window_start[size_t(k)];
       EXPECT_EQ(t.stage_offsets[size_t(k) * t.dms_per_block + i],
-                (o & 3) * t.window_capacity + (o >> 2));
+                4 * ((o & 3) * t.window_capacity + (o >> 2)));
     }
   EXPECT_EQ(t.shared_bytes(), tile_shared_bytes(d, DedispSampleKind::u8, config));
 }
