@@ -20,9 +20,9 @@ void add_skipped_rows(BenchTable& table, const std::string& why) {
   table.add_row({"D6", "8-bit", "0-3000 auto", "gpu", "skipped: " + why});
 }
 
-std::string ms_cell(double seconds) { return number_cell(seconds * 1e3); }
-
 #ifdef RAPT_WITH_CUDA
+
+std::string ms_cell(double seconds) { return number_cell(seconds * 1e3); }
 
 struct Totals {
   double kernel_s = 0.0, upload_s = 0.0, adds = 0.0, bytes = 0.0, shared_bytes = 0.0;
