@@ -26,18 +26,18 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++17 -Wall -Wextra -pthread -MMD -MP -Icommon -DRAPT_VERSION='"$(VERSION)"'
+override CXXFLAGS += -std=c++17 -Wall -Wextra -pthread -MMD -MP -Icommon -DRAPT_VERSION='"$(VERSION)"'
 LDLIBS   := -lcfitsio -lfftw3f -lfftw3f_threads -lfftw3 -lpthread
 
 ifneq ($(DEPS_ROOT),)
   DEPS_LIBDIR := $(DEPS_ROOT)/usr/lib/x86_64-linux-gnu
-  CXXFLAGS    += -isystem $(DEPS_ROOT)/usr/include
+  override CXXFLAGS += -isystem $(DEPS_ROOT)/usr/include
   LDFLAGS     += -L$(DEPS_LIBDIR) -Wl,-rpath,$(abspath $(DEPS_LIBDIR))
 endif
 
 ifeq ($(CUDA),1)
   CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-  CXXFLAGS    += -DRAPT_WITH_CUDA=1
+  override CXXFLAGS += -DRAPT_WITH_CUDA=1
   NVCCFLAGS   ?= -O3 -lineinfo
   NVCCFLAGS   += -std=c++17 $(CUDA_ARCH) -Icommon -Igpu -MMD -MP -Xcompiler -Wall,-pthread
   ifneq ($(DEPS_ROOT),)
