@@ -7,7 +7,8 @@
 // and the host copies each finished chunk into the caller's output while the GPU works on the
 // next. Input and output staging have two slots each; events order the reuse of a slot after
 // the work that read it. The packed input stays packed until the unpack kernel (1/2/4/8-bit
-// samples become bytes, never floats); the kernel choice is made once per sample width.
+// samples become bytes, never floats); the kernel choice is made once per sample width. Every
+// block ends with a CPU recomputation of four outputs (dedisp_self_check.hpp).
 #include <algorithm>
 #include <cstring>
 #include <thread>
@@ -20,6 +21,7 @@
 #include "dedisp_chunks.hpp"
 #include "dedisp_device_runner.hpp"
 #include "dedisp_gpu_options.hpp"
+#include "dedisp_self_check.hpp"
 #include "device_buffer.hpp"
 
 namespace rapt::gpu {
@@ -132,6 +134,12 @@ class GpuDedispEngine final : public DedispEngine {
       pending = &chunk;
     }
     finish(*pending, res_->outputs[(schedule.size() - 1) % 2], memory, runner, out, out_stride);
+    if (options_.self_check) {
+      const std::string problem = check_output_samples(plan(), *delays_, in, out, out_stride);
+      if (!problem.empty())
+        throw DataError("GPU dedispersion self-check failed (" + runner.description() +
+                        "): " + problem);
+    }
   }
 
   // The kernel for this sample width, chosen (tuned, cached) on first use.

@@ -26,6 +26,7 @@ struct GpuDedispOptions {
   size_t device_memory_bytes = 0;                 // 0: 80% of the GPU memory free at the start
   size_t pinned_memory_bytes = 0;                 // 0: 2 GiB of page-locked staging at most
   int host_threads = 0;                           // for copies to and from staging; 0: up to 8
+  bool self_check = true;  // recompute four outputs of every block on the CPU (DataError if off)
 };
 
 // $XDG_CACHE_HOME/rapt/dedisp-tune.txt, else $HOME/.cache/rapt/dedisp-tune.txt, else "".

@@ -14,6 +14,7 @@
 #include "../gpu/dedisp_chunks.hpp"
 #include "../gpu/dedisp_emulation.hpp"
 #include "../gpu/dedisp_gpu_layout.hpp"
+#include "../gpu/dedisp_self_check.hpp"
 
 namespace {
 
@@ -166,6 +167,30 @@ TEST(DedispKernelEmulation, IntegerLanesAreFlushedBeforeTheyOverflow) {
   }
 }
 
+TEST(DedispKernelEmulation, IntegerSumsBeyond2To24AreTheExactSumRoundedOnce) {
+  DedispPlan plan = small_plan(600, 4, 0.5, 256);  // sums near 128 * 600 * 256 > 2^24
+  plan.foff_mhz = -0.5;
+  const DedispDelays d = make_dedisp_delays(plan);
+  const size_t nout = 8, nspectra = size_t(d.max_delay) + nout * 256;
+  const auto in = random_spectra(600, 8, nspectra, 31);
+  std::vector<float> out(4 * nout, kPoison);
+  emulate_gpu_dedisp(plan, in.block(), out.data(), nout,
+                     tiled(default_tile_config(DedispSampleKind::u8)));
+  const std::vector<int32_t> delays = plan.delay_table();
+  size_t beyond = 0;
+  for (size_t dm = 0; dm < 4; ++dm)
+    for (size_t k = 0; k < nout; ++k) {
+      uint64_t exact = 0;
+      for (size_t t = k * 256; t < (k + 1) * 256; ++t)
+        for (int c = 0; c < 600; ++c)
+          exact += uint64_t(in.sample(t + size_t(delays[dm * 600 + size_t(c)]), c));
+      beyond += exact > (uint64_t(1) << 24);
+      EXPECT_EQ(out[dm * nout + k], float(exact)) << "DM row " << dm << ", sample " << k;
+    }
+  EXPECT_GT(beyond, 0u);
+  EXPECT_EQ(check_output_samples(plan, d, in.block(), out.data(), nout), "");
+}
+
 TEST(DedispKernelEmulation, ZappedChannelsAreLeftOut) {
   DedispPlan plan = small_plan(48, 24, 1.0);
   plan.zapped.assign(48, false);
@@ -211,6 +236,21 @@ TEST(DedispKernelEmulation, OneChannelAndOneDm) {
   const DedispPlan plan = small_plan(1, 1, 0.0);
   emulated_differences(plan, 8, 37, tiled(default_tile_config(DedispSampleKind::u8)), 26);
   emulated_differences(plan, 32, 37, tiled(default_tile_config(DedispSampleKind::f32)), 27);
+}
+
+TEST(DedispSelfCheck, AcceptsCorrectOutputAndNamesTheFirstWrongSample) {
+  DedispPlan plan = small_plan(24, 6, 4.0, 2);
+  plan.dms = {8.0, 0.0, 20.0, 4.0, 12.0, 16.0};
+  const DedispDelays d = make_dedisp_delays(plan);
+  for (int nbits : {2, 8, 32}) {
+    const size_t nout = 50;
+    const auto in = random_spectra(24, nbits, size_t(d.max_delay) + 2 * nout, 30);
+    std::vector<float> out = reference_dedisp(plan, in);
+    EXPECT_EQ(check_output_samples(plan, d, in.block(), out.data(), nout), "");
+    out[2 * nout + nout - 1] += 1.0f;  // DM 20 (the highest), last sample
+    EXPECT_EQ(check_output_samples(plan, d, in.block(), out.data(), nout).rfind("DM 20, sample 49: GPU ", 0), 0u)
+        << check_output_samples(plan, d, in.block(), out.data(), nout);
+  }
 }
 
 }  // namespace
