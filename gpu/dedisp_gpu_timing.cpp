@@ -81,6 +81,19 @@ GpuDedispTiming time_gpu_dedisp(const DedispPlan& plan, int nbits, size_t nspect
   const size_t spectrum_bytes = size_t(plan.nchans) * size_t(nbits) / 8;
   GpuDedispTiming timing;
   timing.kernel = runner.description() + " [" + choice.source + "]";
+  for (const TunedCandidate& c : choice.candidates) {
+    ++timing.tuned;
+    if (c.valid) continue;
+    if (timing.tuned_failures++ == 0)
+      timing.first_failure = c.config.text() + ": " +
+                             (c.failure.empty() ? std::to_string(c.mismatches) + " outputs differ"
+                                                : c.failure);
+  }
+  if (choice.config) {
+    const KernelResources r = tiled_kernel_resources(kind, *choice.config);
+    timing.kernel += ", " + std::to_string(r.registers) + " registers" +
+                     (r.local_bytes ? ", " + std::to_string(r.local_bytes) + " bytes spilled" : "");
+  }
   timing.input_bytes = (n_out + max_delay) * spectrum_bytes;
   timing.output_bytes = size_t(delays->ndm()) * (n_out / ds) * sizeof(float);
 

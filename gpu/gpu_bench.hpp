@@ -26,6 +26,9 @@ struct GpuDedispTiming {
   size_t output_bytes = 0;     // float output
   size_t checked = 0;          // outputs compared with a CPU sum
   size_t mismatches = 0;       // of those, how many differ (exact for integer, 1e-6 for float)
+  size_t tuned = 0;            // candidates the auto-tuner measured (0: cache, default, forced)
+  size_t tuned_failures = 0;   // of those, how many failed their check against the direct kernel
+  std::string first_failure;   // "steps=.. : 12 outputs differ" for the first of them
 };
 
 // Dedisperses one random block of `nspectra` spectra of `nbits`, `repeats` times; medians.

@@ -24,6 +24,15 @@ void add_skipped_rows(BenchTable& table, const std::string& why) {
 
 std::string ms_cell(double seconds) { return number_cell(seconds * 1e3); }
 
+// A tuned candidate that disagreed with the direct kernel is a bug, even if another one won.
+void note_tuning_failures(const gpu::GpuDedispTiming& t, const std::string& workload,
+                          std::vector<std::string>& notes) {
+  if (t.tuned_failures == 0) return;
+  notes.push_back("# WARNING: " + workload + ": " + std::to_string(t.tuned_failures) + " of " +
+                  std::to_string(t.tuned) + " tile configurations failed the check; first: " +
+                  t.first_failure);
+}
+
 struct Totals {
   double kernel_s = 0.0, upload_s = 0.0, adds = 0.0, bytes = 0.0, shared_bytes = 0.0;
   SpotCheck check;
@@ -38,6 +47,7 @@ void add_d1_rows(BenchTable& table, const BenchSettings& s, const gpu::DeviceLim
     const size_t nspectra = kSamplesPerSecond + size_t(plan.max_delay_samples());
     const gpu::GpuDedispTiming t =
         gpu::time_gpu_dedisp(plan, nbits, nspectra, s.gpu, options, s.repeats);
+    note_tuning_failures(t, "D1 " + input + " " + std::to_string(ndm) + " DMs", notes);
     auto engine = gpu::make_gpu_dedisp_engine(plan, s.gpu, options);
     const EngineTiming e = time_engine(*engine, random_block(plan.nchans, nbits, nspectra, 7),
                                        nbits, nspectra, std::max(1, s.repeats / 2));
@@ -78,6 +88,7 @@ void add_d6_row(BenchTable& table, const BenchSettings& s, const gpu::DeviceLimi
     const size_t nspectra = size_t(plan.max_delay_samples()) + size_t(seconds) * kSamplesPerSecond;
     const gpu::GpuDedispTiming t =
         gpu::time_gpu_dedisp(plan, 8, nspectra, s.gpu, options, std::max(1, s.repeats / 2));
+    note_tuning_failures(t, "D6", notes);
     const double n_out = double((nspectra - size_t(plan.max_delay_samples())) / size_t(plan.downsamp) *
                                 size_t(plan.downsamp));
     total.kernel_s += t.kernel_s;
