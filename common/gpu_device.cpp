@@ -43,9 +43,10 @@ DeviceChoice choose_device(const std::string& device) {
   const int count = cuda::device_count(&why_none);
   if (count == 0) throw device_error(device, "no CUDA device found (" + why_none + ")");
   if (index >= count)
-    throw device_error(device, "no such device; this machine has " + std::to_string(count) +
-                                   " CUDA device" + (count == 1 ? " (gpu:0)" : "s (gpu:0 to gpu:" +
-                                   std::to_string(count - 1) + ")"));
+    throw device_error(
+        device,
+        "no such device; this machine has " + std::to_string(count) + " CUDA device" +
+            (count == 1 ? " (gpu:0)" : "s (gpu:0 to gpu:" + std::to_string(count - 1) + ")"));
   return {true, index};
 #else
   (void)index;

@@ -10,7 +10,8 @@ namespace rapt::cuda {
 
 // "CUDA error: cudaMalloc(&p, bytes) failed: out of memory (cudaErrorMemoryAllocation) at
 // gpu/device_buffer.hpp:40"
-[[noreturn]] void throw_cuda_error(cudaError_t status, const char* what, const char* file, int line);
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* what, const char* file,
+                                   int line);
 
 inline void check(cudaError_t status, const char* what, const char* file, int line) {
   if (status != cudaSuccess) throw_cuda_error(status, what, file, line);

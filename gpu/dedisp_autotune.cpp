@@ -27,7 +27,8 @@ size_t tuning_samples(const DedispDelays& d) {
 
 // The tuning block's input, as the host sees it (the device filled it with random_words).
 float input_value(DedispSampleKind kind, int nchans, size_t t, int c) {
-  if (kind == DedispSampleKind::u8) return float(random_byte(t * size_t(nchans) + size_t(c), kTuneSeed));
+  if (kind == DedispSampleKind::u8)
+    return float(random_byte(t * size_t(nchans) + size_t(c), kTuneSeed));
   return random_float(t * size_t(nchans) + size_t(c), kTuneSeed);
 }
 
@@ -59,10 +60,9 @@ double median(std::vector<double> v) {
 }
 
 // The candidate's output against the reference, then its median time over three runs.
-TunedCandidate measure_one(const std::shared_ptr<const DedispDelays>& delays,
-                           DedispSampleKind kind, const DedispTileConfig& config,
-                           const DedispChunk& all, const void* rows, size_t row_stride,
-                           const float* want, float* got, size_t out_stride,
+TunedCandidate measure_one(const std::shared_ptr<const DedispDelays>& delays, DedispSampleKind kind,
+                           const DedispTileConfig& config, const DedispChunk& all, const void* rows,
+                           size_t row_stride, const float* want, float* got, size_t out_stride,
                            unsigned long long* count, const cuda::Stream& stream) {
   TunedCandidate r;
   r.config = config;
@@ -107,9 +107,8 @@ std::vector<DedispTileConfig> fitting_candidates(const DedispDelays& d, DedispSa
   return out;
 }
 
-KernelChoice tuned_choice(const std::shared_ptr<const DedispDelays>& delays,
-                          const DedispPlan& plan, DedispSampleKind kind,
-                          const std::vector<DedispTileConfig>& fitting) {
+KernelChoice tuned_choice(const std::shared_ptr<const DedispDelays>& delays, const DedispPlan& plan,
+                          DedispSampleKind kind, const std::vector<DedispTileConfig>& fitting) {
   KernelChoice choice;
   choice.source = "tuned";
   choice.candidates = measure_tile_configs(delays, plan, kind, fitting);
@@ -118,10 +117,13 @@ KernelChoice tuned_choice(const std::shared_ptr<const DedispDelays>& delays,
     if (c.valid && (!best || c.seconds < best->seconds)) best = &c;
   if (!best) {
     const TunedCandidate& first = choice.candidates.front();
-    throw DataError("GPU dedispersion self-check failed: no tiled configuration matches the "
-                    "direct kernel (" + first.config.text() + ": " +
-                    (first.failure.empty() ? std::to_string(first.mismatches) + " outputs differ"
-                                           : first.failure) + ")");
+    throw DataError(
+        "GPU dedispersion self-check failed: no tiled configuration matches the "
+        "direct kernel (" +
+        first.config.text() + ": " +
+        (first.failure.empty() ? std::to_string(first.mismatches) + " outputs differ"
+                               : first.failure) +
+        ")");
   }
   choice.config = best->config;
   return choice;
@@ -138,7 +140,8 @@ std::vector<TunedCandidate> measure_tile_configs(const std::shared_ptr<const Ded
   const size_t nspectra = samples + size_t(d.max_delay);
   const size_t raw_bytes = nspectra * size_t(plan.nchans) * size_t(nbits) / 8;
   const size_t row_stride = unpacked_row_stride(nspectra, kind);
-  const size_t row_bytes = size_t(d.nactive()) * row_stride * (kind == DedispSampleKind::u8 ? 1 : 4);
+  const size_t row_bytes =
+      size_t(d.nactive()) * row_stride * (kind == DedispSampleKind::u8 ? 1 : 4);
   const size_t out_stride = output_row_stride(samples);
   const cuda::Stream stream;
   cuda::DeviceBuffer<uint32_t> raw((raw_bytes + 3) / 4);
@@ -154,7 +157,8 @@ std::vector<TunedCandidate> measure_tile_configs(const std::shared_ptr<const Ded
   all.nsamp = samples;
   all.nunits = reference.dm_units();
   all.new_time_chunk = true;
-  reference.dedisperse(all, rows.get(), row_stride, want.get(), out_stride, nullptr, 0, stream.get());
+  reference.dedisperse(all, rows.get(), row_stride, want.get(), out_stride, nullptr, 0,
+                       stream.get());
   stream.synchronize();
   check_reference_on_cpu(plan, d, kind, want.get(), out_stride, samples);
 

@@ -16,10 +16,10 @@ namespace rapt::gpu {
 
 struct TunedCandidate {
   DedispTileConfig config;
-  bool valid = false;       // matched the direct kernel on every output
+  bool valid = false;  // matched the direct kernel on every output
   size_t mismatches = 0;
-  double seconds = 0.0;     // median kernel time on the tuning block (valid ones only)
-  std::string failure;      // a CUDA error while trying it
+  double seconds = 0.0;  // median kernel time on the tuning block (valid ones only)
+  std::string failure;   // a CUDA error while trying it
 };
 
 struct KernelChoice {

@@ -48,14 +48,14 @@ DedispChunking choose_chunking(const DedispGeometry& g, size_t n_out, size_t dev
     } else if (c.samples > fine) {
       c.samples = std::max(c.samples / 2 / fine * fine, fine);
     } else {
-      throw DataError(
-          "not enough memory for GPU dedispersion: the smallest chunk (" +
-          std::to_string(c.samples) + " samples x " + std::to_string(g.dms_per_unit) +
-          " DMs, maximum delay " + std::to_string(g.max_delay) + ") needs " +
-          std::to_string(m.device_bytes >> 20) + " MiB of GPU memory and " +
-          std::to_string(m.pinned_bytes >> 20) + " MiB of page-locked memory; the budget is " +
-          std::to_string(device_budget >> 20) + " MiB and " +
-          std::to_string(pinned_budget >> 20) + " MiB");
+      throw DataError("not enough memory for GPU dedispersion: the smallest chunk (" +
+                      std::to_string(c.samples) + " samples x " + std::to_string(g.dms_per_unit) +
+                      " DMs, maximum delay " + std::to_string(g.max_delay) + ") needs " +
+                      std::to_string(m.device_bytes >> 20) + " MiB of GPU memory and " +
+                      std::to_string(m.pinned_bytes >> 20) +
+                      " MiB of page-locked memory; the budget is " +
+                      std::to_string(device_budget >> 20) + " MiB and " +
+                      std::to_string(pinned_budget >> 20) + " MiB");
     }
   }
 }

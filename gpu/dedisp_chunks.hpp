@@ -19,10 +19,10 @@ struct DedispGeometry {
   int nactive = 0;
   int32_t max_delay = 0;
   int downsamp = 1;
-  int dm_units = 0;          // DM blocks (tiled kernel) or DMs (direct kernel)
+  int dm_units = 0;  // DM blocks (tiled kernel) or DMs (direct kernel)
   int dms_per_unit = 1;
-  int samples_per_block = 4; // time-chunk lengths are multiples of this (and of downsamp)
-  size_t table_bytes = 0;    // device tables, allocated once
+  int samples_per_block = 4;  // time-chunk lengths are multiples of this (and of downsamp)
+  size_t table_bytes = 0;     // device tables, allocated once
 };
 
 // A block of n output samples is cut into time chunks of `samples` output samples (full
@@ -33,12 +33,12 @@ struct DedispChunking {
 };
 
 struct DedispChunkMemory {
-  size_t raw_bytes = 0;     // one packed input chunk
-  size_t rows_elems = 0;    // one unpacked chunk: nactive rows
+  size_t raw_bytes = 0;   // one packed input chunk
+  size_t rows_elems = 0;  // one unpacked chunk: nactive rows
   size_t row_stride = 0;
-  size_t out_elems = 0;     // one DM chunk of (downsampled) output
+  size_t out_elems = 0;  // one DM chunk of (downsampled) output
   size_t out_stride = 0;
-  size_t full_elems = 0;    // full-resolution sums before downsampling (0 when downsamp == 1)
+  size_t full_elems = 0;  // full-resolution sums before downsampling (0 when downsamp == 1)
   size_t full_stride = 0;
   size_t device_bytes = 0;  // everything on the GPU: two input slots, two output slots, tables
   size_t pinned_bytes = 0;  // page-locked staging: two input slots, two output slots

@@ -57,7 +57,8 @@ int DedispDeviceRunner::samples_per_block() const {
 
 size_t DedispDeviceRunner::table_bytes() const {
   return (active_channels_.size() + direct_delays_.size() + window_start_.size() +
-          window_words_.size() + stage_offsets_.size()) * sizeof(int32_t);
+          window_words_.size() + stage_offsets_.size()) *
+         sizeof(int32_t);
 }
 
 std::string DedispDeviceRunner::description() const {
@@ -78,9 +79,9 @@ void DedispDeviceRunner::unpack(const uint8_t* raw, int nbits, int nchans, size_
   launch_unpack(p, stream);
 }
 
-void DedispDeviceRunner::dedisperse(const DedispChunk& chunk, const void* rows,
-                                    size_t row_stride, float* out, size_t out_stride, void* full,
-                                    size_t full_stride, cudaStream_t stream) const {
+void DedispDeviceRunner::dedisperse(const DedispChunk& chunk, const void* rows, size_t row_stride,
+                                    float* out, size_t out_stride, void* full, size_t full_stride,
+                                    cudaStream_t stream) const {
   const bool downsampling = downsamp_ > 1;
   if (downsampling && !full) throw std::logic_error("dedispersion runner: no downsampling buffer");
   const bool exact = downsampling && kind_ == DedispSampleKind::u8;
@@ -92,10 +93,10 @@ void DedispDeviceRunner::dedisperse(const DedispChunk& chunk, const void* rows,
         make_tiled_params(tables_, at, chunk, rows, row_stride, dest, dest_stride, exact), kind_,
         *config_, stream);
   } else {
-    launch_direct_dedisp(make_direct_params(*delays_, direct_delays_.get(), chunk,
-                                            kind_ == DedispSampleKind::u8, rows, row_stride,
-                                            dest, dest_stride, exact),
-                         stream);
+    launch_direct_dedisp(
+        make_direct_params(*delays_, direct_delays_.get(), chunk, kind_ == DedispSampleKind::u8,
+                           rows, row_stride, dest, dest_stride, exact),
+        stream);
   }
   if (!downsampling) return;
   DownsampleParams d;

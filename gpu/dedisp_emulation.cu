@@ -1,11 +1,10 @@
 // Host emulation of the dedispersion kernels: every block's threads run one after another
 // between the kernel's barriers, on the per-thread code of dedisp_kernels.cuh.
-#include "dedisp_emulation.hpp"
-
 #include <cstring>
 #include <stdexcept>
 
 #include "dedisp_chunks.hpp"
+#include "dedisp_emulation.hpp"
 #include "dedisp_kernels.cuh"
 
 namespace rapt::gpu {
@@ -63,11 +62,13 @@ void emulate_unpack(const UnpackParams& p) {
 void emulate_tiled_dedisp(const TiledParams& p, DedispSampleKind kind,
                           const DedispTileConfig& config) {
   if (p.nsamp == 0 || p.ndm == 0) return;
-#define RAPT_U8_CASE(NQ, ND)                                                               \
-  if (kind == DedispSampleKind::u8 && config.steps_per_thread == NQ && config.dms_per_thread == ND) \
+#define RAPT_U8_CASE(NQ, ND)                                           \
+  if (kind == DedispSampleKind::u8 && config.steps_per_thread == NQ && \
+      config.dms_per_thread == ND)                                     \
     return emulate_tiled_with<U8Sums<NQ, ND>>(p, config);
-#define RAPT_F32_CASE(NT, ND)                                                              \
-  if (kind == DedispSampleKind::f32 && config.steps_per_thread == NT && config.dms_per_thread == ND) \
+#define RAPT_F32_CASE(NT, ND)                                           \
+  if (kind == DedispSampleKind::f32 && config.steps_per_thread == NT && \
+      config.dms_per_thread == ND)                                      \
     return emulate_tiled_with<F32Sums<NT, ND>>(p, config);
   RAPT_DEDISP_U8_TILES(RAPT_U8_CASE)
   RAPT_DEDISP_F32_TILES(RAPT_F32_CASE)
@@ -133,8 +134,8 @@ void emulate_gpu_dedisp(const DedispPlan& plan, const SpectraBlock& in, float* o
     void* dest = ds > 1 ? static_cast<void*>(full.data()) : static_cast<void*>(chunk_out.data());
     const size_t dest_stride = ds > 1 ? full_stride : out_chunk_stride;
     if (tiled)
-      emulate_tiled_dedisp(make_tiled_params(tables, table_at, chunk, rows.data(), row_stride,
-                                             dest, dest_stride, out_u32),
+      emulate_tiled_dedisp(make_tiled_params(tables, table_at, chunk, rows.data(), row_stride, dest,
+                                             dest_stride, out_u32),
                            kind, *options.config);
     else
       emulate_direct_dedisp(make_direct_params(delays, delays.delays.data(), chunk,

@@ -53,7 +53,7 @@ struct InputSlot {
 struct OutputSlot {
   cuda::DeviceBuffer<float> out;
   cuda::PinnedBuffer<float> pinned;
-  cuda::Event downloaded;             // the D2H copy from `out` is done
+  cuda::Event downloaded;  // the D2H copy from `out` is done
 };
 
 // Grows a buffer to at least `count` elements (freeing the old one first: never both held).
@@ -106,8 +106,8 @@ class GpuDedispEngine final : public DedispEngine {
     std::string text = description_;
     for (int k = 0; k < 2; ++k)
       if (runners_[k])
-        text += std::string(", ") + sample_kind_name(runners_[k]->kind()) + " input: " +
-                runners_[k]->description() + " [" + choices_[k].source + "]";
+        text += std::string(", ") + sample_kind_name(runners_[k]->kind()) +
+                " input: " + runners_[k]->description() + " [" + choices_[k].source + "]";
     return text;
   }
 
@@ -147,8 +147,8 @@ class GpuDedispEngine final : public DedispEngine {
     const int k = sample_kind_for_nbits(nbits) == DedispSampleKind::u8 ? 0 : 1;
     if (!runners_[k]) {
       choices_[k] = choose_dedisp_kernel(delays_, plan(), nbits, gpu_, options_);
-      runners_[k] = std::make_unique<DedispDeviceRunner>(
-          delays_, sample_kind_for_nbits(nbits), plan().downsamp, choices_[k].config);
+      runners_[k] = std::make_unique<DedispDeviceRunner>(delays_, sample_kind_for_nbits(nbits),
+                                                         plan().downsamp, choices_[k].config);
     }
     return *runners_[k];
   }
@@ -279,7 +279,9 @@ std::unique_ptr<DedispEngine> make_gpu_dedisp_engine(const DedispPlan& plan, int
                                                      const GpuDedispOptions& options) {
   std::string why_none;
   const int count = cuda::device_count(&why_none);
-  if (count == 0) throw UsageError("gpu:" + std::to_string(gpu_index) + ": no CUDA device found (" + why_none + ")");
+  if (count == 0)
+    throw UsageError("gpu:" + std::to_string(gpu_index) + ": no CUDA device found (" + why_none +
+                     ")");
   if (gpu_index < 0 || gpu_index >= count)
     throw UsageError("gpu:" + std::to_string(gpu_index) + ": no such device; this machine has " +
                      std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s"));

@@ -113,7 +113,8 @@ DedispTileTables make_tile_tables(const DedispDelays& d, DedispSampleKind kind,
       for (size_t i = 0; i < per_block; ++i) {
         const size_t j = std::min(size_t(b) * per_block + i, size_t(t.ndm) - 1);
         const int32_t o = d.delays[j * nactive + k] - r.lo;
-        const int32_t word = kind == DedispSampleKind::u8 ? (o & 3) * t.window_capacity + (o >> 2) : o;
+        const int32_t word =
+            kind == DedispSampleKind::u8 ? (o & 3) * t.window_capacity + (o >> 2) : o;
         t.stage_offsets[at * per_block + i] = 4 * word;
       }
     }

@@ -85,9 +85,9 @@ GpuDedispTiming time_gpu_dedisp(const DedispPlan& plan, int nbits, size_t nspect
     ++timing.tuned;
     if (c.valid) continue;
     if (timing.tuned_failures++ == 0)
-      timing.first_failure = c.config.text() + ": " +
-                             (c.failure.empty() ? std::to_string(c.mismatches) + " outputs differ"
-                                                : c.failure);
+      timing.first_failure =
+          c.config.text() + ": " +
+          (c.failure.empty() ? std::to_string(c.mismatches) + " outputs differ" : c.failure);
   }
   if (choice.config) {
     const KernelResources r = tiled_kernel_resources(kind, *choice.config);
@@ -111,10 +111,12 @@ GpuDedispTiming time_gpu_dedisp(const DedispPlan& plan, int nbits, size_t nspect
   g.dms_per_unit = runner.dms_per_unit(), g.samples_per_block = runner.samples_per_block();
   size_t free_bytes = 0, total_bytes = 0;
   RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const size_t budget = options.device_memory_bytes ? options.device_memory_bytes : free_bytes / 10 * 8;
+  const size_t budget =
+      options.device_memory_bytes ? options.device_memory_bytes : free_bytes / 10 * 8;
   const DedispChunking chunking = choose_chunking(g, n_out, budget, ~size_t(0));
   const DedispChunkMemory m = chunk_memory(g, chunking);
-  cuda::DeviceBuffer<uint32_t> rows((m.rows_elems * (kind == DedispSampleKind::u8 ? 1 : 4) + 3) / 4 + 4);
+  cuda::DeviceBuffer<uint32_t> rows(
+      (m.rows_elems * (kind == DedispSampleKind::u8 ? 1 : 4) + 3) / 4 + 4);
   cuda::DeviceBuffer<float> out(m.out_elems);
   cuda::DeviceBuffer<uint32_t> full(m.full_elems);
   const std::vector<DedispChunk> schedule = chunk_schedule(n_out, runner.dm_units(), chunking);

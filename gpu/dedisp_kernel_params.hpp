@@ -15,24 +15,24 @@ struct UnpackParams {
   size_t nspectra = 0;
   const int32_t* active_channels = nullptr;  // channel of each row
   int nactive = 0;
-  void* rows = nullptr;          // [k * row_stride + t]
-  size_t row_stride = 0;         // elements
+  void* rows = nullptr;   // [k * row_stride + t]
+  size_t row_stride = 0;  // elements
 };
 constexpr int kUnpackTile = 32;        // a block unpacks 32 spectra x 32 rows
 constexpr int kUnpackRowsPerPass = 8;  // with 32 x 8 threads
 
 // The tiled kernel: a block computes samples_per_block outputs for dms_per_block DMs.
 struct TiledParams {
-  const void* rows = nullptr;    // uint8 or float rows, row 0 = first spectrum of the chunk
-  size_t row_stride = 0;         // elements; a multiple of 16 (uint8) or 4 (float)
+  const void* rows = nullptr;  // uint8 or float rows, row 0 = first spectrum of the chunk
+  size_t row_stride = 0;       // elements; a multiple of 16 (uint8) or 4 (float)
   int nactive = 0;
-  const int32_t* window_start = nullptr;   // DedispTileTables, on the device
+  const int32_t* window_start = nullptr;  // DedispTileTables, on the device
   const int32_t* window_words = nullptr;
   const int32_t* stage_offsets = nullptr;  // bytes
   int dms_per_block = 0;
-  int first_dm_block = 0;        // table block of this launch's first DM block
-  int ndm = 0;                   // output rows of this launch (sorted DMs); padding not written
-  size_t nsamp = 0;              // full-resolution output samples of this launch
+  int first_dm_block = 0;  // table block of this launch's first DM block
+  int ndm = 0;             // output rows of this launch (sorted DMs); padding not written
+  size_t nsamp = 0;        // full-resolution output samples of this launch
   int samples_per_block = 0;
   int warps_time = 0;
   int channels_per_stage = 0;
@@ -40,9 +40,9 @@ struct TiledParams {
   int slot_words = 0;
   int offsets_at = 0;
   int stage_words = 0;
-  void* out = nullptr;           // [row * out_stride + t]: float, or uint32 when out_u32
-  size_t out_stride = 0;         // a multiple of 4
-  bool out_u32 = false;          // integer sums kept exact for a downsampling pass
+  void* out = nullptr;    // [row * out_stride + t]: float, or uint32 when out_u32
+  size_t out_stride = 0;  // a multiple of 4
+  bool out_u32 = false;   // integer sums kept exact for a downsampling pass
 };
 
 // The direct kernel: one thread per output, channel sums straight from the rows. The reference

@@ -51,12 +51,13 @@ __global__ void __launch_bounds__(kDirectThreads) direct_kernel(DirectParams p) 
 __global__ void __launch_bounds__(kDownsampleThreads) downsample_kernel(DownsampleParams p) {
   const size_t k = size_t(blockIdx.x) * kDownsampleThreads + threadIdx.x;
   if (k >= p.nout) return;
-  for (int row = int(blockIdx.y); row < p.nrows; row += int(gridDim.y)) downsample_output(p, row, k);
+  for (int row = int(blockIdx.y); row < p.nrows; row += int(gridDim.y))
+    downsample_output(p, row, k);
 }
 
 __global__ void __launch_bounds__(256)
-    count_mismatches_kernel(const float* a, const float* b, size_t stride, size_t ncols,
-                            int nrows, float rel_tol, unsigned long long* count) {
+    count_mismatches_kernel(const float* a, const float* b, size_t stride, size_t ncols, int nrows,
+                            float rel_tol, unsigned long long* count) {
   const size_t col = size_t(blockIdx.x) * 256 + threadIdx.x;
   if (col >= ncols) return;
   unsigned long long bad = 0;
@@ -73,7 +74,9 @@ __global__ void __launch_bounds__(256)
     words[i] = floats ? __float_as_uint(random_float(i, seed)) : random_word(i, seed);
 }
 
-unsigned blocks_for(size_t n, unsigned per_block) { return unsigned((n + per_block - 1) / per_block); }
+unsigned blocks_for(size_t n, unsigned per_block) {
+  return unsigned((n + per_block - 1) / per_block);
+}
 
 template <class Sums>
 void run_tiled(const TiledParams& p, const DedispTileConfig& config, cudaStream_t stream) {
@@ -116,11 +119,13 @@ void launch_tiled_dedisp(const TiledParams& p, DedispSampleKind kind,
       config.dms_per_block() != p.dms_per_block ||
       config.samples_per_block(kind) != p.samples_per_block)
     throw std::logic_error("tiled dedispersion launch: parameters built for another configuration");
-#define RAPT_U8_CASE(NQ, ND)                                                               \
-  if (kind == DedispSampleKind::u8 && config.steps_per_thread == NQ && config.dms_per_thread == ND) \
+#define RAPT_U8_CASE(NQ, ND)                                           \
+  if (kind == DedispSampleKind::u8 && config.steps_per_thread == NQ && \
+      config.dms_per_thread == ND)                                     \
     return run_tiled<U8Sums<NQ, ND>>(p, config, stream);
-#define RAPT_F32_CASE(NT, ND)                                                              \
-  if (kind == DedispSampleKind::f32 && config.steps_per_thread == NT && config.dms_per_thread == ND) \
+#define RAPT_F32_CASE(NT, ND)                                           \
+  if (kind == DedispSampleKind::f32 && config.steps_per_thread == NT && \
+      config.dms_per_thread == ND)                                      \
     return run_tiled<F32Sums<NT, ND>>(p, config, stream);
   RAPT_DEDISP_U8_TILES(RAPT_U8_CASE)
   RAPT_DEDISP_F32_TILES(RAPT_F32_CASE)
@@ -130,11 +135,13 @@ void launch_tiled_dedisp(const TiledParams& p, DedispSampleKind kind,
 }
 
 KernelResources tiled_kernel_resources(DedispSampleKind kind, const DedispTileConfig& config) {
-#define RAPT_U8_CASE(NQ, ND)                                                               \
-  if (kind == DedispSampleKind::u8 && config.steps_per_thread == NQ && config.dms_per_thread == ND) \
+#define RAPT_U8_CASE(NQ, ND)                                           \
+  if (kind == DedispSampleKind::u8 && config.steps_per_thread == NQ && \
+      config.dms_per_thread == ND)                                     \
     return resources_of<U8Sums<NQ, ND>>();
-#define RAPT_F32_CASE(NT, ND)                                                              \
-  if (kind == DedispSampleKind::f32 && config.steps_per_thread == NT && config.dms_per_thread == ND) \
+#define RAPT_F32_CASE(NT, ND)                                           \
+  if (kind == DedispSampleKind::f32 && config.steps_per_thread == NT && \
+      config.dms_per_thread == ND)                                      \
     return resources_of<F32Sums<NT, ND>>();
   RAPT_DEDISP_U8_TILES(RAPT_U8_CASE)
   RAPT_DEDISP_F32_TILES(RAPT_F32_CASE)
@@ -159,9 +166,8 @@ void launch_downsample(const DownsampleParams& p, cudaStream_t stream) {
   RAPT_CUDA_CHECK_LAUNCH("downsampling kernel");
 }
 
-void launch_count_mismatches(const float* a, const float* b, size_t stride, size_t ncols,
-                             int nrows, float rel_tol, unsigned long long* count,
-                             cudaStream_t stream) {
+void launch_count_mismatches(const float* a, const float* b, size_t stride, size_t ncols, int nrows,
+                             float rel_tol, unsigned long long* count, cudaStream_t stream) {
   if (ncols == 0 || nrows == 0) return;
   const dim3 grid(blocks_for(ncols, 256), unsigned(nrows) < 1024 ? unsigned(nrows) : 1024u);
   count_mismatches_kernel<<<grid, 256, 0, stream>>>(a, b, stride, ncols, nrows, rel_tol, count);
@@ -173,7 +179,7 @@ void launch_fill_random(uint32_t* words, size_t nwords, uint32_t seed, bool floa
   if (nwords == 0) return;
   const size_t blocks = (nwords + 255) / 256;
   fill_random_kernel<<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(words, nwords,
-                                                                                  seed, floats);
+                                                                                    seed, floats);
   RAPT_CUDA_CHECK_LAUNCH("random fill kernel");
 }
 

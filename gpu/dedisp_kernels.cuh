@@ -121,8 +121,8 @@ RAPT_HD void unpack_load(const UnpackParams& p, UnpackTile& tile, int tx, int ty
 }
 
 // Writes along time (coalesced).
-RAPT_HD void unpack_store(const UnpackParams& p, const UnpackTile& tile, int tx, int ty,
-                          size_t s0, int k0) {
+RAPT_HD void unpack_store(const UnpackParams& p, const UnpackTile& tile, int tx, int ty, size_t s0,
+                          int k0) {
   for (int r = 0; r < kUnpackTile; r += kUnpackRowsPerPass) {
     const int k = k0 + ty + r;
     const size_t s = s0 + size_t(tx);
@@ -308,7 +308,8 @@ struct U8Sums {
     }
   }
 
-  RAPT_HD void stage(const TiledParams& p, uint32_t* buffer, int index, const ThreadPos& pos) const {
+  RAPT_HD void stage(const TiledParams& p, uint32_t* buffer, int index,
+                     const ThreadPos& pos) const {
     stage_u8(p, buffer, index, pos);
   }
 
@@ -375,7 +376,8 @@ struct F32Sums {
     }
   }
 
-  RAPT_HD void stage(const TiledParams& p, uint32_t* buffer, int index, const ThreadPos& pos) const {
+  RAPT_HD void stage(const TiledParams& p, uint32_t* buffer, int index,
+                     const ThreadPos& pos) const {
     stage_f32(p, buffer, index, pos);
   }
 
@@ -407,8 +409,7 @@ struct F32Sums {
       if (row >= p.ndm) continue;
       RAPT_UNROLL
       for (int i = 0; i < NT; ++i) {
-        const size_t t =
-            pos.t0 + size_t(pos.warp_time * kWarpSize * NT + kWarpSize * i + pos.lane);
+        const size_t t = pos.t0 + size_t(pos.warp_time * kWarpSize * NT + kWarpSize * i + pos.lane);
         if (t < p.nsamp) out[size_t(row) * p.out_stride + t] = sum[j][i];
       }
     }

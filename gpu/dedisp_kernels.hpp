@@ -23,9 +23,8 @@ void launch_downsample(const DownsampleParams& p, cudaStream_t stream);
 
 // Adds to *count (device memory) the number of entries of the nrows x ncols matrices a and b
 // (row stride `stride`) that differ by more than rel_tol * max(1, |b|), NaNs included.
-void launch_count_mismatches(const float* a, const float* b, size_t stride, size_t ncols,
-                             int nrows, float rel_tol, unsigned long long* count,
-                             cudaStream_t stream);
+void launch_count_mismatches(const float* a, const float* b, size_t stride, size_t ncols, int nrows,
+                             float rel_tol, unsigned long long* count, cudaStream_t stream);
 
 // Fills nwords 32-bit words with random_word(i, seed), or with random_float(i, seed) when
 // `floats` (gpu/random_words.hpp).

@@ -42,9 +42,9 @@ std::string check_output_samples(const DedispPlan& plan, const DedispDelays& d,
       for (size_t i = 0; i < ds; ++i) {
         float sum = 0.0f;
         for (int a = 0; a < nactive; ++a) {
-          const float x = input_sample(in, plan.nchans,
-                                       k * ds + i + size_t(d.delays[size_t(j) * nactive + a]),
-                                       d.active_channels[size_t(a)]);
+          const float x =
+              input_sample(in, plan.nchans, k * ds + i + size_t(d.delays[size_t(j) * nactive + a]),
+                           d.active_channels[size_t(a)]);
           sum += x;
           if (in.nbits != 32) exact += uint64_t(x);
           magnitude += std::fabs(double(x));

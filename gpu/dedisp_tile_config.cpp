@@ -60,8 +60,7 @@ bool is_compiled_config(const DedispTileConfig& config, DedispSampleKind kind) {
          is_power_of_two(config.channels_per_stage);
 }
 
-std::optional<DedispTileConfig> parse_tile_config(const std::string& text,
-                                                  DedispSampleKind kind) {
+std::optional<DedispTileConfig> parse_tile_config(const std::string& text, DedispSampleKind kind) {
   DedispTileConfig c;
   int consumed = 0;
   if (std::sscanf(text.c_str(), "steps=%d dms=%d warps=%dx%d stage=%d%n", &c.steps_per_thread,
@@ -86,8 +85,8 @@ DedispTileConfig default_tile_config(DedispSampleKind kind) {
 std::vector<DedispTileConfig> tile_config_candidates(DedispSampleKind kind) {
   // Block shapes of 128 to 512 threads; DMs per block from 8 to 64 (fewer wastes the staged
   // window, more makes the window long at low frequencies); time tiles of 256 to 4096 samples.
-  const int warp_shapes[][2] = {{4, 1}, {2, 2}, {1, 4}, {8, 1}, {4, 2}, {2, 4},
-                                {1, 8}, {8, 2}, {4, 4}, {2, 8}};
+  const int warp_shapes[][2] = {{4, 1}, {2, 2}, {1, 4}, {8, 1}, {4, 2},
+                                {2, 4}, {1, 8}, {8, 2}, {4, 4}, {2, 8}};
   std::vector<DedispTileConfig> out;
   for (const RegisterTile& tile : register_tiles(kind))
     for (const auto& shape : warp_shapes)

@@ -22,8 +22,8 @@ std::string key_prefix(const TuneKey& key) {
   std::string name = key.gpu_name;
   for (char& ch : name)
     if (ch == '\t' || ch == '\n') ch = ' ';
-  return name + "\t" + std::to_string(key.nchans) + "\t" + std::to_string(key.ndm_bucket) +
-         "\t" + std::to_string(key.nbits) + "\t";
+  return name + "\t" + std::to_string(key.nchans) + "\t" + std::to_string(key.ndm_bucket) + "\t" +
+         std::to_string(key.nbits) + "\t";
 }
 
 std::vector<std::string> read_lines(const std::string& path) {

@@ -10,9 +10,9 @@ namespace rapt::gpu {
 
 // Ceilings measured on the device, the denominators of the benchmark's "fraction of a limit".
 struct DeviceLimits {
-  std::string device;                   // gpu_device_description()
-  double copy_bytes_per_s = 0.0;        // device-to-device copy, bytes read + bytes written
-  double shared_bytes_per_s = 0.0;      // conflict-free 32-bit shared-memory reads, all SMs
+  std::string device;                        // gpu_device_description()
+  double copy_bytes_per_s = 0.0;             // device-to-device copy, bytes read + bytes written
+  double shared_bytes_per_s = 0.0;           // conflict-free 32-bit shared-memory reads, all SMs
   double shared_estimate_bytes_per_s = 0.0;  // SMs x 128 bytes x peak clock (from the driver)
 };
 

@@ -14,8 +14,8 @@ constexpr int kSharedThreads = 256;
 
 // Each thread reads four words per iteration, a warp 32 consecutive words per read (no bank
 // conflicts); the addresses move every iteration so no load can be hoisted out of the loop.
-__global__ void __launch_bounds__(kSharedThreads) shared_read_kernel(unsigned iterations,
-                                                                     uint32_t* sink) {
+__global__ void __launch_bounds__(kSharedThreads)
+    shared_read_kernel(unsigned iterations, uint32_t* sink) {
   __shared__ uint32_t words[kSharedWords];
   for (int i = threadIdx.x; i < kSharedWords; i += kSharedThreads) words[i] = i * 2654435761u;
   __syncthreads();
@@ -43,7 +43,8 @@ double copy_bandwidth(const cuda::Stream& stream) {
   std::vector<double> times;
   for (int rep = 0; rep < 6; ++rep) {
     start.record(stream.get());
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
+    RAPT_CUDA_CHECK(
+        cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
     stop.record(stream.get());
     stop.synchronize();
     if (rep > 0) times.push_back(cuda::elapsed_seconds(start, stop));

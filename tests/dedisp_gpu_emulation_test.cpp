@@ -128,7 +128,8 @@ TEST(DedispGpuChunking, ScheduleCoversEveryOutputAndDmOnce) {
       for (int u = chunk.first_unit; u < chunk.first_unit + chunk.nunits; ++u)
         ++covered[t * 7 + size_t(u)];
   EXPECT_TRUE(std::all_of(covered.begin(), covered.end(), [](int n) { return n == 1; }));
-  EXPECT_TRUE(schedule[0].new_time_chunk && !schedule[1].new_time_chunk && schedule[3].new_time_chunk);
+  EXPECT_TRUE(schedule[0].new_time_chunk && !schedule[1].new_time_chunk &&
+              schedule[3].new_time_chunk);
 }
 
 TEST(DedispKernelEmulation, EveryTiledCandidateMatchesTheReferenceFor8BitInput) {
@@ -248,7 +249,9 @@ TEST(DedispSelfCheck, AcceptsCorrectOutputAndNamesTheFirstWrongSample) {
     std::vector<float> out = reference_dedisp(plan, in);
     EXPECT_EQ(check_output_samples(plan, d, in.block(), out.data(), nout), "");
     out[2 * nout + nout - 1] += 1.0f;  // DM 20 (the highest), last sample
-    EXPECT_EQ(check_output_samples(plan, d, in.block(), out.data(), nout).rfind("DM 20, sample 49: GPU ", 0), 0u)
+    EXPECT_EQ(check_output_samples(plan, d, in.block(), out.data(), nout)
+                  .rfind("DM 20, sample 49: GPU ", 0),
+              0u)
         << check_output_samples(plan, d, in.block(), out.data(), nout);
   }
 }

@@ -15,9 +15,9 @@
 
 #ifdef RAPT_WITH_CUDA
 #include "../gpu/dedisp_autotune.hpp"
-#include "dedisp/dedisp_gpu_factory.hpp"
 #include "../gpu/dedisp_gpu_options.hpp"
 #include "../gpu/dedisp_tune_cache.hpp"
+#include "dedisp/dedisp_gpu_factory.hpp"
 #endif
 
 #define RAPT_REQUIRE_GPU() \
@@ -48,13 +48,14 @@ std::vector<float> run(rapt::DedispEngine& engine, const SyntheticBlock& in, siz
 size_t differences_from_reference(rapt::DedispEngine& engine, int nbits, size_t nout,
                                   uint32_t seed) {
   const DedispPlan& plan = engine.plan();
-  const auto in = random_spectra(plan.nchans, nbits, size_t(engine.max_delay()) +
-                                                         nout * size_t(plan.downsamp), seed);
+  const auto in = random_spectra(plan.nchans, nbits,
+                                 size_t(engine.max_delay()) + nout * size_t(plan.downsamp), seed);
   std::string first;
   const size_t bad = count_differences(run(engine, in, nout), nout + 5, reference_dedisp(plan, in),
                                        nout, tolerance(nbits), &first);
-  if (bad) ADD_FAILURE() << engine.name() << ", " << nbits << "-bit: " << bad
-                         << " outputs differ; first: " << first;
+  if (bad)
+    ADD_FAILURE() << engine.name() << ", " << nbits << "-bit: " << bad
+                  << " outputs differ; first: " << first;
   return bad;
 }
 
@@ -104,8 +105,9 @@ TEST(DedispGpuEngine, MatchesTheCpuEngineWithZappingAndDownsampling) {
     std::vector<float> want(plan.dms.size() * nout);
     cpu->execute(in.block(), want.data(), nout);
     std::string first;
-    EXPECT_EQ(count_differences(run(*gpu, in, nout), nout + 5, want, nout, tolerance(nbits), &first),
-              0u) << first;
+    EXPECT_EQ(
+        count_differences(run(*gpu, in, nout), nout + 5, want, nout, tolerance(nbits), &first), 0u)
+        << first;
   }
 }
 
@@ -194,8 +196,9 @@ TEST(DedispGpuAutotune, RefusesAForcedConfigurationForTheOtherSampleWidth) {
     choose_dedisp_kernel(delays, plan, 8, 0, o);
     FAIL() << "no error";
   } catch (const rapt::UsageError& e) {
-    EXPECT_EQ(std::string(e.what()), "dedispersion tile configuration \"steps=8 dms=4 warps=2x4 "
-                                     "stage=8\" is not compiled for 8-bit input");
+    EXPECT_EQ(std::string(e.what()),
+              "dedispersion tile configuration \"steps=8 dms=4 warps=2x4 "
+              "stage=8\" is not compiled for 8-bit input");
   }
 }
 

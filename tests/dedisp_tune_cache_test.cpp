@@ -34,8 +34,10 @@ TEST(DedispTuneCache, KeyBucketsTheDmCountByPowersOfTwo) {
 TEST(DedispTuneCache, FindsWhatWasStoredUnderTheSameKeyOnly) {
   ScratchDir dir;
   const std::string path = dir.file("sub/dir/tune.txt");  // the directory is created
-  store_tuned_config(path, key("NVIDIA H100 80GB HBM3", 1024, 2048, 8), "steps=2 dms=4 warps=2x4 stage=8");
-  store_tuned_config(path, key("NVIDIA H100 80GB HBM3", 1024, 2048, 32), "steps=4 dms=4 warps=2x4 stage=8");
+  store_tuned_config(path, key("NVIDIA H100 80GB HBM3", 1024, 2048, 8),
+                     "steps=2 dms=4 warps=2x4 stage=8");
+  store_tuned_config(path, key("NVIDIA H100 80GB HBM3", 1024, 2048, 32),
+                     "steps=4 dms=4 warps=2x4 stage=8");
   EXPECT_EQ(find_tuned_config(path, key("NVIDIA H100 80GB HBM3", 1024, 1500, 8)),
             std::optional<std::string>("steps=2 dms=4 warps=2x4 stage=8"));
   EXPECT_EQ(find_tuned_config(path, key("NVIDIA H100 80GB HBM3", 1024, 2048, 32)),

@@ -1,9 +1,10 @@
 // Device choice (--device auto|cpu|gpu|gpu:N): parsing and the errors that say why no GPU can
 // be used. Runs everywhere; what "auto" and "gpu" give depends on the machine.
+#include "gpu_device.hpp"
+
 #include <gtest/gtest.h>
 
 #include "cli/errors.hpp"
-#include "gpu_device.hpp"
 
 namespace {
 

@@ -29,8 +29,8 @@ void note_tuning_failures(const gpu::GpuDedispTiming& t, const std::string& work
                           std::vector<std::string>& notes) {
   if (t.tuned_failures == 0) return;
   notes.push_back("# WARNING: " + workload + ": " + std::to_string(t.tuned_failures) + " of " +
-                  std::to_string(t.tuned) + " tile configurations failed the check; first: " +
-                  t.first_failure);
+                  std::to_string(t.tuned) +
+                  " tile configurations failed the check; first: " + t.first_failure);
 }
 
 struct Totals {
@@ -56,12 +56,12 @@ void add_d1_rows(BenchTable& table, const BenchSettings& s, const gpu::DeviceLim
     check.mismatches += t.mismatches;
     const double adds = double(ndm) * plan.nchans * double(kSamplesPerSecond);
     const double bytes = double(t.input_bytes + t.output_bytes);
-    table.add_row({"D1", input, std::to_string(ndm), "gpu:" + std::to_string(s.gpu),
-                   ms_cell(t.kernel_s), ms_cell(t.with_upload_s), ms_cell(e.seconds),
-                   number_cell(adds / t.kernel_s * 1e-9),
-                   percent_cell(bytes / t.kernel_s / limits.copy_bytes_per_s),
-                   percent_cell(adds * (nbits == 32 ? 4 : 1) / t.kernel_s / limits.shared_bytes_per_s),
-                   check.cell(), t.kernel});
+    table.add_row(
+        {"D1", input, std::to_string(ndm), "gpu:" + std::to_string(s.gpu), ms_cell(t.kernel_s),
+         ms_cell(t.with_upload_s), ms_cell(e.seconds), number_cell(adds / t.kernel_s * 1e-9),
+         percent_cell(bytes / t.kernel_s / limits.copy_bytes_per_s),
+         percent_cell(adds * (nbits == 32 ? 4 : 1) / t.kernel_s / limits.shared_bytes_per_s),
+         check.cell(), t.kernel});
     if (ndm == 2048) {
       char line[200];
       std::snprintf(line, sizeof line,
@@ -89,8 +89,8 @@ void add_d6_row(BenchTable& table, const BenchSettings& s, const gpu::DeviceLimi
     const gpu::GpuDedispTiming t =
         gpu::time_gpu_dedisp(plan, 8, nspectra, s.gpu, options, std::max(1, s.repeats / 2));
     note_tuning_failures(t, "D6", notes);
-    const double n_out = double((nspectra - size_t(plan.max_delay_samples())) / size_t(plan.downsamp) *
-                                size_t(plan.downsamp));
+    const double n_out = double((nspectra - size_t(plan.max_delay_samples())) /
+                                size_t(plan.downsamp) * size_t(plan.downsamp));
     total.kernel_s += t.kernel_s;
     total.upload_s += t.with_upload_s;
     total.adds += double(plan.dms.size()) * plan.nchans * n_out;
@@ -100,12 +100,13 @@ void add_d6_row(BenchTable& table, const BenchSettings& s, const gpu::DeviceLimi
     ndm += plan.dms.size();
     kernels += (kernels.empty() ? "" : "; ") + t.kernel;
   }
-  table.add_row({"D6", "8-bit", std::to_string(ndm) + " in " + std::to_string(plans.size()) + " plans",
-                 "gpu:" + std::to_string(s.gpu), ms_cell(total.kernel_s / seconds),
-                 ms_cell(total.upload_s / seconds), "-", number_cell(total.adds / total.kernel_s * 1e-9),
-                 percent_cell(total.bytes / total.kernel_s / limits.copy_bytes_per_s),
-                 percent_cell(total.adds / total.kernel_s / limits.shared_bytes_per_s),
-                 total.check.cell(), "see below"});
+  table.add_row(
+      {"D6", "8-bit", std::to_string(ndm) + " in " + std::to_string(plans.size()) + " plans",
+       "gpu:" + std::to_string(s.gpu), ms_cell(total.kernel_s / seconds),
+       ms_cell(total.upload_s / seconds), "-", number_cell(total.adds / total.kernel_s * 1e-9),
+       percent_cell(total.bytes / total.kernel_s / limits.copy_bytes_per_s),
+       percent_cell(total.adds / total.kernel_s / limits.shared_bytes_per_s), total.check.cell(),
+       "see below"});
   notes.push_back("# D6 plan (60 s of data; each range uploads the block once): " + kernels);
   size_t at = 0;
   while (at < description.size()) {
