@@ -13,6 +13,14 @@
 // and bytes 1, 3) and added lane-wise; after 256 channels (255 * 256 < 2^16) the lanes are
 // moved into 32-bit totals. Integer sums are exact, so the channel order does not matter.
 // Float sums: added in ascending channel order, the CPU engine's order.
+//
+// Cost model (per SM and clock; a warp instruction covers 32 lanes): shared memory serves one
+// conflict-free 32-bit load instruction per clock and the schedulers issue four instructions.
+// Float: one load and one add per (output, channel), so at most 32 adds per clock (load-bound):
+// on an H100 (132 SMs, ~1.75 GHz) 2048 DMs x 1024 channels x 20,000 samples take >= 5.7 ms.
+// 8-bit: one load, AND, PRMT and two adds per four (output, channel) pairs, about 100 adds per
+// clock (issue-bound), so >= ~1.8 ms for the same work. Staging costs one pass over the window
+// (four stores per word for 8-bit) per channel and block, shared by the block's DMs.
 #pragma once
 #include <cstddef>
 #include <cstdint>
