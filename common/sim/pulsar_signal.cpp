@@ -41,8 +41,9 @@ PulsarSignal::PulsarSignal(const PulsarSpec& spec, const ObservationSpec& obs)
   double weight_sum = 0.0;
   for (double w : weights) weight_sum += w;
   // Dedispersed and summed, the channels give A * weight_sum * profile(t) in noise of
-  // sqrt(nchans); the matched filter over N samples collects sqrt(N * mean(profile^2)).
-  const double unit_snr = weight_sum * std::sqrt(obs.nsamples * profile_.mean_square()) /
+  // sqrt(nchans); the matched filter for the pulsed part over N samples collects
+  // sqrt(N * variance(profile)).
+  const double unit_snr = weight_sum * std::sqrt(obs.nsamples * profile_.variance()) /
                           std::sqrt(static_cast<double>(obs.nchans));
   const double peak = spec.amp ? *spec.amp : *spec.snr / unit_snr;
   snr_ = peak * unit_snr;

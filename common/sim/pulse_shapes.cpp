@@ -33,7 +33,7 @@ PhaseProfile::PhaseProfile(double duty, double sample_phase) {
   const int images = static_cast<int>(std::ceil(reach)) + 1;
 
   table_.assign(static_cast<size_t>(size_) + 2, 0.0f);
-  double sum_squares = 0.0;
+  double sum = 0.0, sum_squares = 0.0;
   for (int64_t i = 0; i < size_; ++i) {
     double phase = static_cast<double>(i) / size_;
     if (phase >= 0.5) phase -= 1.0;  // distance from the peak, signed
@@ -42,11 +42,13 @@ PhaseProfile::PhaseProfile(double duty, double sample_phase) {
     for (int m = -images; m <= images; ++m)
       value += boxcar_averaged_gaussian(phase - m, sigma, sample_phase);
     table_[i] = static_cast<float>(value);
+    sum += value;
     sum_squares += value * value;
   }
   table_[size_] = table_[0];
   table_[size_ + 1] = table_[1];
-  mean_square_ = sum_squares / size_;
+  mean_ = sum / size_;
+  variance_ = sum_squares / size_ - mean_ * mean_;
   // Linear interpolation reaches one entry past the last non-zero one.
   if (support_ < 0.5) support_ = std::min(0.5, support_ + 2.0 / size_);
 }

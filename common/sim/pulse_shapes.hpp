@@ -21,15 +21,19 @@ class PhaseProfile {
   }
   // Distance from phase 0 beyond which the profile is exactly zero (>= 0.5: nowhere zero).
   double support_half_width() const { return support_; }
-  // Mean of profile^2 over a turn: the matched-filter S/N of N samples is sqrt(N * mean_square).
-  double mean_square() const { return mean_square_; }
+  // Mean and variance of the profile over a turn. Only the pulsed part, the profile minus its
+  // mean, can be told from the noise level: the matched-filter S/N of N samples of unit noise
+  // is sqrt(N * variance).
+  double mean() const { return mean_; }
+  double variance() const { return variance_; }
   int64_t table_size() const { return size_; }
 
  private:
   int64_t size_;
   std::vector<float> table_;  // size_ + 2 entries: the last two repeat the first two
   double support_;
-  double mean_square_;
+  double mean_;
+  double variance_;
 };
 
 // erfc(z) exp(z^2) for z >= 0, without overflow.
