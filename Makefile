@@ -26,18 +26,18 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++17 -Wall -Wextra -pthread -MMD -MP -Icommon -DRAPT_VERSION='"$(VERSION)"'
+override CXXFLAGS += -std=c++17 -Wall -Wextra -pthread -MMD -MP -Icommon -DRAPT_VERSION='"$(VERSION)"'
 LDLIBS   := -lcfitsio -lfftw3f -lfftw3f_threads -lfftw3 -lpthread
 
 ifneq ($(DEPS_ROOT),)
   DEPS_LIBDIR := $(DEPS_ROOT)/usr/lib/x86_64-linux-gnu
-  CXXFLAGS    += -isystem $(DEPS_ROOT)/usr/include
+  override CXXFLAGS += -isystem $(DEPS_ROOT)/usr/include
   LDFLAGS     += -L$(DEPS_LIBDIR) -Wl,-rpath,$(abspath $(DEPS_LIBDIR))
 endif
 
 ifeq ($(CUDA),1)
   CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-  CXXFLAGS    += -DRAPT_WITH_CUDA=1
+  override CXXFLAGS += -DRAPT_WITH_CUDA=1
   NVCCFLAGS   ?= -O3 -lineinfo
   NVCCFLAGS   += -std=c++17 $(CUDA_ARCH) -Icommon -Igpu -MMD -MP -Xcompiler -Wall,-pthread
   ifneq ($(DEPS_ROOT),)
@@ -61,7 +61,7 @@ TEST_BIN   := $(BUILD)/tests/rapt_tests
 BENCH_SRC  := $(wildcard tests/bench/*.cpp)
 BENCH_BIN  := $(BUILD)/tests/rapt_bench
 
-.PHONY: all test demo bench deps offline-deps install clean check-deps
+.PHONY: all test demo bench deps offline-deps install clean check-deps test-sanitize fuzz
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.cpp
@@ -128,6 +128,20 @@ demo: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
 	@BUILD=$(BUILD) $(BENCH_BIN)
+
+# The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (CPU build).
+test-sanitize:
+	@$(MAKE) --no-print-directory test CUDA=0 BUILD=$(BUILD)-sanitize \
+	    CXXFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined'
+
+# libFuzzer targets for the header parsers (needs clang++): $(BUILD)/fuzz/<name>.
+FUZZ_SRC := $(wildcard tests/fuzz/*_fuzzer.cpp)
+fuzz:
+	@command -v clang++ >/dev/null || { echo "make fuzz needs clang++ (apt-get install clang)"; exit 1; }
+	@mkdir -p $(BUILD)/fuzz
+	@for f in $(FUZZ_SRC); do n=$$(basename $$f .cpp); echo "  $$n"; \
+	  clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -Icommon $$f \
+	    $(COMMON_SRC) -o $(BUILD)/fuzz/$$n $(LDLIBS) || exit 1; done
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
