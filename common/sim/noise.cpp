@@ -83,8 +83,10 @@ inline void box_muller_lanes(const uint64_t* words, float* out) {
   const Floats cosine = odd ? s : c;
   const Floats sine = odd ? c : s;
   const Words quadrant = (Words)q;
-  const Floats z0 = r * (Floats)((Words)cosine ^ (((quadrant + 1u) & 2u) << 30));
-  const Floats z1 = r * (Floats)((Words)sine ^ ((quadrant & 2u) << 30));
+  // Adding +0 turns the -0 of r = 0 into +0, so that adding a zero signal later (or not adding
+  // it) cannot flip the sign of a zero in float output.
+  const Floats z0 = r * (Floats)((Words)cosine ^ (((quadrant + 1u) & 2u) << 30)) + 0.0f;
+  const Floats z1 = r * (Floats)((Words)sine ^ ((quadrant & 2u) << 30)) + 0.0f;
   const Floats low = __builtin_shuffle(z0, z1, Ints{0, 4, 1, 5});
   const Floats high = __builtin_shuffle(z0, z1, Ints{2, 6, 3, 7});
   std::memcpy(out, &low, sizeof low);

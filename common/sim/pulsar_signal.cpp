@@ -107,6 +107,11 @@ void PulsarSignal::prepare_segment(int64_t segment, SignalCache& cache) const {
 }
 
 void PulsarSignal::add(int64_t first_sample, int nrows, float* x, SignalCache& cache) const {
+  // Locals, so that stores through x need not reload them.
+  const float* table = profile_.table();
+  const int64_t table_size = profile_.table_size();
+  const float* amplitude = amplitude_f_.data();
+  const int64_t nchans = nchans_;
   const int64_t end = first_sample + nrows;
   for (int64_t sample = first_sample; sample < end;) {
     const int64_t segment = sample / segment_samples_;
@@ -114,14 +119,19 @@ void PulsarSignal::add(int64_t first_sample, int nrows, float* x, SignalCache& c
     const int64_t stop = std::min(end, segment_start + segment_samples_);
     if (cache.segment != segment) prepare_segment(segment, cache);
     const double* coefficients = cache.values.data();
+    const int* active = cache.indices.data();
+    const size_t nactive = cache.indices.size();
     for (; sample < stop; ++sample) {
       const double u = static_cast<double>(sample - segment_start) + 0.5;  // sample centre
-      float* row = x + (sample - first_sample) * nchans_;
-      for (const int c : cache.indices) {
+      float* row = x + (sample - first_sample) * nchans;
+      for (size_t i = 0; i < nactive; ++i) {
+        const int c = active[i];
         const double* k = coefficients + 3 * c;
         double phase = k[0] + u * (k[1] + u * k[2]);
-        phase -= std::floor(phase);
-        row[c] += amplitude_f_[c] * profile_(phase);
+        // Phases here are >= 0 but for rounding: truncate, then wrap a tiny negative remainder.
+        phase -= static_cast<double>(static_cast<int64_t>(phase));
+        phase += phase < 0.0 ? 1.0 : 0.0;
+        row[c] += amplitude[c] * PhaseProfile::interpolate(table, table_size, phase);
       }
     }
   }

@@ -34,6 +34,8 @@ class PulsarSignal : public SignalComponent {
 
  private:
   void prepare_segment(int64_t segment, SignalCache& cache) const;
+  void add_channel(int c, const double* coefficients, int64_t segment_start, int64_t from,
+                   int64_t to, int64_t first_sample, float* x) const;
 
   PulsarSpec spec_;
   int nchans_;

@@ -13,12 +13,16 @@ class PhaseProfile {
  public:
   PhaseProfile(double duty, double sample_phase);
   // Profile at `phase` in [0, 1] (a phase reduced mod 1 in double may round up to 1).
-  float operator()(double phase) const {
-    const double x = phase * size_;
+  float operator()(double phase) const { return interpolate(table_.data(), size_, phase); }
+  // The same for hot loops that hold the table in a local: table() has table_size() + 2
+  // entries, profile(i / table_size()) = table()[i].
+  static float interpolate(const float* table, int64_t size, double phase) {
+    const double x = phase * static_cast<double>(size);
     const int64_t i = static_cast<int64_t>(x);
     const float frac = static_cast<float>(x - static_cast<double>(i));
-    return table_[i] + frac * (table_[i + 1] - table_[i]);
+    return table[i] + frac * (table[i + 1] - table[i]);
   }
+  const float* table() const { return table_.data(); }
   // Distance from phase 0 beyond which the profile is exactly zero (>= 0.5: nowhere zero).
   double support_half_width() const { return support_; }
   // Mean and variance of the profile over a turn. Only the pulsed part, the profile minus its
