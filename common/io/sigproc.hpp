@@ -50,20 +50,40 @@ struct SigprocHeader {
 
 // Parses a header from memory (so tests and fuzzers can reach it). `name` is used in messages.
 // Throws DataError naming `name`: truncated header, missing HEADER_START/HEADER_END, bad string
-// token, unsupported nbits, nchans <= 0, tsamp <= 0. Unknown keywords whose value size cannot be
-// known are errors; `warnings` receives a line per keyword skipped or value repaired.
+// token, unsupported nbits, nchans <= 0, nifs <= 0, tsamp <= 0 or absent, nchans*nbits not a
+// multiple of 8. An unknown keyword is skipped when what follows shows its size (no value, or a
+// 4-, 8- or 1-byte value followed by a known keyword); otherwise it is an error. `warnings`
+// receives a line ("name: ...") per keyword skipped or value repaired.
 SigprocHeader parse_sigproc_header(const uint8_t* data, size_t size, const std::string& name,
                                    std::vector<std::string>* warnings = nullptr);
+
+// As parse_sigproc_header, but returns nothing when `data` ends before the header does (and
+// nothing else is wrong so far): a stream reader then reads more bytes and tries again.
+std::optional<SigprocHeader> parse_sigproc_header_prefix(const uint8_t* data, size_t size,
+                                                         const std::string& name,
+                                                         std::vector<std::string>* warnings);
+
+// The checks parse_sigproc_header applies to the values it read (nbits, nchans, nifs, tsamp,
+// sizes); throws DataError "name: header says ...".
+void validate_sigproc_header(const SigprocHeader& header, const std::string& name);
 
 // Encodes a header for writing: only keywords PRESTO's reader accepts, strings clipped to
 // 79 bytes, `signed` written only for int8 data.
 std::vector<uint8_t> encode_sigproc_header(const SigprocHeader& header);
 
-// Reads a filterbank (or .tim: nchans = 1) from a file or stdin ("-"), streaming.
+// Reads a filterbank (or .tim: nchans = 1) from a file or stdin ("-"), streaming: the file is
+// read block by block, never whole. Regular files give nspectra from their size and seek in
+// skip(); pipes give nspectra = -1. A trailing partial spectrum is ignored with a warning.
 class SigprocReader : public SpectraSource {
  public:
   explicit SigprocReader(const std::string& path);
+  // Continues a stream whose first bytes were already read (format sniffing): `file` is open
+  // and positioned just after `consumed`. Takes ownership of `file` unless it is stdin.
+  SigprocReader(const std::string& path, FILE* file, std::vector<uint8_t> consumed);
   ~SigprocReader() override;
+  SigprocReader(const SigprocReader&) = delete;
+  SigprocReader& operator=(const SigprocReader&) = delete;
+
   const ObservationInfo& info() const override { return info_; }
   const SigprocHeader& header() const { return header_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -73,13 +93,24 @@ class SigprocReader : public SpectraSource {
   size_t skip(size_t spectra) override;
 
  private:
+  void open(std::vector<uint8_t> consumed);
+  void read_header(std::vector<uint8_t> bytes);
+  size_t read_bytes(uint8_t* out, size_t wanted);  // pending bytes first, then the stream
+  void note_partial_spectrum(size_t bytes);
+
   std::string path_;
   FILE* file_ = nullptr;
   bool owns_file_ = false;
+  bool seekable_ = false;          // a regular file: size known, skip() seeks
   SigprocHeader header_;
   ObservationInfo info_;
   std::vector<std::string> warnings_;
-  std::vector<uint8_t> raw_;
+  std::vector<uint8_t> raw_;       // one block of stored spectra for read()
+  std::vector<uint8_t> pending_;   // bytes read past the header while parsing it
+  size_t pending_pos_ = 0;
+  int64_t spectra_left_ = -1;      // regular files: whole spectra not yet returned
+  bool at_end_ = false;
+  bool partial_noted_ = false;
 };
 
 // Unpacks `nspectra` stored spectra (bytes as in the file) to float, summing IFs.
@@ -87,20 +118,31 @@ void unpack_sigproc_samples(const uint8_t* raw, size_t nspectra, const SigprocHe
                             float* out);
 
 // Writes a filterbank or .tim atomically: header first, then samples appended in blocks.
+// `path` "-" writes to stdout instead (no temporary file; commit() flushes).
 class SigprocWriter {
  public:
+  // Throws DataError naming `path` if the header cannot describe a valid file (see
+  // parse_sigproc_header) or the output cannot be created.
   SigprocWriter(const std::string& path, const SigprocHeader& header, bool overwrite);
   // Quantises float samples to header.nbits (clipped to the representable range, rounded to
-  // nearest) and appends them: nspectra * nchans values, time-major.
+  // nearest) and appends them: nspectra * nifs * nchans values, time-major.
   void write(const float* samples, size_t nspectra);
   void write_raw(const uint8_t* bytes, size_t nbytes);  // already packed
   void commit();
 
  private:
-  AtomicOutputFile out_;
+  void write_bytes(const void* data, size_t nbytes);
+
+  std::string path_;
+  std::optional<AtomicOutputFile> out_;  // empty when writing to stdout
   SigprocHeader header_;
   std::vector<uint8_t> packed_;
 };
+
+// Quantises and packs `nvalues` samples as stored with header.nbits (and signedness); `out`
+// receives nvalues * nbits / 8 bytes. nvalues * nbits must be a multiple of 8.
+void pack_sigproc_samples(const float* in, size_t nvalues, const SigprocHeader& header,
+                          uint8_t* out);
 
 // Conversions between SIGPROC's packed sexagesimal doubles and degrees.
 double sigproc_ra_to_deg(double hhmmss);

@@ -1,0 +1,192 @@
+// Streams a SIGPROC filterbank or .tim from a file or a pipe: the header is parsed from the
+// first bytes (reading more only while it is incomplete), then spectra are read block by block.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "cli/errors.hpp"
+#include "io/sigproc.hpp"
+
+namespace rapt {
+
+namespace {
+
+constexpr size_t kFirstHeaderRead = 64 * 1024;
+constexpr size_t kMaxHeaderBytes = size_t(16) << 20;  // a 4096-entry frequency table is 80 KiB
+constexpr size_t kBlockBytes = size_t(4) << 20;       // read() converts this much at a time
+
+// fread until `n` bytes or the end of the stream; a short count with ferror set is an error.
+size_t read_fully(FILE* file, uint8_t* out, size_t n, const std::string& path) {
+  size_t done = 0;
+  while (done < n) {
+    const size_t got = std::fread(out + done, 1, n - done, file);
+    done += got;
+    if (got == 0) break;
+  }
+  if (done < n && std::ferror(file)) throw file_error(path, "read error: " + errno_text());
+  return done;
+}
+
+}  // namespace
+
+SigprocReader::SigprocReader(const std::string& path) : path_(path) {
+  if (path == "-") {
+    file_ = stdin;
+  } else {
+    file_ = std::fopen(path.c_str(), "rb");
+    if (!file_) throw file_error(path, "cannot open: " + errno_text());
+    owns_file_ = true;
+  }
+  open({});
+}
+
+SigprocReader::SigprocReader(const std::string& path, FILE* file, std::vector<uint8_t> consumed)
+    : path_(path), file_(file), owns_file_(file != stdin) {
+  open(std::move(consumed));
+}
+
+SigprocReader::~SigprocReader() {
+  if (owns_file_ && file_) std::fclose(file_);
+}
+
+void SigprocReader::open(std::vector<uint8_t> consumed) {
+  try {
+    struct stat st;
+    seekable_ = ::fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode);
+    // Where the stream started: stdin redirected from a file need not start at offset 0.
+    const off_t position = seekable_ ? ::ftello(file_) : off_t(-1);
+    if (position < 0) seekable_ = false;
+    const off_t start = position - off_t(consumed.size());
+    read_header(std::move(consumed));
+    info_ = observation_from_sigproc(header_, path_);
+    const size_t spectrum_bytes = header_.bytes_per_spectrum();
+    if (seekable_) {
+      const off_t data_bytes = std::max<off_t>(0, st.st_size - start - off_t(header_.header_bytes));
+      spectra_left_ = int64_t(data_bytes / off_t(spectrum_bytes));
+      info_.nspectra = spectra_left_;
+      if (spectra_left_ == 0) throw file_error(path_, "no complete spectrum after the header");
+      if (data_bytes % off_t(spectrum_bytes) != 0)
+        note_partial_spectrum(size_t(data_bytes % off_t(spectrum_bytes)));
+    } else {
+      // A pipe: wait for the first spectrum so that an empty stream fails here, not later.
+      const size_t have = pending_.size() - pending_pos_;
+      if (have < spectrum_bytes) {
+        pending_.resize(pending_pos_ + spectrum_bytes);
+        const size_t got = read_fully(file_, pending_.data() + pending_pos_ + have,
+                                      spectrum_bytes - have, path_);
+        pending_.resize(pending_pos_ + have + got);
+        if (have + got < spectrum_bytes)
+          throw file_error(path_, "no complete spectrum after the header");
+      }
+    }
+    raw_.resize(std::max<size_t>(1, kBlockBytes / spectrum_bytes) * spectrum_bytes);
+  } catch (...) {
+    if (owns_file_) std::fclose(file_);
+    file_ = nullptr;
+    throw;
+  }
+}
+
+void SigprocReader::read_header(std::vector<uint8_t> bytes) {
+  size_t target = std::max(bytes.size(), kFirstHeaderRead);
+  for (;;) {
+    const size_t old_size = bytes.size();
+    bytes.resize(target);
+    const size_t got = read_fully(file_, bytes.data() + old_size, target - old_size, path_);
+    bytes.resize(old_size + got);
+    const bool stream_ended = old_size + got < target;
+    std::optional<SigprocHeader> header =
+        parse_sigproc_header_prefix(bytes.data(), bytes.size(), path_, &warnings_);
+    if (header) {
+      header_ = std::move(*header);
+      pending_.assign(bytes.begin() + long(header_.header_bytes), bytes.end());
+      pending_pos_ = 0;
+      return;
+    }
+    if (stream_ended) throw file_error(path_, "header is truncated (no HEADER_END)");
+    if (target >= kMaxHeaderBytes)
+      throw file_error(path_, "no HEADER_END in the first 16 MiB; not a SIGPROC header");
+    target *= 2;
+  }
+}
+
+size_t SigprocReader::read_bytes(uint8_t* out, size_t wanted) {
+  const size_t from_pending = std::min(wanted, pending_.size() - pending_pos_);
+  if (from_pending > 0) std::memcpy(out, pending_.data() + pending_pos_, from_pending);
+  pending_pos_ += from_pending;
+  if (pending_pos_ == pending_.size()) {
+    pending_.clear();
+    pending_.shrink_to_fit();
+    pending_pos_ = 0;
+  }
+  if (from_pending == wanted) return wanted;
+  return from_pending + read_fully(file_, out + from_pending, wanted - from_pending, path_);
+}
+
+void SigprocReader::note_partial_spectrum(size_t bytes) {
+  if (partial_noted_) return;
+  partial_noted_ = true;
+  warnings_.push_back(path_ + ": ignored " + std::to_string(bytes) +
+                      " bytes at the end (less than one spectrum of " +
+                      std::to_string(header_.bytes_per_spectrum()) + " bytes)");
+}
+
+size_t SigprocReader::read_raw(uint8_t* out, size_t max_spectra) {
+  if (at_end_ || max_spectra == 0) return 0;
+  const size_t spectrum_bytes = header_.bytes_per_spectrum();
+  size_t wanted = max_spectra;
+  if (seekable_) wanted = size_t(std::min<int64_t>(int64_t(wanted), spectra_left_));
+  if (wanted == 0) {
+    at_end_ = true;
+    return 0;
+  }
+  const size_t bytes = read_bytes(out, wanted * spectrum_bytes);
+  const size_t got = bytes / spectrum_bytes;
+  if (seekable_) {
+    spectra_left_ -= int64_t(got);
+    if (got < wanted) throw file_error(path_, "file ended early (truncated while being read?)");
+  } else if (got < wanted) {
+    at_end_ = true;
+    if (bytes % spectrum_bytes != 0) note_partial_spectrum(bytes % spectrum_bytes);
+  }
+  return got;
+}
+
+size_t SigprocReader::read(float* out, size_t max_spectra) {
+  const size_t spectrum_bytes = header_.bytes_per_spectrum();
+  const size_t block_spectra = raw_.size() / spectrum_bytes;
+  const size_t values_per_spectrum = size_t(header_.nchans);
+  size_t done = 0;
+  while (done < max_spectra) {
+    const size_t got = read_raw(raw_.data(), std::min(block_spectra, max_spectra - done));
+    if (got == 0) break;
+    unpack_sigproc_samples(raw_.data(), got, header_, out + done * values_per_spectrum);
+    done += got;
+  }
+  return done;
+}
+
+size_t SigprocReader::skip(size_t spectra) {
+  if (!seekable_) {
+    size_t done = 0;
+    const size_t block_spectra = raw_.size() / header_.bytes_per_spectrum();
+    while (done < spectra) {
+      const size_t got = read_raw(raw_.data(), std::min(block_spectra, spectra - done));
+      if (got == 0) break;
+      done += got;
+    }
+    return done;
+  }
+  const size_t n = size_t(std::min<int64_t>(int64_t(spectra), spectra_left_));
+  const size_t bytes = n * header_.bytes_per_spectrum();
+  const size_t from_pending = std::min(bytes, pending_.size() - pending_pos_);
+  pending_pos_ += from_pending;
+  if (bytes > from_pending && ::fseeko(file_, off_t(bytes - from_pending), SEEK_CUR) != 0)
+    throw file_error(path_, "cannot seek: " + errno_text());
+  spectra_left_ -= int64_t(n);
+  return n;
+}
+
+}  // namespace rapt
