@@ -53,13 +53,14 @@ void add_options(cxxopts::Options& options) {
       ("sefd", "system equivalent flux density, Jy, for burst fluences",
        cxxopts::value<double>()->default_value("10"))
       ("npol", "polarisations summed, for burst fluences", cxxopts::value<int>()->default_value("2"));
-  options.add_options("Signals (repeatable; see the man page)")
-      ("pulsar", "P=s,DM=..,snr=..|amp=..[,pdot=..|accel=m/s2][,duty=0.05][,index=..][,fref=MHz]"
-       "[,phase=..][,porb=s,asini=lt-s[,t0=s]]", cxxopts::value<std::string>())
-      ("burst", "t=s,DM=..,width=s,snr=..|amp=..|fluence=Jy ms[,scatter=s][,index=..][,fref=MHz]",
+  options.add_options("Signals (repeatable; keys and S/N definitions in the man page)")
+      ("pulsar", "a pulsar: P=,DM=,snr=|amp= [pdot=|accel=, duty=, index=, fref=, phase=, "
+       "porb=, asini=, t0=]", cxxopts::value<std::string>())
+      ("burst", "a single pulse: t=,DM=,width=,snr=|amp=|fluence= [scatter=, index=, fref=]",
        cxxopts::value<std::string>())
-      ("rfi-line", "freq=MHz,amp=sigma[,period=s]", cxxopts::value<std::string>())
-      ("rfi-impulse", "t=s,amp=sigma[,width=s]", cxxopts::value<std::string>());
+      ("rfi-line", "narrow-band RFI: freq=,amp= [period=]", cxxopts::value<std::string>())
+      ("rfi-impulse", "broadband RFI without dispersion: t=,amp= [width=]",
+       cxxopts::value<std::string>());
   options.add_options("Output")
       ("o,output", "output filterbank; - for standard output", cxxopts::value<std::string>())
       ("threads", "worker threads (default: all cores)", cxxopts::value<int>())

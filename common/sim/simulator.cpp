@@ -17,8 +17,8 @@ namespace rapt {
 
 namespace {
 
-// Threads take whole tiles of this many samples, so a signal's per-segment work is done once.
-constexpr int64_t kTileSamples = 4096;
+// Threads take runs of whole tiles of this many samples (the split never changes the data).
+constexpr int64_t kTileSamples = 256;
 // Spectra are made a few at a time, so that noise, signals and scaling meet in cache.
 constexpr size_t kChunkValues = 16384;
 constexpr uint64_t kNoiseStream = 1;
