@@ -15,6 +15,7 @@
 #include "cli/errors.hpp"
 #include "cli/program.hpp"
 #include "io/sigproc.hpp"
+#include "sim/observation_header.hpp"
 #include "sim/signal_spec.hpp"
 #include "sim/simulator.hpp"
 
@@ -119,28 +120,6 @@ rapt::SimulationPlan plan_from(const cxxopts::ParseResult& r) {
   return plan;
 }
 
-rapt::SigprocHeader header_for(const rapt::ObservationSpec& obs, const std::string& output) {
-  rapt::SigprocHeader h;
-  const size_t slash = output.find_last_of('/');
-  h.rawdatafile = output == "-" ? "stdout" : output.substr(slash == std::string::npos ? 0 : slash + 1);
-  h.source_name = obs.source_name;
-  h.telescope_id = obs.telescope_id;
-  h.machine_id = obs.machine_id;
-  h.data_type = 1;
-  h.src_raj = obs.src_raj;
-  h.src_dej = obs.src_dej;
-  h.tstart = obs.tstart_mjd;
-  h.tsamp = obs.tsamp_s;
-  h.nbits = obs.nbits;
-  h.fch1 = obs.fch1_mhz;
-  h.foff = obs.foff_mhz;
-  h.nchans = obs.nchans;
-  h.nifs = 1;
-  h.nbeams = 1;
-  h.ibeam = 1;
-  return h;
-}
-
 // Values outside what nbits can hold (the writer clips them).
 size_t count_clipped(const float* values, size_t count, int nbits) {
   if (nbits == 32) return 0;
@@ -213,7 +192,7 @@ int run(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   rapt::Simulator sim(plan, threads);
   describe_plan(sim, args.messages);
-  rapt::SigprocWriter writer(output, header_for(plan.obs, output), args.force);
+  rapt::SigprocWriter writer(output, rapt::sigproc_header_for(plan.obs, output), args.force);
   const size_t clipped = write_observation(sim, writer, gulp, args.messages);
   writer.commit();
 
