@@ -116,8 +116,7 @@ rapt::SimulationPlan plan_from(const cxxopts::ParseResult& r) {
     if (kv.key() == "rfi-impulse")
       plan.rfi_impulses.push_back(rapt::parse_rfi_impulse_spec(kv.value()));
   }
-  plan.validate();
-  return plan;
+  return plan;  // the Simulator validates it
 }
 
 // Values outside what nbits can hold (the writer clips them).
@@ -177,6 +176,9 @@ int run(int argc, char** argv) {
   add_options(options);
   const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
   const cxxopts::ParseResult& r = args.result;
+  if (!r.unmatched().empty())
+    throw rapt::UsageError("unexpected argument '" + r.unmatched().front() +
+                           "' (the output file goes after -o)");
   if (!r.count("output")) throw rapt::UsageError("no output file: give -o FILE (or -o - for stdout)");
   const std::string output = r["output"].as<std::string>();
   if (output == "-" && ::isatty(STDOUT_FILENO))
@@ -184,13 +186,12 @@ int run(int argc, char** argv) {
   const int threads = r.count("threads") ? r["threads"].as<int>()
                                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (threads < 1 || threads > 1024) throw rapt::UsageError("--threads must be between 1 and 1024");
+  const auto start = std::chrono::steady_clock::now();
   const rapt::SimulationPlan plan = plan_from(r);
+  rapt::Simulator sim(plan, threads);  // validates the plan
   const int64_t gulp = r.count("gulp") ? r["gulp"].as<int64_t>()
                                        : std::max<int64_t>(1, kGulpValues / plan.obs.nchans);
   if (gulp < 1) throw rapt::UsageError("--gulp must be at least 1");
-
-  const auto start = std::chrono::steady_clock::now();
-  rapt::Simulator sim(plan, threads);
   describe_plan(sim, args.messages);
   rapt::SigprocWriter writer(output, rapt::sigproc_header_for(plan.obs, output), args.force);
   const size_t clipped = write_observation(sim, writer, gulp, args.messages);

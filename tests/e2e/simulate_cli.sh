@@ -149,6 +149,7 @@ expect_usage "is outside the band" --rfi-line freq=100,amp=3
 expect_usage "missing t=" --rfi-impulse amp=3
 expect_usage "--ra 24:00:00: out of range" --ra 24:00:00
 expect_usage "--dec 1:2:3:4: expected [+-]dd:mm:ss.s" --dec 1:2:3:4
+expect_usage "--nchans must be between 1 and 1048576 (got 0)" --nchans 0
 expect_usage "--threads must be between 1 and 1024" --threads 0
 expect_usage "--gulp must be at least 1" --gulp 0
 expect_usage "--tobs must be positive" --tobs 0
@@ -156,6 +157,7 @@ expect_usage "--noise-rms must be positive" --noise-rms 0
 expect_usage "--npol must be 1 or 2" --npol 3
 expect_usage "--sefd must be positive" --sefd -1
 expect_usage "failed to parse" --telescope-id abc
+expect_usage "unexpected argument 'stray.fil' (the output file goes after -o)" stray.fil
 "$SIM" --nsamples 10 2> "$dir/err"; [ $? = 2 ] || fail "no -o: exit 2"
 grep -q "no output file" "$dir/err" || fail "no -o: message"
 
