@@ -235,3 +235,22 @@ TEST(RfiImpulse, HitsEveryChannelAtOnceForItsDuration) {
     for (int c = 0; c < 64; ++c) ASSERT_NEAR(data[s * 64 + c], value, 1e-4) << s << " " << c;
   }
 }
+
+TEST(Simulator, CountsTheValuesTheOutputCannotStore) {
+  SimulationPlan plan = small_test_plan(3000);
+  plan.obs.nbits = 8;
+  plan.noise.mean = 240;  // near the top of 0..255: the upper tail clips
+  plan.noise.rms = 8;
+  Simulator sim(plan, 3);
+  std::vector<float> data(plan.obs.nsamples * plan.obs.nchans);
+  sim.generate_block(0, 1000, data.data());
+  sim.generate_block(1000, 2000, data.data() + 1000 * plan.obs.nchans);
+  int64_t outside = 0;
+  for (float v : data) outside += v < -0.5f || v > 255.5f;
+  EXPECT_GT(outside, 1000);
+  EXPECT_EQ(sim.values_out_of_range(), outside);
+  plan.obs.nbits = 32;
+  Simulator float_output(plan, 2);
+  float_output.generate_block(0, 3000, data.data());
+  EXPECT_EQ(float_output.values_out_of_range(), 0);
+}

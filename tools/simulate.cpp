@@ -119,39 +119,25 @@ rapt::SimulationPlan plan_from(const cxxopts::ParseResult& r) {
   return plan;  // the Simulator validates it
 }
 
-// Values outside what nbits can hold (the writer clips them).
-size_t count_clipped(const float* values, size_t count, int nbits) {
-  if (nbits == 32) return 0;
-  const float top = static_cast<float>(std::pow(2.0, nbits) - 1) + 0.5f;
-  size_t clipped = 0;
-  for (size_t i = 0; i < count; ++i) clipped += (values[i] < -0.5f) | (values[i] > top);
-  return clipped;
-}
-
 // Generates block after block while the previous one is being quantised and written.
-size_t write_observation(rapt::Simulator& sim, rapt::SigprocWriter& writer, int64_t gulp,
-                         const rapt::Messages& messages) {
+void write_observation(rapt::Simulator& sim, rapt::SigprocWriter& writer, int64_t gulp,
+                       const rapt::Messages& messages) {
   const rapt::ObservationSpec& obs = sim.plan().obs;
   std::vector<float> buffers[2];
   for (auto& b : buffers) b.resize(static_cast<size_t>(std::min(gulp, obs.nsamples)) * obs.nchans);
-  std::future<size_t> pending;
-  size_t clipped = 0;
+  std::future<void> pending;
   int turn = 0;
   for (int64_t first = 0; first < obs.nsamples; first += gulp, turn ^= 1) {
     const size_t n = static_cast<size_t>(std::min(gulp, obs.nsamples - first));
     sim.generate_block(first, n, buffers[turn].data());
-    if (pending.valid()) clipped += pending.get();
+    if (pending.valid()) pending.get();
     const float* block = buffers[turn].data();
-    pending = std::async(std::launch::async, [&writer, block, n, &obs] {
-      writer.write(block, n);
-      return count_clipped(block, n * obs.nchans, obs.nbits);
-    });
+    pending = std::async(std::launch::async, [&writer, block, n] { writer.write(block, n); });
     if (messages.progress)
       std::fprintf(stderr, "\r%s: %3.0f%%", messages.program.c_str(), 100.0 * (first + n) / obs.nsamples);
   }
-  if (pending.valid()) clipped += pending.get();
+  if (pending.valid()) pending.get();
   if (messages.progress) std::fprintf(stderr, "\n");
-  return clipped;
 }
 
 void describe_plan(const rapt::Simulator& sim, const rapt::Messages& messages) {
@@ -194,14 +180,16 @@ int run(int argc, char** argv) {
   if (gulp < 1) throw rapt::UsageError("--gulp must be at least 1");
   describe_plan(sim, args.messages);
   rapt::SigprocWriter writer(output, rapt::sigproc_header_for(plan.obs, output), args.force);
-  const size_t clipped = write_observation(sim, writer, gulp, args.messages);
+  write_observation(sim, writer, gulp, args.messages);
   writer.commit();
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double bytes = static_cast<double>(plan.obs.nsamples) * plan.obs.nchans * plan.obs.nbits / 8;
   char line[256];
+  const int64_t clipped = sim.values_out_of_range();
   if (clipped > 0 && plan.obs.nbits >= 8) {
-    std::snprintf(line, sizeof line, "%zu samples (%.3g%%) clipped to the %d-bit range", clipped,
+    std::snprintf(line, sizeof line, "%lld samples (%.3g%%) clipped to the %d-bit range",
+                  static_cast<long long>(clipped),
                   100.0 * clipped / (static_cast<double>(plan.obs.nsamples) * plan.obs.nchans),
                   plan.obs.nbits);
     args.messages.warning(line);

@@ -23,6 +23,32 @@ constexpr int64_t kTileSamples = 256;
 constexpr size_t kChunkValues = 16384;
 constexpr uint64_t kNoiseStream = 1;
 
+typedef float Floats __attribute__((vector_size(16)));
+typedef int32_t Ints __attribute__((vector_size(16)));
+
+// row = level + scale * row, four channels at a time; returns how many results fall outside
+// [low, high].
+int64_t scale_row(float* row, const float* level, const float* scale, int nchans, float low,
+                  float high) {
+  Ints outside = {0, 0, 0, 0};
+  int c = 0;
+  for (; c + 4 <= nchans; c += 4) {
+    Floats x, l, s;
+    std::memcpy(&x, row + c, sizeof x);
+    std::memcpy(&l, level + c, sizeof l);
+    std::memcpy(&s, scale + c, sizeof s);
+    x = l + s * x;
+    outside -= (x < low) | (x > high);
+    std::memcpy(row + c, &x, sizeof x);
+  }
+  int64_t count = outside[0] + outside[1] + outside[2] + outside[3];
+  for (; c < nchans; ++c) {
+    row[c] = level[c] + scale[c] * row[c];
+    count += (row[c] < low) | (row[c] > high);
+  }
+  return count;
+}
+
 }  // namespace
 
 Simulator::Simulator(const SimulationPlan& plan, int threads)
@@ -59,14 +85,15 @@ void Simulator::generate_block(int64_t first_sample, size_t nsamples, float* out
   const int workers = static_cast<int>(std::min<int64_t>(threads_, std::max<int64_t>(tiles, 1)));
   std::vector<std::thread> pool;
   std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
+  std::vector<int64_t> outside(static_cast<size_t>(workers), 0);
   for (int w = 0; w < workers; ++w) {
     const int64_t from = std::max(first_sample, (first_tile + tiles * w / workers) * kTileSamples);
     const int64_t to = std::min(end, (first_tile + tiles * (w + 1) / workers) * kTileSamples);
     if (from >= to) continue;
     float* part = out + (from - first_sample) * nchans_;
-    auto run = [this, w, from, to, part, &errors] {
+    auto run = [this, w, from, to, part, &errors, &outside] {
       try {
-        generate_rows(w, from, to - from, part);
+        outside[w] = generate_rows(w, from, to - from, part);
       } catch (...) {
         errors[w] = std::current_exception();
       }
@@ -79,11 +106,17 @@ void Simulator::generate_block(int64_t first_sample, size_t nsamples, float* out
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& error : errors)
     if (error) std::rethrow_exception(error);
+  for (int64_t n : outside) out_of_range_ += n;
 }
 
-void Simulator::generate_rows(int worker, int64_t first_sample, int64_t nsamples, float* out) {
+int64_t Simulator::generate_rows(int worker, int64_t first_sample, int64_t nsamples, float* out) {
   const int64_t chunk_rows = std::max<int64_t>(1, static_cast<int64_t>(kChunkValues) / nchans_);
   std::vector<SignalCache>& caches = caches_[worker];
+  // Values that round to a level the output can store (any value for float output).
+  const bool integer = plan_.obs.nbits < 32;
+  const float low = integer ? -0.5f : -INFINITY;
+  const float high = integer ? static_cast<float>(std::ldexp(1.0, plan_.obs.nbits) - 0.5) : INFINITY;
+  int64_t outside = 0;
   for (int64_t done = 0; done < nsamples; done += chunk_rows) {
     const int rows = static_cast<int>(std::min(chunk_rows, nsamples - done));
     const int64_t sample = first_sample + done;
@@ -94,11 +127,11 @@ void Simulator::generate_rows(int worker, int64_t first_sample, int64_t nsamples
     else
       std::memset(x, 0, count * sizeof(float));
     for (size_t s = 0; s < signals_.size(); ++s) signals_[s]->add(sample, rows, x, caches[s]);
-    for (int r = 0; r < rows; ++r) {
-      float* row = x + static_cast<size_t>(r) * nchans_;
-      for (int c = 0; c < nchans_; ++c) row[c] = level_[c] + scale_[c] * row[c];
-    }
+    for (int r = 0; r < rows; ++r)
+      outside += scale_row(x + static_cast<size_t>(r) * nchans_, level_.data(), scale_.data(),
+                           nchans_, low, high);
   }
+  return outside;
 }
 
 std::vector<std::string> Simulator::describe_signals() const {

@@ -28,10 +28,14 @@ class Simulator {
   Simulator& operator=(const Simulator&) = delete;
 
   // Writes spectra first_sample .. first_sample + nsamples - 1 (any range, even beyond
-  // plan.obs.nsamples) to out, nsamples * nchans floats. Uses up to `threads` threads.
+  // plan.obs.nsamples) to out, nsamples * nchans floats. Uses up to `threads` threads; one call
+  // at a time per Simulator (its threads share the Simulator's scratch space).
   void generate_block(int64_t first_sample, size_t nsamples, float* out);
 
   const SimulationPlan& plan() const { return plan_; }
+  // How many values generated so far lie outside what plan.obs.nbits can store (they will be
+  // clipped when quantised); always 0 for 32-bit float output.
+  int64_t values_out_of_range() const { return out_of_range_; }
   const std::vector<float>& bandpass() const { return gain_; }
   // One line per injected signal: amplitude and S/N as defined in the man page.
   std::vector<std::string> describe_signals() const;
@@ -41,7 +45,8 @@ class Simulator {
   double plain_sum_efficiency() const;
 
  private:
-  void generate_rows(int worker, int64_t first_sample, int64_t nsamples, float* out);
+  // Returns the number of values outside the output's range.
+  int64_t generate_rows(int worker, int64_t first_sample, int64_t nsamples, float* out);
 
   SimulationPlan plan_;
   int threads_;
@@ -52,6 +57,7 @@ class Simulator {
   std::vector<float> scale_;   // output units per noise sigma, per channel
   std::vector<std::unique_ptr<SignalComponent>> signals_;
   std::vector<std::vector<SignalCache>> caches_;  // [worker][signal]
+  int64_t out_of_range_ = 0;
 };
 
 }  // namespace rapt
