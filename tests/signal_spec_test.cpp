@@ -142,3 +142,24 @@ TEST(SimulationPlan, RejectsImpossibleObservations) {
   EXPECT_EQ(check([](auto& p) { p.rfi_lines.push_back(rapt::parse_rfi_line_spec("freq=1400,amp=3")); }),
             "--rfi-line \"freq=1400,amp=3\": freq=1400 MHz is outside the band (337 to 400 MHz)");
 }
+
+TEST(SimulationPlan, WarnsAboutSignalsOutsideTheData) {
+  rapt::SimulationPlan plan = rapt::testing::small_test_plan(10000);  // 10 s, 337..400 MHz
+  EXPECT_TRUE(plan.warnings().empty());
+  plan.bursts.push_back(rapt::parse_burst_spec("t=5,DM=100,width=0.01,snr=10"));  // 1 s sweep
+  plan.rfi_impulses.push_back(rapt::parse_rfi_impulse_spec("t=9.999,amp=5"));
+  EXPECT_TRUE(plan.warnings().empty());
+  plan.bursts.push_back(rapt::parse_burst_spec("t=11,DM=100,width=0.01,snr=10"));
+  plan.bursts.push_back(rapt::parse_burst_spec("t=9.5,DM=100,width=0.01,snr=10"));
+  plan.bursts.push_back(rapt::parse_burst_spec("t=-2,DM=100,width=0.01,snr=10"));
+  plan.pulsars.push_back(rapt::parse_pulsar_spec("P=12,DM=1,snr=10"));
+  plan.rfi_impulses.push_back(rapt::parse_rfi_impulse_spec("t=-0.5,amp=5,width=0.2"));
+  const std::vector<std::string> expected{
+      "--burst \"t=11,DM=100,width=0.01,snr=10\": arrives after the end of the observation (10 s)",
+      "--burst \"t=9.5,DM=100,width=0.01,snr=10\": the sweep ends after the observation; "
+      "channels below 367 MHz miss the pulse",  // delay 0.5 s at 366.2 MHz
+      "--burst \"t=-2,DM=100,width=0.01,snr=10\": has passed before the observation starts",
+      "--pulsar \"P=12,DM=1,snr=10\": the period is longer than the observation (10 s)",
+      "--rfi-impulse \"t=-0.5,amp=5,width=0.2\": lies outside the observation (10 s)"};
+  EXPECT_EQ(plan.warnings(), expected);
+}

@@ -175,6 +175,7 @@ int run(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   const rapt::SimulationPlan plan = plan_from(r);
   rapt::Simulator sim(plan, threads);  // validates the plan
+  for (const std::string& warning : plan.warnings()) args.messages.warning(warning);
   const int64_t gulp = r.count("gulp") ? r["gulp"].as<int64_t>()
                                        : std::max<int64_t>(1, kGulpValues / plan.obs.nchans);
   if (gulp < 1) throw rapt::UsageError("--gulp must be at least 1");

@@ -1,5 +1,6 @@
 #include "sim/simulation_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -174,6 +175,42 @@ void SimulationPlan::validate() const {
     require(impulse.width_s >= 0 && impulse.width_s <= kLongestTime_s, "--rfi-impulse",
             impulse.text, "width must be >= 0");
   }
+}
+
+}  // namespace rapt
+
+namespace rapt {
+
+std::vector<std::string> SimulationPlan::warnings() const {
+  std::vector<std::string> lines;
+  const double length_s = obs.duration_s();
+  const auto quoted = [](const char* option, const std::string& text) {
+    return std::string(option) + " \"" + text + "\": ";
+  };
+  for (const BurstSpec& b : bursts) {
+    const std::vector<double> delays = channel_delays_s(obs, b.dm);
+    if (b.t_s >= length_s) {
+      lines.push_back(quoted("--burst", b.text) + "arrives after the end of the observation (" +
+                      number(length_s) + " s)");
+    } else if (b.t_s + delays.back() + b.width_s < 0) {
+      lines.push_back(quoted("--burst", b.text) + "has passed before the observation starts");
+    } else if (b.t_s + delays.back() >= length_s) {
+      int c = obs.nchans - 1;
+      while (c > 0 && b.t_s + delays[c] >= length_s) --c;
+      lines.push_back(quoted("--burst", b.text) +
+                      "the sweep ends after the observation; channels below " +
+                      number(obs.channel_freq_mhz(c)) + " MHz miss the pulse");
+    }
+  }
+  for (const PulsarSpec& p : pulsars)
+    if (p.period_s > length_s)
+      lines.push_back(quoted("--pulsar", p.text) + "the period is longer than the observation (" +
+                      number(length_s) + " s)");
+  for (const RfiImpulseSpec& impulse : rfi_impulses)
+    if (impulse.t_s >= length_s || impulse.t_s + std::max(impulse.width_s, obs.tsamp_s) <= 0)
+      lines.push_back(quoted("--rfi-impulse", impulse.text) + "lies outside the observation (" +
+                      number(length_s) + " s)");
+  return lines;
 }
 
 }  // namespace rapt

@@ -115,6 +115,10 @@ struct SimulationPlan {
   // Throws UsageError naming the option and the problem, e.g.
   //   --pulsar "P=0.001,DM=10,snr=5": P=0.001 is shorter than two samples (tsamp 0.001 s)
   void validate() const;
+  // Signals that are valid but partly or wholly outside the data, one line each, e.g.
+  //   --burst "t=12,DM=500,width=0.002,snr=20": the sweep ends after the observation; channels
+  //   below 1312.5 MHz miss the pulse
+  std::vector<std::string> warnings() const;
 };
 
 // Channel whose centre is nearest `freq_mhz`; -1 when the frequency is outside the band.

@@ -124,6 +124,9 @@ awk -v a="$f10" -v b="$f20" 'BEGIN { r = b / a; exit !(r > 2.82 && r < 2.84) }' 
   fail "--sefd 20 --npol 1 scales the fluence of amp=1 by 2 sqrt 2: $f10 -> $f20"
 "$SIM" -q --nsamples 100 --noise-mean 250 -o "$dir/q.fil" 2> "$dir/q.err"
 grep -q "warning: .* clipped to the 8-bit range" "$dir/q.err" || fail "clipping warning: $(cat "$dir/q.err")"
+"$SIM" -q --tobs 2 --burst t=1.9,DM=500,width=0.002,snr=20 -o "$dir/late.fil" 2> "$dir/late.err"
+grep -q 'warning: --burst "t=1.9,DM=500,width=0.002,snr=20": the sweep ends after the observation' \
+  "$dir/late.err" || fail "late burst warning: $(cat "$dir/late.err")"
 "$SIM" -q --nsamples 100 -o "$dir/q2.fil" 2> "$dir/q2.err"
 [ -s "$dir/q2.err" ] && fail "--quiet printed: $(cat "$dir/q2.err")"
 "$SIM" --progress --nsamples 100 -o "$dir/pr.fil" 2> "$dir/pr.err"
