@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/psrfits.hpp"
+#include "io/sigproc.hpp"
 #include "test_data.hpp"
 
 using rapt::PsrfitsReader;
@@ -112,11 +113,6 @@ TEST(PsrfitsReaderOnParkesData, SkipsTheFirstRowToTheSameSpectraAsReading) {
   EXPECT_TRUE(std::equal(tail.begin(), tail.end(), all.begin() + (2048 + 5) * 416));
 }
 
-// The SIGPROC reader is built on its own branch; this cross-check compiles once its
-// implementation is in the tree.
-#if __has_include("io/sigproc_reader.cpp")
-#include "io/sigproc.hpp"
-
 namespace {
 
 double pearson(const std::vector<double>& a, const std::vector<double>& b) {
@@ -185,8 +181,3 @@ TEST(PsrfitsReaderOnParkesData, AgreesWithTheFilterbankOfTheSameObservation) {
   EXPECT_LT(pearson(sf_lag1, fil_flipped), 0.2);
   EXPECT_LT(pearson(sf_lag1, fil_shifted), matched - 0.15);
 }
-#else
-TEST(PsrfitsReaderOnParkesData, AgreesWithTheFilterbankOfTheSameObservation) {
-  GTEST_SKIP() << "needs the SIGPROC reader (common/io/sigproc_reader.cpp)";
-}
-#endif

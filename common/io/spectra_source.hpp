@@ -46,7 +46,7 @@ class SpectraSource {
 
   // Reads up to `max_spectra` spectra as float32, time-major: out[s * nchans + c], channel c at
   // info().channel_freq_mhz(c). Returns the number read; 0 only at the end of the data.
-  // Throws DataError on a read error or a truncated final spectrum.
+  // Throws DataError on a read error. A truncated final spectrum is dropped with a warning.
   [[nodiscard]] virtual size_t read(float* out, size_t max_spectra) = 0;
 
   // Skips spectra (seeks where possible). Returns the number skipped.
