@@ -159,7 +159,7 @@ TEST(SimulatorNoise, FewBitOutputsHaveAFlatBandAndFitTheirRange) {
     else
       EXPECT_LT(*std::min_element(gain.begin(), gain.end()), 0.5f) << nbits;
   }
-  EXPECT_EQ(rapt::default_noise_levels(8).mean, 112);
+  EXPECT_EQ(rapt::default_noise_levels(8).mean, 120);
   EXPECT_EQ(rapt::default_noise_levels(8).rms, 16);
 }
 

@@ -118,7 +118,7 @@ NoiseLevels default_noise_levels(int nbits) {
     case 2: return {1.5, 1.0};      // thresholds at -1, 0, +1 sigma
     case 4: return {7.5, 2.0};      // +-3.75 sigma before clipping
     case 16: return {28672.0, 4096.0};
-    default: return {112.0, 16.0};  // 8 and 32 bits: 7 sigma below, 9 above
+    default: return {120.0, 16.0};  // 8 and 32 bits: 7.5 sigma below, 8.4 above
   }
 }
 

@@ -36,7 +36,7 @@ struct ObservationSpec {
 
 struct NoiseSpec {
   bool enabled = true;         // false: signals and bandpass only (amplitudes keep their units)
-  double mean = 112.0;         // output level at the bandpass peak
+  double mean = 120.0;         // output level at the bandpass peak
   double rms = 16.0;           // output noise sigma at the bandpass peak
   bool flat_bandpass = false;  // implied for nbits <= 4
   uint64_t seed = 1;

@@ -90,25 +90,25 @@ near "$sd" 10 0.3 || fail "--noise-rms 10: sigma $sd"
 "$SIM" --nchans 16 --nsamples 4000 -o "$dir/band.fil"
 edge=$(channel_mean "$dir/band.fil" 0 16)
 peak=$(for c in 4 5 6 7 8 9 10 11; do channel_mean "$dir/band.fil" $c 16; done | sort -n | tail -n 1)
-near "$peak" 112 1.5 || fail "default level 112 at the bandpass peak: $peak"
+near "$peak" 120 1.5 || fail "default level 120 at the bandpass peak: $peak"
 awk -v e="$edge" -v m="$peak" 'BEGIN { exit !(e < 0.5 * m) }' || fail "band edge $edge not below the peak $peak"
 "$SIM" --nchans 16 --nsamples 10 --no-noise --flat-bandpass -o "$dir/quiet.fil"
-[ "$(tail -c 160 "$dir/quiet.fil" | od -An -v -t u1 | tr -s ' ' '\n' | grep -v '^$' | sort -u)" = 112 ] ||
-  fail "--no-noise --flat-bandpass: every sample at the level 112"
+[ "$(tail -c 160 "$dir/quiet.fil" | od -An -v -t u1 | tr -s ' ' '\n' | grep -v '^$' | sort -u)" = 120 ] ||
+  fail "--no-noise --flat-bandpass: every sample at the level 120"
 
 # --- signals
 "$SIM" --nchans 16 --nsamples 100 --tsamp 0.001 --no-noise --flat-bandpass \
   --rfi-impulse t=0.050,amp=4 --rfi-line freq=1400,amp=2 --bw 400 -o "$dir/rfi.fil"
 row50=$(tail -c "$(data_bytes "$dir/rfi.fil")" "$dir/rfi.fil" | od -An -v -t u1 -w16 | sed -n 51p | tr -s ' ')
-[ "$row50" = " 176 176 176 176 208 176 176 176 176 176 176 176 176 176 176 176" ] || fail "impulse row: $row50"
+[ "$row50" = " 184 184 184 184 216 184 184 184 184 184 184 184 184 184 184 184" ] || fail "impulse row: $row50"
 row10=$(tail -c "$(data_bytes "$dir/rfi.fil")" "$dir/rfi.fil" | od -An -v -t u1 -w16 | sed -n 11p | tr -s ' ')
-[ "$row10" = " 112 112 112 112 144 112 112 112 112 112 112 112 112 112 112 112" ] || fail "line in channel 4: $row10"
+[ "$row10" = " 120 120 120 120 152 120 120 120 120 120 120 120 120 120 120 120" ] || fail "line in channel 4: $row10"
 "$SIM" --nchans 16 --nsamples 2000 --no-noise --flat-bandpass --pulsar P=0.01,DM=0,amp=2 -o "$dir/p.fil"
 max=$(tail -c 32000 "$dir/p.fil" | od -An -v -t u1 | tr -s ' ' '\n' | sort -n | tail -n 1)
-[ "$max" = 144 ] || fail "pulsar amp=2 peaks at 112 + 2 x 16: $max"
+[ "$max" = 152 ] || fail "pulsar amp=2 peaks at 120 + 2 x 16: $max"
 "$SIM" --nchans 16 --nsamples 2000 --no-noise --flat-bandpass --burst t=0.05,DM=0,width=0.001,amp=3 -o "$dir/b.fil"
 max=$(tail -c 32000 "$dir/b.fil" | od -An -v -t u1 | tr -s ' ' '\n' | sort -n | tail -n 1)
-[ "$max" -gt 140 ] && [ "$max" -le 160 ] || fail "burst amp=3 peak: $max"
+[ "$max" -gt 148 ] && [ "$max" -le 168 ] || fail "burst amp=3 peak: $max"
 
 # --- messages
 "$SIM" -v --nchans 64 --nsamples 20000 --pulsar P=0.05,DM=20,snr=20 \
