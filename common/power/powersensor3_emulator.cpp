@@ -111,7 +111,7 @@ void PowerSensor3Emulator::handle_command(uint8_t command) {
       streaming_ = false;
       break;
     case 'T': streaming_ = false; break;
-    case 'M': ++markers_received_; mark_next_ = true; break;
+    case 'M': ++markers_received_; ++pending_marks_; break;
     default: break;  // the bytes acknowledging configuration records, or noise
   }
 }
@@ -135,7 +135,11 @@ void PowerSensor3Emulator::send_frames(int count) {
     bytes.swap(garbage_);
     for (int frame = 0; frame < count; ++frame) {
       for (int sensor = 0; sensor < ps3::kSensorCount; ++sensor) {
-        const bool marker = sensor == 0 && mark_next_.exchange(false);
+        bool marker = false;
+        if (sensor == 0 && pending_marks_ > 0) {
+          --pending_marks_;
+          marker = true;
+        }
         ps3::encode_value(sensor, ps3::value_to_level(config_[sensor], values_[sensor]), marker,
                           bytes);
       }

@@ -58,7 +58,7 @@ class PowerSensor3Emulator {
   std::vector<uint8_t> garbage_;
 
   std::atomic<bool> streaming_{false};
-  std::atomic<bool> mark_next_{false};
+  std::atomic<int> pending_marks_{0};  // each marks one frame
   std::atomic<bool> stop_{false};
   std::atomic<long long> frames_sent_{0};
   std::atomic<long long> markers_received_{0};
