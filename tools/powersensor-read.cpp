@@ -131,10 +131,13 @@ int supervise(const Settings& settings, rapt::SignalWaiter& signals, rapt::Power
               pid_t child) {
   const auto start = std::chrono::steady_clock::now();
   while (true) {
-    const int signal = signals.wait(50);
+    bool from_terminal = false;
+    const int signal = signals.wait(50, &from_terminal);
     if (signal == SIGUSR1) sampler.mark("SIGUSR1");
     if (child > 0) {
-      if (signal == SIGINT || signal == SIGTERM || signal == SIGHUP) kill(child, signal);
+      // A Ctrl-C reached the command already, with the rest of the process group.
+      const bool stop = signal == SIGINT || signal == SIGTERM || signal == SIGHUP;
+      if (stop && !from_terminal) kill(child, signal);
       int status = 0;
       if (waitpid(child, &status, WNOHANG) == child) return rapt::exit_status_of(status);
       continue;

@@ -22,11 +22,16 @@ SignalWaiter::SignalWaiter() {
 
 SignalWaiter::~SignalWaiter() { pthread_sigmask(SIG_SETMASK, &original_, nullptr); }
 
-int SignalWaiter::wait(int timeout_ms) {
+int SignalWaiter::wait(int timeout_ms, bool* from_terminal) {
   timespec timeout{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
   while (true) {
-    const int signal = sigtimedwait(&blocked_, nullptr, &timeout);
-    if (signal > 0) return signal;
+    siginfo_t info{};
+    const int signal = sigtimedwait(&blocked_, &info, &timeout);
+    if (signal > 0) {
+      // The terminal driver sends its signals from the kernel, to the whole process group.
+      if (from_terminal) *from_terminal = info.si_code == SI_KERNEL;
+      return signal;
+    }
     if (errno == EAGAIN) return 0;
     if (errno != EINTR) return 0;
   }
@@ -41,9 +46,8 @@ pid_t spawn_command(const std::vector<std::string>& argv, const sigset_t& child_
   const pid_t pid = fork();
   if (pid < 0) throw DataError("cannot start " + argv[0] + ": fork: " + errno_text());
   if (pid == 0) {
-    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD, SIGPIPE}) {
-      std::signal(signal, SIG_DFL);
-    }
+    // Only the mask was changed (no handlers), so the command inherits the dispositions
+    // powersensor-read started with, such as nohup's ignored SIGHUP.
     sigprocmask(SIG_SETMASK, &child_mask, nullptr);
     execvp(args[0], args.data());
     const int error = errno;

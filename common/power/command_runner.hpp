@@ -19,8 +19,9 @@ class SignalWaiter {
   SignalWaiter(const SignalWaiter&) = delete;
   SignalWaiter& operator=(const SignalWaiter&) = delete;
 
-  // The next pending signal, waiting at most `timeout_ms`; 0 if none came.
-  int wait(int timeout_ms);
+  // The next pending signal, waiting at most `timeout_ms`; 0 if none came. `from_terminal`
+  // tells a Ctrl-C/Ctrl-\\ from the terminal (which the command got too) from a kill().
+  int wait(int timeout_ms, bool* from_terminal = nullptr);
   const sigset_t& original_mask() const { return original_; }
 
  private:
@@ -28,8 +29,8 @@ class SignalWaiter {
   sigset_t original_;
 };
 
-// Starts argv[0] (searched in PATH) with the signal mask of before SignalWaiter and default
-// signal dispositions. If it cannot be executed, the child exits 127 (not found) or 126 after
+// Starts argv[0] (searched in PATH) with the signal mask of before SignalWaiter and the
+// signal dispositions the program started with. If it cannot be executed, the child exits 127 (not found) or 126 after
 // printing "<program>: <command>: <reason>".
 pid_t spawn_command(const std::vector<std::string>& argv, const sigset_t& child_mask,
                     const std::string& program);

@@ -8,6 +8,25 @@
 
 namespace rapt {
 
+// nvmlFieldValue_t of nvml.h, for the instantaneous power field.
+struct NvmlFieldValue {
+  unsigned int field_id;
+  unsigned int scope_id;
+  long long timestamp_us;
+  long long latency_us;
+  int value_type;  // nvmlValueType_t: 0 double, 1 uint, 2 ulong, 3 ull, 4 sll, 5 int, 6 ushort
+  int result;
+  union {
+    double d;
+    unsigned int ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+    int si;
+    unsigned short us;
+  } value;
+};
+
 // The few NVML entry points used, with the C signatures of nvml.h (nvmlReturn_t is an int,
 // nvmlDevice_t an opaque pointer; 0 is NVML_SUCCESS).
 struct NvmlLibrary {
@@ -20,6 +39,7 @@ struct NvmlLibrary {
   int (*device_name)(void*, char*, unsigned int) = nullptr;
   int (*power_usage_mw)(void*, unsigned int*) = nullptr;
   int (*total_energy_mj)(void*, unsigned long long*) = nullptr;
+  int (*field_values)(void*, int, struct NvmlFieldValue*) = nullptr;  // optional (newer NVML)
 
   ~NvmlLibrary() {
     if (handle) dlclose(handle);
@@ -32,6 +52,26 @@ template <typename Function>
 void bind(NvmlLibrary& nvml, Function& function, const char* symbol, const std::string& library) {
   function = reinterpret_cast<Function>(dlsym(nvml.handle, symbol));
   if (!function) throw file_error(library, std::string("NVML lacks ") + symbol);
+}
+
+constexpr unsigned int kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, mW
+
+// The instantaneous power in mW, or NAN where the driver does not offer the field.
+double instant_power_mw(const NvmlLibrary& nvml, void* gpu) {
+  if (!nvml.field_values) return NAN;
+  NvmlFieldValue field{};
+  field.field_id = kFieldPowerInstant;
+  if (nvml.field_values(gpu, 1, &field) != 0 || field.result != 0) return NAN;
+  switch (field.value_type) {
+    case 0: return field.value.d;
+    case 1: return field.value.ui;
+    case 2: return static_cast<double>(field.value.ul);
+    case 3: return static_cast<double>(field.value.ull);
+    case 4: return static_cast<double>(field.value.sll);
+    case 5: return field.value.si;
+    case 6: return field.value.us;
+    default: return NAN;
+  }
 }
 
 std::string nvml_error(const NvmlLibrary& nvml, int code) {
@@ -52,6 +92,8 @@ NvmlSource::NvmlSource(const std::string& library) : nvml_(std::make_unique<Nvml
   bind(nvml, nvml.device_name, "nvmlDeviceGetName", library);
   bind(nvml, nvml.power_usage_mw, "nvmlDeviceGetPowerUsage", library);
   bind(nvml, nvml.total_energy_mj, "nvmlDeviceGetTotalEnergyConsumption", library);
+  nvml.field_values =
+      reinterpret_cast<decltype(nvml.field_values)>(dlsym(nvml.handle, "nvmlDeviceGetFieldValues"));
   if (const int code = nvml.init(); code != 0) {
     throw file_error(library, "NVML did not initialise: " + nvml_error(nvml, code));
   }
@@ -66,6 +108,7 @@ NvmlSource::NvmlSource(const std::string& library) : nvml_(std::make_unique<Nvml
     unsigned long long energy_mj = 0;
     const bool has_counter = nvml.total_energy_mj(gpu, &energy_mj) == 0;
     gpus_.push_back(gpu);
+    instant_power_.push_back(!std::isnan(instant_power_mw(nvml, gpu)));
     first_energy_mj_.push_back(energy_mj);
     sensors_.push_back({"gpu" + std::to_string(index), has_counter});
     if (device_.empty()) {
@@ -77,7 +120,8 @@ NvmlSource::NvmlSource(const std::string& library) : nvml_(std::make_unique<Nvml
     nvml.shutdown();
     throw file_error(library, "NVML gives no GPU handle");
   }
-  device_ += " (" + std::to_string(gpus_.size()) + (gpus_.size() == 1 ? " GPU)" : " GPUs)");
+  device_ += " (" + std::to_string(gpus_.size()) + (gpus_.size() == 1 ? " GPU, " : " GPUs, ") +
+             (instant_power_[0] ? "instantaneous power)" : "power as the driver averages it)");
 }
 
 NvmlSource::~NvmlSource() {
@@ -87,10 +131,16 @@ NvmlSource::~NvmlSource() {
 std::vector<SensorValue> NvmlSource::read() {
   std::vector<SensorValue> values(gpus_.size());
   for (size_t i = 0; i < gpus_.size(); ++i) {
-    unsigned int power_mw = 0;
-    if (const int code = nvml_->power_usage_mw(gpus_[i], &power_mw); code != 0) {
-      throw DataError("NVML: " + sensors_[i].name + ": power reading failed: " +
-                      nvml_error(*nvml_, code));
+    // The instantaneous field where there is one: nvmlDeviceGetPowerUsage is a 1 s average
+    // on Ampere and later (except GA100).
+    double power_mw = instant_power_[i] ? instant_power_mw(*nvml_, gpus_[i]) : NAN;
+    if (std::isnan(power_mw)) {
+      unsigned int average_mw = 0;
+      if (const int code = nvml_->power_usage_mw(gpus_[i], &average_mw); code != 0) {
+        throw DataError("NVML: " + sensors_[i].name + ": power reading failed: " +
+                        nvml_error(*nvml_, code));
+      }
+      power_mw = average_mw;
     }
     values[i].watts = power_mw * 1e-3;
     unsigned long long energy_mj = 0;

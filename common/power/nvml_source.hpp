@@ -3,8 +3,9 @@
 //
 // One sensor per GPU. Where the GPU has it (Volta and later), the total-energy counter
 // nvmlDeviceGetTotalEnergyConsumption (mJ since the driver loaded) gives the energy; power
-// comes from nvmlDeviceGetPowerUsage (mW), which on Ampere and later (except GA100) is a 1 s
-// moving average: energies of runs shorter than a few seconds are not to be trusted from it.
+// comes from the field NVML_FI_DEV_POWER_INSTANT where the driver has it, otherwise from
+// nvmlDeviceGetPowerUsage (mW), which on Ampere and later (except GA100) is a 1 s moving
+// average: energies of runs shorter than a few seconds are not to be trusted from it.
 #pragma once
 #include <memory>
 #include <string>
@@ -32,6 +33,7 @@ class NvmlSource : public PowerSource {
   std::unique_ptr<NvmlLibrary> nvml_;
   std::vector<void*> gpus_;  // nvmlDevice_t handles
   std::vector<unsigned long long> first_energy_mj_;
+  std::vector<bool> instant_power_;  // NVML_FI_DEV_POWER_INSTANT works on this GPU
   std::vector<PowerSensorInfo> sensors_;
   std::string device_;
 };

@@ -44,6 +44,14 @@ grep -q ',"phase-two"$' "$tmp/run.csv" || fail "FIFO marker missing from the CSV
 "$P" --emulate -q -- /nonexistent/program 2>/dev/null; status=$?
 [ $status -eq 127 ] || fail "expected 127 for a missing command, got $status"
 
+# SIGTERM sent to powersensor-read is passed on to the command.
+"$P" --emulate -q -- sleep 5 &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+wait $pid; status=$?
+[ $status -eq 143 ] || fail "SIGTERM was not passed on to the command (exit $status)"
+
 # 3. --dump until SIGINT finishes the file cleanly.
 "$P" --emulate -q --interval-ms 10 --dump "$tmp/dump.csv" &
 pid=$!
