@@ -108,6 +108,22 @@ TEST(PowerSensor3Source, ReportsAPulledCableAsADataError) {
   EXPECT_TRUE(failed) << "the driver did not notice the closed terminal";
 }
 
+TEST(PowerSensor3Source, ReportsASilentDeviceAsADataError) {
+  rapt::PowerSensor3Emulator emulator;
+  rapt::PowerSensor3Source source(emulator.device_path(), 0.3);
+  wait_for_frames(source, 5);
+  EXPECT_NO_THROW(source.read());
+  emulator.stall(true);
+  sleep_s(0.5);
+  try {
+    source.read();
+    FAIL() << "a silent device was taken for a working one";
+  } catch (const rapt::DataError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              emulator.device_path() + ": PowerSensor3 sent no data for 0.3 s");
+  }
+}
+
 TEST(PowerSensor3Source, StopsTheStreamWhenClosed) {
   rapt::PowerSensor3Emulator emulator;
   {

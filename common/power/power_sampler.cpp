@@ -43,6 +43,8 @@ void PowerSampler::stop() {
 
 void PowerSampler::mark(const std::string& text) {
   std::lock_guard<std::mutex> lock(mutex_);
+  // A row at the marker: the energy up to the marker is then measured, not the last row's.
+  if (failure_.empty() && running_) take_sample();
   const double time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - origin_).count();
   for (PowerSource* source : sources_) {

@@ -25,7 +25,8 @@ class PowerSampler {
   void start();
   // Stops the thread and takes a last row, so the trace spans the whole run.
   void stop();
-  // A marker at the current time; thread-safe (the FIFO reader and the signal loop call it).
+  // A row, then a marker, at the current time; thread-safe (the FIFO reader and the signal
+  // loop call it).
   void mark(const std::string& text);
   // Why sampling stopped early ("" if it did not): a source failed mid-run.
   std::string failure() const;

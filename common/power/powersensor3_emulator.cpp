@@ -74,6 +74,8 @@ void PowerSensor3Emulator::inject_garbage(const std::vector<uint8_t>& bytes) {
   garbage_.insert(garbage_.end(), bytes.begin(), bytes.end());
 }
 
+void PowerSensor3Emulator::stall(bool stalled) { stalled_ = stalled; }
+
 void PowerSensor3Emulator::disconnect() {
   stop_ = true;
   if (thread_.joinable()) thread_.join();
@@ -93,10 +95,10 @@ void PowerSensor3Emulator::serve() {
       const ssize_t got = ::read(master_fd_, commands, sizeof commands);
       for (ssize_t i = 0; i < got; ++i) handle_command(commands[i]);
     }
-    if (streaming_ && std::chrono::steady_clock::now() >= next_batch) {
+    if (streaming_ && !stalled_ && std::chrono::steady_clock::now() >= next_batch) {
       send_frames(frames_per_batch);
       next_batch += std::chrono::milliseconds(kBatchMs);
-    } else if (!streaming_) {
+    } else if (!streaming_ || stalled_) {
       next_batch = std::chrono::steady_clock::now();
     }
   }

@@ -32,6 +32,7 @@ class PowerSensor3Emulator {
   void set_value(int sensor, double value);     // amps or volts, from the next frame on
   void inject_garbage(const std::vector<uint8_t>& bytes);  // sent before the next frame
   void disconnect();                            // closes the terminal as an unplugged device does
+  void stall(bool stalled);                     // stops sending frames, terminal kept open
 
   long long frames_sent() const { return frames_sent_; }
   long long markers_received() const { return markers_received_; }
@@ -58,6 +59,7 @@ class PowerSensor3Emulator {
   std::vector<uint8_t> garbage_;
 
   std::atomic<bool> streaming_{false};
+  std::atomic<bool> stalled_{false};
   std::atomic<int> pending_marks_{0};  // each marks one frame
   std::atomic<bool> stop_{false};
   std::atomic<long long> frames_sent_{0};

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "cli/errors.hpp"
@@ -50,7 +51,7 @@ void make_raw(int fd) {
 }  // namespace
 
 PowerSensor3Source::PowerSensor3Source(const std::string& device_path, double timeout_s)
-    : device_path_(device_path) {
+    : device_path_(device_path), timeout_s_(timeout_s) {
   fd_ = ::open(device_path.c_str(), O_RDWR | O_NOCTTY | O_CLOEXEC);
   if (fd_ < 0) throw file_error(device_path, "cannot open PowerSensor3 device: " + errno_text());
   try {
@@ -80,6 +81,7 @@ PowerSensor3Source::PowerSensor3Source(const std::string& device_path, double ti
   pair_values_.assign(pairs_in_use_.size(), SensorValue{});
   for (SensorValue& value : pair_values_) value.joules = 0;
   send('S');
+  started_s_ = steady_seconds();
   thread_ = std::thread(&PowerSensor3Source::stream_loop, this);
 }
 
@@ -124,6 +126,14 @@ void PowerSensor3Source::mark() {
 
 std::vector<SensorValue> PowerSensor3Source::read() {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (failure_.empty()) {
+    const double last_s = last_frame_s_ >= 0 ? last_frame_s_ : started_s_;
+    if (steady_seconds() - last_s > timeout_s_) {
+      char text[80];
+      std::snprintf(text, sizeof text, "PowerSensor3 sent no data for %.1f s", timeout_s_);
+      failure_ = text;
+    }
+  }
   if (!failure_.empty()) throw file_error(device_path_, failure_);
   return pair_values_;
 }

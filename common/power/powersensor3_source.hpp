@@ -19,6 +19,7 @@ class PowerSensor3Source : public PowerSource {
  public:
   // Opens and configures the serial device; throws DataError naming `device_path` if it cannot
   // be opened, does not answer the configuration request within `timeout_s`, or has no pair.
+  // Later, a stream silent for `timeout_s` counts as a failed device, as a closed one does.
   explicit PowerSensor3Source(const std::string& device_path, double timeout_s = 2.0);
   ~PowerSensor3Source() override;  // stops the stream ('X') and closes the device
 
@@ -41,6 +42,8 @@ class PowerSensor3Source : public PowerSource {
   void send(char command);
 
   std::string device_path_;
+  double timeout_s_;
+  double started_s_ = 0;
   int fd_ = -1;
   std::array<ps3::SensorConfig, ps3::kSensorCount> config_;
   std::vector<int> pairs_in_use_;
