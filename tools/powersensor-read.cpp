@@ -151,6 +151,11 @@ int supervise(const Settings& settings, rapt::SignalWaiter& signals, rapt::Power
 }
 
 int measure(const Settings& settings, const rapt::ParsedOptions& args) {
+  // The JSON is written at the end: refuse a clash now, not after a long command.
+  if (!settings.json_path.empty() && settings.json_path != "-" && !args.force &&
+      rapt::path_exists(settings.json_path)) {
+    throw rapt::file_error(settings.json_path, "already exists (use --force to overwrite)");
+  }
   rapt::SignalWaiter signals;  // first: every thread started below inherits the mask
   std::unique_ptr<rapt::PowerSensor3Emulator> emulator;
   rapt::SourceSelection selection = settings.selection;

@@ -83,6 +83,13 @@ grep -q '"energy_from": "counter"' "$tmp/rapl.json" || fail "RAPL energy not fro
 grep -q "^powersensor-read: $tmp/none/class/powercap: no RAPL domain (intel-rapl:N) found$" \
     "$tmp/err" || { cat "$tmp/err"; fail "unclear error without a meter"; }
 
+# An existing JSON output is refused before the command runs.
+"$P" --emulate --json "$tmp/run.json" -- touch "$tmp/ran" 2>"$tmp/err"; status=$?
+[ $status -eq 1 ] || fail "an existing --json file must exit 1, got $status"
+[ -e "$tmp/ran" ] && fail "the command ran although its JSON could not be written"
+grep -q "^powersensor-read: $tmp/run.json: already exists (use --force to overwrite)$" "$tmp/err" \
+    || { cat "$tmp/err"; fail "unclear message for an existing --json file"; }
+
 # 6. Bad usage exits 2.
 "$P" --emulate 2>/dev/null; [ $? -eq 2 ] || fail "no command and no --dump must exit 2"
 "$P" --source bogus -- true 2>/dev/null; [ $? -eq 2 ] || fail "--source bogus must exit 2"
