@@ -79,8 +79,9 @@ TEST(SummaryText, PrintsOneLinePerSensorAndATotal) {
   run.sources = {"powersensor3 /dev/ttyACM0"};
   const std::string text = rapt::summary_text(run, integrator);
   EXPECT_NE(text.find("source   powersensor3 /dev/ttyACM0\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("ps3.12V                  90.000     60.000     60.000      1.500        2\n"),
-            std::string::npos)
+  const std::string row =
+      "ps3.12V                  90.000     60.000     60.000      1.500        2\n";
+  EXPECT_NE(text.find(row), std::string::npos)
       << text;
   EXPECT_NE(text.find("total                    90.000     60.000"), std::string::npos) << text;
 }

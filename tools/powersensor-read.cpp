@@ -150,14 +150,10 @@ int supervise(const Settings& settings, rapt::SignalWaiter& signals, rapt::Power
   }
 }
 
-int measure(const Settings& settings, const rapt::ParsedOptions& args) {
-  // The JSON is written at the end: refuse a clash now, not after a long command.
-  if (!settings.json_path.empty() && settings.json_path != "-" && !args.force &&
-      rapt::path_exists(settings.json_path)) {
-    throw rapt::file_error(settings.json_path, "already exists (use --force to overwrite)");
-  }
-  rapt::SignalWaiter signals;  // first: every thread started below inherits the mask
-  std::unique_ptr<rapt::PowerSensor3Emulator> emulator;
+// Opens the meters (the emulator first, with --emulate) and describes them in `run`.
+std::vector<rapt::PowerSourcePtr> open_sources(
+    const Settings& settings, const rapt::ParsedOptions& args,
+    std::unique_ptr<rapt::PowerSensor3Emulator>& emulator, rapt::RunDescription& run) {
   rapt::SourceSelection selection = settings.selection;
   if (settings.emulate) {
     emulator = std::make_unique<rapt::PowerSensor3Emulator>();
@@ -166,24 +162,35 @@ int measure(const Settings& settings, const rapt::ParsedOptions& args) {
   std::vector<std::string> skipped;
   std::vector<rapt::PowerSourcePtr> sources = rapt::open_power_sources(selection, skipped);
   for (const std::string& reason : skipped) args.messages.detail("skipped " + reason);
-
-  rapt::RunDescription run;
-  std::vector<rapt::PowerSource*> source_pointers;
   for (const rapt::PowerSourcePtr& source : sources) {
     run.sources.push_back(source->name() + " " + source->device());
-    source_pointers.push_back(source.get());
   }
   run.interval_ms = settings.interval_ms;
   run.command = settings.command;
+  return sources;
+}
 
+int measure(const Settings& settings, const rapt::ParsedOptions& args) {
+  // The JSON is written at the end: refuse a clash now, not after a long command.
+  if (!settings.json_path.empty() && settings.json_path != "-" && !args.force &&
+      rapt::path_exists(settings.json_path)) {
+    throw rapt::file_error(settings.json_path, "already exists (use --force to overwrite)");
+  }
+  rapt::SignalWaiter signals;  // first: every thread started below inherits the mask
+  std::unique_ptr<rapt::PowerSensor3Emulator> emulator;
+  rapt::RunDescription run;
+  const std::vector<rapt::PowerSourcePtr> sources = open_sources(settings, args, emulator, run);
+  std::vector<rapt::PowerSource*> source_pointers;
   std::vector<rapt::PowerSensorInfo> sensors;
-  for (const rapt::PowerSource* source : source_pointers) {
+  for (const rapt::PowerSourcePtr& source : sources) {
+    source_pointers.push_back(source.get());
     sensors.insert(sensors.end(), source->sensors().begin(), source->sensors().end());
   }
   rapt::EnergyIntegrator integrator(sensors);
   std::vector<std::unique_ptr<rapt::CsvTraceWriter>> writers;
   for (const std::string& path : {settings.csv_path, settings.dump_path}) {
-    if (!path.empty()) writers.push_back(std::make_unique<rapt::CsvTraceWriter>(path, sensors, args.force));
+    if (path.empty()) continue;
+    writers.push_back(std::make_unique<rapt::CsvTraceWriter>(path, sensors, args.force));
   }
   std::vector<rapt::TraceSink*> sinks{&integrator};
   for (const auto& writer : writers) sinks.push_back(writer.get());
@@ -226,16 +233,19 @@ int main(int argc, char** argv) {
     options.add_options()
         ("source", "meters to read: auto, powersensor3, nvml, rapl (comma list or repeated)",
          cxxopts::value<std::vector<std::string>>()->default_value("auto"))
-        ("device", "PowerSensor3 serial device (default: /dev/ttyACM*)", cxxopts::value<std::string>())
+        ("device", "PowerSensor3 serial device (default: /dev/ttyACM*)",
+         cxxopts::value<std::string>())
         ("sysfs-root", "sysfs tree for RAPL", cxxopts::value<std::string>()->default_value("/sys"))
         ("interval-ms", "sampling period in milliseconds",
          cxxopts::value<double>()->default_value("100"))
         ("csv", "write the sampled trace as CSV", cxxopts::value<std::string>())
         ("json", "write the summary as JSON ('-' = stdout)", cxxopts::value<std::string>())
-        ("dump", "record a CSV trace until SIGINT/SIGTERM (or --seconds)", cxxopts::value<std::string>())
+        ("dump", "record a CSV trace until SIGINT/SIGTERM (or --seconds)",
+         cxxopts::value<std::string>())
         ("seconds", "with --dump: stop after this many seconds (0 = until a signal)",
          cxxopts::value<double>()->default_value("0"))
-        ("marker-fifo", "named pipe whose lines become markers in the trace", cxxopts::value<std::string>())
+        ("marker-fifo", "named pipe whose lines become markers in the trace",
+         cxxopts::value<std::string>())
         ("emulate", "read a built-in PowerSensor3 emulator on a pseudo-terminal (demonstrations)")
         ("replay", "summarise a recorded trace (timestamp and watt columns, M markers)",
          cxxopts::value<std::string>())

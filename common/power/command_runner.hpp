@@ -30,8 +30,8 @@ class SignalWaiter {
 };
 
 // Starts argv[0] (searched in PATH) with the signal mask of before SignalWaiter and the
-// signal dispositions the program started with. If it cannot be executed, the child exits 127 (not found) or 126 after
-// printing "<program>: <command>: <reason>".
+// signal dispositions the program started with. If it cannot be executed, the child prints
+// "<program>: <command>: <reason>" and exits 127 (not found) or 126.
 pid_t spawn_command(const std::vector<std::string>& argv, const sigset_t& child_mask,
                     const std::string& program);
 

@@ -171,10 +171,13 @@ RecordedTrace parse_recorded_trace(const std::string& text, const std::string& p
       std::getline(fields, rest);
       const size_t open = rest.find('"'), close = rest.rfind('"');
       const size_t start = rest.find_first_not_of(' ');
-      trace.markers.emplace_back(
-          time_s, open != std::string::npos && close > open ? rest.substr(open + 1, close - open - 1)
-                  : start == std::string::npos              ? std::string()
-                                                             : rest.substr(start));
+      std::string name;
+      if (open != std::string::npos && close > open) {
+        name = rest.substr(open + 1, close - open - 1);
+      } else if (start != std::string::npos) {
+        name = rest.substr(start);
+      }
+      trace.markers.emplace_back(time_s, name);
       continue;
     }
     double time_s = 0;

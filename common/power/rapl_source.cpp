@@ -114,7 +114,8 @@ std::vector<SensorValue> RaplSource::read() {
   const double now_s = steady_seconds();
   std::vector<SensorValue> values(domains_.size());
   for (size_t i = 0; i < domains_.size(); ++i) {
-    const uint64_t total_uj = counters_[i].update(read_counter(domains_[i].directory + "/energy_uj"));
+    const uint64_t raw_uj = read_counter(domains_[i].directory + "/energy_uj");
+    const uint64_t total_uj = counters_[i].update(raw_uj);
     values[i].joules = total_uj * 1e-6;
     // RAPL has no power reading: the power is the counter's rate since the last read.
     if (last_time_s_ >= 0 && now_s > last_time_s_) {
