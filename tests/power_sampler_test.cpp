@@ -63,7 +63,7 @@ TEST(PowerSampler, SamplesAtTheIntervalFromStartToStop) {
   std::this_thread::sleep_for(std::chrono::milliseconds(210));
   sampler.stop();
   // ~10 rows at 20 ms, plus the first and the last; allow for a loaded machine.
-  EXPECT_GE(sink.events.size(), 6u);
+  EXPECT_GE(sink.events.size(), 4u);
   EXPECT_LE(sink.events.size(), 14u);
   for (size_t i = 1; i < sink.events.size(); ++i) {
     EXPECT_GT(sink.events[i].time_s, sink.events[i - 1].time_s);
