@@ -20,7 +20,13 @@ SignalWaiter::SignalWaiter() {
   pthread_sigmask(SIG_BLOCK, &blocked_, &original_);
 }
 
-SignalWaiter::~SignalWaiter() { pthread_sigmask(SIG_SETMASK, &original_, nullptr); }
+SignalWaiter::~SignalWaiter() {
+  // Take what is still pending first: a late SIGUSR1 would otherwise end the program on unblock.
+  const timespec no_wait{0, 0};
+  while (sigtimedwait(&blocked_, nullptr, &no_wait) > 0) {
+  }
+  pthread_sigmask(SIG_SETMASK, &original_, nullptr);
+}
 
 int SignalWaiter::wait(int timeout_ms, bool* from_terminal) {
   timespec timeout{timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};

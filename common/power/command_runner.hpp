@@ -15,7 +15,7 @@ namespace rapt {
 class SignalWaiter {
  public:
   SignalWaiter();
-  ~SignalWaiter();  // restores the mask
+  ~SignalWaiter();  // discards pending signals of the set, restores the mask
   SignalWaiter(const SignalWaiter&) = delete;
   SignalWaiter& operator=(const SignalWaiter&) = delete;
 

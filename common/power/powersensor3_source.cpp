@@ -157,7 +157,12 @@ void PowerSensor3Source::stream_loop() {
   ps3::StreamDecoder decoder;
   std::vector<ps3::StreamEvent> events;
   uint8_t buffer[4096];
+  double give_up_s = -1;  // after 'X', how long to wait for the device's stop sequence
   while (true) {
+    if (stop_requested_) {
+      if (give_up_s < 0) give_up_s = steady_seconds() + 1.0;
+      if (steady_seconds() > give_up_s) return;  // a device that ignores 'X'
+    }
     pollfd pfd{fd_, POLLIN, 0};
     const int ready = poll(&pfd, 1, 100);
     if (ready < 0 && errno == EINTR) continue;

@@ -95,6 +95,18 @@ grep -q "^powersensor-read: $tmp/run.json: already exists (use --force to overwr
 "$P" --source bogus -- true 2>/dev/null; [ $? -eq 2 ] || fail "--source bogus must exit 2"
 "$P" --interval-ms 0 -- true 2>/dev/null; [ $? -eq 2 ] || fail "--interval-ms 0 must exit 2"
 
+# 7. On a machine with an NVIDIA GPU: 2 s of an idle GPU draw a plausible power, and the
+#    energy comes from the GPU's counter (Volta and later).
+if "$P" --source nvml --json "$tmp/gpu.json" -q -- sleep 2 2>"$tmp/gpu.err"; then
+  mean=$(sed -n 's/.*"name": "gpu0".*"mean_w": \([0-9.e+]*\).*/\1/p' "$tmp/gpu.json")
+  between "$mean" 5 1500 || { cat "$tmp/gpu.json"; fail "GPU 0 idles at $mean W?"; }
+  grep -q '"name": "gpu0".*"energy_from": "counter"' "$tmp/gpu.json" \
+      || echo "note: GPU 0 has no energy counter; energy integrated from power readings"
+else
+  grep -q "NVML not available\|NVML sees no GPU\|NVML did not initialise" "$tmp/gpu.err" \
+      || { cat "$tmp/gpu.err"; fail "NVML failed in an unexpected way"; }
+fi
+
 # 7. A recorded trace: the real A4000 NVML log with its eight markers.
 if [ -f "$DATA/powersensor3-results/pmt-nvml_ad4000.log" ]; then
   "$P" --replay "$DATA/powersensor3-results/pmt-nvml_ad4000.log" --json - -q > "$tmp/replay.json" \
