@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -139,7 +140,9 @@ int supervise(const Settings& settings, rapt::SignalWaiter& signals, rapt::Power
       const bool stop = signal == SIGINT || signal == SIGTERM || signal == SIGHUP;
       if (stop && !from_terminal) kill(child, signal);
       int status = 0;
-      if (waitpid(child, &status, WNOHANG) == child) return rapt::exit_status_of(status);
+      const pid_t done = waitpid(child, &status, WNOHANG);
+      if (done == child) return rapt::exit_status_of(status);
+      if (done < 0 && errno != EINTR) throw rapt::DataError("waitpid: " + rapt::errno_text());
       continue;
     }
     if (signal == SIGINT || signal == SIGTERM || signal == SIGHUP) return 0;

@@ -18,6 +18,8 @@ SignalWaiter::SignalWaiter() {
   sigemptyset(&blocked_);
   for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGCHLD}) sigaddset(&blocked_, signal);
   pthread_sigmask(SIG_BLOCK, &blocked_, &original_);
+  // An inherited "ignore SIGCHLD" would reap the command before its status could be read.
+  std::signal(SIGCHLD, SIG_DFL);
 }
 
 SignalWaiter::~SignalWaiter() {
