@@ -86,4 +86,22 @@ TEST(SummaryText, PrintsOneLinePerSensorAndATotal) {
   EXPECT_NE(text.find("total                    90.000     60.000"), std::string::npos) << text;
 }
 
+TEST(SummaryText, GivesEachMarkerItsPhaseSinceThePreviousOne) {
+  rapt::EnergyIntegrator integrator({{"a", false}});
+  integrator.sample(0.0, {value(10)});
+  integrator.sample(2.0, {value(10)});
+  integrator.marker(2.0, "start");
+  integrator.sample(3.0, {value(50)});  // 30 J in 1 s
+  integrator.marker(3.0, "end");
+  const std::string text = rapt::summary_text(rapt::RunDescription{}, integrator);
+  EXPECT_NE(text.find("marker        2.000 s       20.000 J  start            "
+                      "(+20.000 J, 10.000 W)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("marker        3.000 s       50.000 J  end              "
+                      "(+30.000 J, 30.000 W)\n"),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace

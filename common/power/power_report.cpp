@@ -133,10 +133,17 @@ std::string summary_text(const RunDescription& run, const EnergyIntegrator& inte
                                             : NAN,
                 "", integrator.duration_s());
   out << line;
+  // Each marker with the energy so far, and the phase since the previous marker.
+  double previous_s = 0, previous_j = 0;
   for (const TraceMarker& marker : integrator.markers()) {
-    std::snprintf(line, sizeof line, "marker   %10.3f s %12.3f J  %s\n", marker.time_s,
-                  marker.total_joules, marker.text.c_str());
+    const double phase_s = marker.time_s - previous_s;
+    const double phase_j = marker.total_joules - previous_j;
+    std::snprintf(line, sizeof line, "marker   %10.3f s %12.3f J  %-16s (+%.3f J, %.3f W)\n",
+                  marker.time_s, marker.total_joules, marker.text.c_str(), phase_j,
+                  phase_s > 0 ? phase_j / phase_s : 0.0);
     out << line;
+    previous_s = marker.time_s;
+    previous_j = marker.total_joules;
   }
   return out.str();
 }
