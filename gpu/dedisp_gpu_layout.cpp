@@ -1,0 +1,130 @@
+#include "dedisp_gpu_layout.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace rapt::gpu {
+namespace {
+
+size_t round_up(size_t n, size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+// Smallest and largest delay of channel k over the DMs of block b (padding DMs repeat the last).
+struct DelayRange {
+  int32_t lo;
+  int32_t hi;
+};
+
+DelayRange block_delay_range(const DedispDelays& d, int dms_per_block, int b, int k) {
+  const int nactive = d.nactive();
+  const int first = b * dms_per_block;
+  const int last = std::min(d.ndm(), first + dms_per_block) - 1;
+  DelayRange r{d.delays[size_t(first) * nactive + k], d.delays[size_t(first) * nactive + k]};
+  for (int j = first + 1; j <= last; ++j) {
+    const int32_t v = d.delays[size_t(j) * nactive + k];
+    r.lo = std::min(r.lo, v);
+    r.hi = std::max(r.hi, v);
+  }
+  return r;
+}
+
+int32_t window_words_for(DedispSampleKind kind, int samples_per_block, int32_t spread) {
+  return kind == DedispSampleKind::u8 ? samples_per_block / 4 + spread / 4
+                                      : samples_per_block + spread;
+}
+
+// Fills the layout sizes of `t` from the largest delay spread within any block.
+void set_stage_sizes(DedispTileTables& t, int32_t max_spread) {
+  const int capacity = window_words_for(t.kind, t.samples_per_block, max_spread);
+  t.window_capacity = capacity;
+  t.slot_words = t.kind == DedispSampleKind::u8 ? 4 * capacity : capacity;
+  const size_t slots = size_t(t.config.channels_per_stage) * size_t(t.slot_words);
+  t.offsets_at = int(round_up(slots, 4));
+  t.stage_words =
+      t.offsets_at + int(round_up(size_t(t.config.channels_per_stage) * t.dms_per_block, 4));
+}
+
+DedispTileTables empty_tables(const DedispDelays& d, DedispSampleKind kind,
+                              const DedispTileConfig& config) {
+  DedispTileTables t;
+  t.kind = kind;
+  t.config = config;
+  t.nactive = d.nactive();
+  t.ndm = d.ndm();
+  t.dms_per_block = config.dms_per_block();
+  t.ndm_blocks = (t.ndm + t.dms_per_block - 1) / t.dms_per_block;
+  t.samples_per_block = config.samples_per_block(kind);
+  return t;
+}
+
+int32_t max_block_spread(const DedispDelays& d, int dms_per_block) {
+  const int nblocks = (d.ndm() + dms_per_block - 1) / dms_per_block;
+  int32_t spread = 0;
+  for (int b = 0; b < nblocks; ++b)
+    for (int k = 0; k < d.nactive(); ++k) {
+      const DelayRange r = block_delay_range(d, dms_per_block, b, k);
+      spread = std::max(spread, r.hi - r.lo);
+    }
+  return spread;
+}
+
+}  // namespace
+
+DedispDelays make_dedisp_delays(const DedispPlan& plan) {
+  DedispDelays d;
+  for (int c = 0; c < plan.nchans; ++c)
+    if (plan.zapped.empty() || !plan.zapped[c]) d.active_channels.push_back(c);
+  d.dm_order.resize(plan.dms.size());
+  std::iota(d.dm_order.begin(), d.dm_order.end(), 0);
+  std::stable_sort(d.dm_order.begin(), d.dm_order.end(),
+                   [&](int32_t a, int32_t b) { return plan.dms[a] < plan.dms[b]; });
+  const std::vector<int32_t> table = plan.delay_table();
+  const size_t nactive = d.active_channels.size();
+  d.delays.resize(d.dm_order.size() * nactive);
+  for (size_t j = 0; j < d.dm_order.size(); ++j)
+    for (size_t k = 0; k < nactive; ++k) {
+      const int32_t v = table[size_t(d.dm_order[j]) * plan.nchans + d.active_channels[k]];
+      d.delays[j * nactive + k] = v;
+      d.max_delay = std::max(d.max_delay, v);
+    }
+  return d;
+}
+
+size_t tile_shared_bytes(const DedispDelays& delays, DedispSampleKind kind,
+                         const DedispTileConfig& config) {
+  DedispTileTables t = empty_tables(delays, kind, config);
+  set_stage_sizes(t, max_block_spread(delays, t.dms_per_block));
+  return t.shared_bytes();
+}
+
+DedispTileTables make_tile_tables(const DedispDelays& d, DedispSampleKind kind,
+                                  const DedispTileConfig& config) {
+  DedispTileTables t = empty_tables(d, kind, config);
+  set_stage_sizes(t, max_block_spread(d, t.dms_per_block));
+  const size_t nactive = size_t(t.nactive), per_block = size_t(t.dms_per_block);
+  t.window_start.resize(size_t(t.ndm_blocks) * nactive);
+  t.window_words.resize(t.window_start.size());
+  t.stage_offsets.resize(t.window_start.size() * per_block);
+  for (int b = 0; b < t.ndm_blocks; ++b)
+    for (size_t k = 0; k < nactive; ++k) {
+      const DelayRange r = block_delay_range(d, t.dms_per_block, b, int(k));
+      const size_t at = size_t(b) * nactive + k;
+      t.window_start[at] = r.lo;
+      t.window_words[at] = window_words_for(kind, t.samples_per_block, r.hi - r.lo);
+      for (size_t i = 0; i < per_block; ++i) {
+        const size_t j = std::min(size_t(b) * per_block + i, size_t(t.ndm) - 1);
+        const int32_t o = d.delays[j * nactive + k] - r.lo;
+        const int32_t word =
+            kind == DedispSampleKind::u8 ? (o & 3) * t.window_capacity + (o >> 2) : o;
+        t.stage_offsets[at * per_block + i] = 4 * word;
+      }
+    }
+  return t;
+}
+
+size_t unpacked_row_stride(size_t nspectra, DedispSampleKind kind) {
+  return kind == DedispSampleKind::u8 ? round_up(nspectra + 16, 16) : round_up(nspectra + 4, 4);
+}
+
+size_t output_row_stride(size_t nsamples) { return round_up(std::max<size_t>(nsamples, 1), 32); }
+
+}  // namespace rapt::gpu

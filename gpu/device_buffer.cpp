@@ -1,0 +1,56 @@
+#include "device_buffer.hpp"
+
+#include <cstdio>
+
+namespace rapt::cuda {
+
+std::string byte_size_text(size_t bytes) {
+  char text[64];
+  const double b = double(bytes);
+  if (b >= 1024.0 * 1024.0 * 1024.0)
+    std::snprintf(text, sizeof text, "%.2f GiB", b / (1024.0 * 1024.0 * 1024.0));
+  else if (b >= 1024.0 * 1024.0)
+    std::snprintf(text, sizeof text, "%.1f MiB", b / (1024.0 * 1024.0));
+  else
+    std::snprintf(text, sizeof text, "%zu bytes", bytes);
+  return text;
+}
+
+void* allocate_device_bytes(size_t bytes) {
+  void* p = nullptr;
+  const cudaError_t status = cudaMalloc(&p, bytes);
+  if (status != cudaSuccess) {
+    cudaGetLastError();  // an allocation failure is not sticky: clear it
+    throw DataError("CUDA error: cannot allocate " + byte_size_text(bytes) +
+                    " of GPU memory: " + cudaGetErrorString(status));
+  }
+  return p;
+}
+
+void* allocate_pinned_bytes(size_t bytes) {
+  void* p = nullptr;
+  const cudaError_t status = cudaMallocHost(&p, bytes);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    throw DataError("CUDA error: cannot allocate " + byte_size_text(bytes) +
+                    " of page-locked host memory: " + cudaGetErrorString(status));
+  }
+  return p;
+}
+
+double elapsed_seconds(const Event& start, const Event& stop) {
+  float ms = 0.0f;
+  RAPT_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return double(ms) * 1e-3;
+}
+
+DeviceGuard::DeviceGuard(int index) {
+  RAPT_CUDA_CHECK(cudaGetDevice(&previous_));
+  RAPT_CUDA_CHECK(cudaSetDevice(index));
+}
+
+DeviceGuard::~DeviceGuard() {
+  if (previous_ >= 0) cudaSetDevice(previous_);
+}
+
+}  // namespace rapt::cuda

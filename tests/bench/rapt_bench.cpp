@@ -1,0 +1,45 @@
+// rapt_bench: fixed dedispersion workloads, one table (`make bench`).
+//
+// Times are per second of data. "kernel" is the GPU's unpack and dedispersion kernels with the
+// input already on the GPU; "+H2D" adds the copy of the packed input from page-locked memory;
+// "engine" is DedispEngine::execute from host memory to host memory (copies both ways
+// included). GFLOP/s counts one add per DM, channel and sample. %copy is the bytes that must
+// move (packed input + float output) per second over the measured device-to-device copy
+// bandwidth; %smem is the samples read from shared memory per second (1 byte each for integer
+// input, 4 for float) over the measured shared-memory bandwidth. Every row is checked against
+// CPU sums. Without a GPU the GPU rows say so and the CPU rows still run.
+#include <cstdio>
+
+#include "bench_table.hpp"
+#include "bench_workloads.hpp"
+#include "cli/program.hpp"
+
+int main(int argc, char** argv) {
+  return rapt::run_program("rapt_bench", [&] {
+    auto options = rapt::program_options("rapt_bench", "dedispersion benchmark, one table");
+    options.add_options()("gpu", "the GPU to measure", cxxopts::value<int>()->default_value("0"))(
+        "repeats", "timed runs per measurement (the median is shown)",
+        cxxopts::value<int>()->default_value("5"))(
+        "no-tune", "the default tile configuration instead of the auto-tuner's")(
+        "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows");
+    const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
+    rapt::bench::BenchSettings settings;
+    settings.gpu = args.result["gpu"].as<int>();
+    settings.repeats = std::max(1, args.result["repeats"].as<int>());
+    settings.tune = args.result.count("no-tune") == 0;
+    settings.run_gpu = args.result.count("cpu-only") == 0;
+    settings.run_cpu = args.result.count("gpu-only") == 0;
+
+    rapt::bench::BenchTable table({"workload", "input", "DMs", "engine", "kernel ms/s", "+H2D ms/s",
+                                   "engine ms/s", "GFLOP/s", "%copy", "%smem", "check", "kernel"});
+    const auto gpu_notes = rapt::bench::add_gpu_rows(table, settings);
+    const auto cpu_notes = rapt::bench::add_cpu_rows(table, settings);
+    std::printf(
+        "# rapt_bench: dedispersion, 1024 channels 1420-1720 MHz, 20,000 samples/s; "
+        "times in ms per second of data\n");
+    table.print(stdout);
+    for (const auto& line : gpu_notes) std::printf("%s\n", line.c_str());
+    for (const auto& line : cpu_notes) std::printf("%s\n", line.c_str());
+    return 0;
+  });
+}
