@@ -39,5 +39,5 @@ expect_one_error "$tmp/short.fil" "no complete spectrum after the header"
 printf 'this is plain text, not FITS\n' > "$tmp/fake.fits"
 expect_one_error "$tmp/fake.fits" "not a SIGPROC filterbank or PSRFITS file"
 : > "$tmp/empty.fil"
-expect_one_error "$tmp/empty.fil" ""
+expect_one_error "$tmp/empty.fil" "file is empty"
 exit $fail
