@@ -13,3 +13,13 @@ echo "== simulate: 20 s, 256 channels at 1200-1500 MHz, a 87.3 ms pulsar at DM 5
 
 echo "== inspect"
 "$BIN/inspect" "$OUT/demo.fil"
+
+echo "== dedisp: 200 DM trials from 0 to 398 (on the GPU when there is one)"
+"$BIN/dedisp" --lodm 0 --dmstep 2 --numdms 200 -o "$OUT/demo" "$OUT/demo.fil"
+echo "   $(ls "$OUT"/*.dat | wc -l) series written, e.g. demo_DM56.00.dat + demo_DM56.00.inf"
+
+echo "== the burst stands out at DM 300, not at DM 0 (compare max with the mean and stddev)"
+"$BIN/inspect" "$OUT/demo_DM0.00.dat" | tail -n 1
+"$BIN/inspect" "$OUT/demo_DM300.00.dat" | tail -n 1
+echo "== the pulsar: PRESTO's realfft/accelsearch/prepfold read $OUT/demo_DM56.00.dat as they are"
+"$BIN/inspect" "$OUT/demo_DM56.00.dat" | sed -n '2,12p'

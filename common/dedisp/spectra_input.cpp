@@ -1,0 +1,104 @@
+#include "dedisp/spectra_input.hpp"
+
+#include <cstring>
+
+#include "dedisp/channel_rows.hpp"
+#include "io/sigproc.hpp"
+
+namespace rapt {
+
+SpectraInput::SpectraInput(SpectraSource& source, SigprocReader* raw) : source_(source) {
+  if (raw == nullptr) return;
+  const SigprocHeader& header = raw->header();
+  const int nbits = header.nbits;
+  if (header.nifs == 1 && !header.samples_signed() &&
+      (nbits == 1 || nbits == 2 || nbits == 4 || nbits == 8)) {
+    raw_ = raw;
+    nbits_ = nbits;
+  }
+}
+
+size_t SpectraInput::spectrum_bytes() const {
+  return nbits_ == 32 ? size_t(info().nchans) * sizeof(float)
+                      : packed_spectrum_bytes(info().nchans, nbits_);
+}
+
+size_t SpectraInput::read(uint8_t* out, size_t max_spectra) {
+  if (nbits_ == 32) return source_.read(reinterpret_cast<float*>(out), max_spectra);
+  return raw_->read_raw(out, max_spectra);
+}
+
+SpectraBuffer::SpectraBuffer(SpectraInput& input, size_t capacity)
+    : input_(input),
+      nchans_(input.info().nchans),
+      nbits_(input.nbits()),
+      capacity_(capacity),
+      spectrum_bytes_(input.spectrum_bytes()),
+      data_(capacity * spectrum_bytes_),
+      sums_(size_t(nchans_), 0.0) {}
+
+size_t SpectraBuffer::fill() {
+  while (filled_ < capacity_) {
+    uint8_t* at = data_.data() + filled_ * spectrum_bytes_;
+    const size_t got = input_.read(at, capacity_ - filled_);
+    if (got == 0) break;
+    add_to_sums(at, got);
+    filled_ += got;
+    spectra_read_ += int64_t(got);
+  }
+  return filled_;
+}
+
+// Summed spectrum by spectrum, so the order (and so the float result) is the same whatever
+// the gulp size.
+void SpectraBuffer::add_to_sums(const uint8_t* spectra, size_t n) {
+  if (nbits_ == 32) {
+    const float* values = reinterpret_cast<const float*>(spectra);
+    for (size_t t = 0; t < n; ++t)
+      for (int c = 0; c < nchans_; ++c) sums_[c] += values[t * nchans_ + c];
+  } else if (nbits_ == 8) {
+    for (size_t t = 0; t < n; ++t)
+      for (int c = 0; c < nchans_; ++c) sums_[c] += spectra[t * nchans_ + c];
+  } else {
+    for (size_t t = 0; t < n; ++t)
+      for (int c = 0; c < nchans_; ++c)
+        sums_[c] += packed_sample(spectra, spectrum_bytes_, nbits_, t, c);
+  }
+}
+
+void SpectraBuffer::shift(size_t n) {
+  if (n >= filled_) {
+    filled_ = 0;
+    return;
+  }
+  std::memmove(data_.data(), data_.data() + n * spectrum_bytes_, (filled_ - n) * spectrum_bytes_);
+  filled_ -= n;
+}
+
+void SpectraBuffer::switch_to_float() {
+  if (nbits_ == 32) return;
+  std::vector<uint8_t> floats(capacity_ * nchans_ * sizeof(float));
+  float* out = reinterpret_cast<float*>(floats.data());
+  for (size_t t = 0; t < filled_; ++t)
+    for (int c = 0; c < nchans_; ++c)
+      out[t * nchans_ + c] = float(packed_sample(data_.data(), spectrum_bytes_, nbits_, t, c));
+  data_.swap(floats);
+  nbits_ = 32;
+  spectrum_bytes_ = nchans_ * sizeof(float);
+}
+
+std::vector<double> SpectraBuffer::channel_means() const {
+  std::vector<double> means(sums_);
+  for (double& m : means) m = spectra_read_ > 0 ? m / double(spectra_read_) : 0.0;
+  return means;
+}
+
+void SpectraBuffer::pad_with_means() {
+  switch_to_float();
+  const std::vector<double> means = channel_means();
+  float* out = reinterpret_cast<float*>(data_.data());
+  for (; filled_ < capacity_; ++filled_)
+    for (int c = 0; c < nchans_; ++c) out[filled_ * nchans_ + c] = float(means[c]);
+}
+
+}  // namespace rapt

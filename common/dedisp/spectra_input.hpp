@@ -1,0 +1,62 @@
+// The dedispersion runner's view of its input: spectra read either as float32 (any source) or
+// as the stored packed bytes (a SIGPROC reader with 1/2/4/8-bit unsigned samples and one IF),
+// kept in a buffer that slides by whole gulps and remembers each channel's running sum.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "dedisp/dedisp_engine.hpp"
+#include "io/spectra_source.hpp"
+
+namespace rapt {
+
+class SigprocReader;
+
+class SpectraInput {
+ public:
+  // `raw` may be null; if given it must be `source` itself, and is used only when its samples
+  // can go to an engine packed.
+  SpectraInput(SpectraSource& source, SigprocReader* raw);
+  const ObservationInfo& info() const { return source_.info(); }
+  int nbits() const { return nbits_; }         // 1, 2, 4, 8 (packed) or 32 (float)
+  void use_float() { nbits_ = 32; }            // before the first read
+  size_t spectrum_bytes() const;
+  size_t read(uint8_t* out, size_t max_spectra);
+
+ private:
+  SpectraSource& source_;
+  SigprocReader* raw_ = nullptr;
+  int nbits_ = 32;
+};
+
+class SpectraBuffer {
+ public:
+  SpectraBuffer(SpectraInput& input, size_t capacity);
+  // Reads until the buffer holds `capacity` spectra or the input ends; returns filled().
+  size_t fill();
+  size_t filled() const { return filled_; }
+  int64_t spectra_read() const { return spectra_read_; }
+  SpectraBlock block() const { return {data_.data(), nbits_, filled_}; }
+  // Drops the first n spectra (all of them if n >= filled()).
+  void shift(size_t n);
+  // Converts what is buffered to float32; later spectra are float32 too (for padding).
+  void switch_to_float();
+  // Fills the buffer up to `capacity` spectra with each channel's mean over all spectra read.
+  void pad_with_means();
+  std::vector<double> channel_means() const;
+
+ private:
+  void add_to_sums(const uint8_t* spectra, size_t n);
+
+  SpectraInput& input_;
+  int nchans_;
+  int nbits_;
+  size_t capacity_;
+  size_t spectrum_bytes_;
+  std::vector<uint8_t> data_;
+  size_t filled_ = 0;
+  int64_t spectra_read_ = 0;
+  std::vector<double> sums_;   // per channel; exact for integer samples
+};
+
+}  // namespace rapt

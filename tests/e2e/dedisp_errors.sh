@@ -1,0 +1,37 @@
+#!/bin/sh
+# dedisp refuses bad input with one clear line and the documented exit status
+# (2 bad usage, 1 bad data). Exit 0 = pass, 1 = fail, 77 = skip.
+BIN=${BIN:-build/bin}
+DATA=${RAPT_SHARED_DATA:-../shared/data}
+FIL=$DATA/sigpyproc3/tutorial.fil
+MASK=$DATA/presto-golden/test_rfifind.mask   # made for 128 channels; tutorial.fil has 64
+[ -f "$FIL" ] && [ -f "$MASK" ] || { echo "shared data not found"; exit 77; }
+W=$(mktemp -d) || exit 1
+trap 'chmod 755 "$W/locked" 2>/dev/null; rm -rf "$W"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+# expect STATUS 'message fragment' command...
+expect() {
+  want_status=$1; want_text=$2; shift 2
+  "$@" > /dev/null 2> "$W/err"; status=$?
+  [ $status -eq "$want_status" ] || fail "$* exited $status, expected $want_status: $(cat "$W/err")"
+  grep -qF -- "$want_text" "$W/err" || fail "$*: expected '$want_text' in: $(cat "$W/err")"
+}
+
+: > "$W/empty.txt"
+expect 2 "dedisp: $W/empty.txt: no DMs in the list" "$BIN/dedisp" --dm-list "$W/empty.txt" -o "$W/x" "$FIL"
+printf '10\n-5\n' > "$W/negative.txt"
+expect 2 "dedisp: DM trial -5 is negative; DMs must be >= 0" "$BIN/dedisp" --dm-list "$W/negative.txt" -o "$W/x" "$FIL"
+expect 2 "dedisp: DM trial -1 is negative" "$BIN/dedisp" --lodm -1 -o "$W/x" "$FIL"
+expect 1 "dedisp: $FIL: DM 1e+06 needs" "$BIN/dedisp" --lodm 1000000 -o "$W/x" "$FIL"
+expect 1 "dedisp: $MASK: made for 128 channels, but $FIL has 64" "$BIN/dedisp" --mask "$MASK" -o "$W/x" "$FIL"
+expect 1 "dedisp: $W/missing/x_DM0.00.dat: " "$BIN/dedisp" -o "$W/missing/x" "$FIL"
+expect 2 "dedisp: --ignorechan 60:70: channel 70 is out of range" "$BIN/dedisp" --ignorechan 60:70 -o "$W/x" "$FIL"
+expect 2 "dedisp: --nsub 5 does not divide the 64 channels" "$BIN/dedisp" --nsub 5 -o "$W/x" "$FIL"
+expect 2 "dedisp: --device gpu:" "$BIN/dedisp" --device gpu:99 -o "$W/x" "$FIL"
+expect 1 "dedisp: $W/nothing.fil: " "$BIN/dedisp" -o "$W/x" "$W/nothing.fil"
+if [ "$(id -u)" -ne 0 ]; then
+  mkdir "$W/locked" && chmod 555 "$W/locked"
+  expect 1 "dedisp: $W/locked/x_DM0.00.dat: " "$BIN/dedisp" -o "$W/locked/x" "$FIL"
+fi
+ls "$W" | grep -q 'x_DM' && fail "a failed run left output files behind"
+exit 0

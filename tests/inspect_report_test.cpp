@@ -1,0 +1,129 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/errors.hpp"
+#include "inspect/inspect_report.hpp"
+#include "inspect/running_stats.hpp"
+#include "io/presto_inf.hpp"
+#include "io/presto_series.hpp"
+#include "io/sigproc.hpp"
+#include "test_data.hpp"
+
+using rapt::testing::ScratchDir;
+
+namespace {
+
+// A 4-channel 8-bit file whose channel c holds the values 10c + (s % 3), s = 0..5.
+std::string write_small_filterbank(const ScratchDir& dir) {
+  rapt::SigprocHeader h;
+  h.source_name = "J0000+0000";
+  h.telescope_id = 4;
+  h.tsamp = 64e-6;
+  h.nbits = 8;
+  h.nchans = 4;
+  h.fch1 = 1500.0;
+  h.foff = -2.0;
+  std::vector<float> samples;
+  for (int s = 0; s < 6; ++s)
+    for (int c = 0; c < 4; ++c) samples.push_back(float(10 * c + s % 3));
+  const std::string path = dir.file("small.fil");
+  rapt::SigprocWriter writer(path, h, false);
+  writer.write(samples.data(), 6);
+  writer.commit();
+  return path;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST(RunningStats, MergedPartsEqualOnePass) {
+  rapt::RunningStats whole, left, right;
+  for (int i = 0; i < 100; ++i) {
+    const double x = (i * 37 % 11) - 3.5;
+    whole.add(x);
+    (i < 40 ? left : right).add(x);
+  }
+  left.merge(right);
+  EXPECT_EQ(left.count, whole.count);
+  EXPECT_NEAR(left.mean, whole.mean, 1e-12);
+  EXPECT_NEAR(left.variance(), whole.variance(), 1e-12);
+  EXPECT_EQ(left.min, whole.min);
+  EXPECT_EQ(left.max, whole.max);
+}
+
+TEST(InspectReport, ShowsHeaderAndExactStatisticsOfAFilterbank) {
+  ScratchDir dir;
+  const std::string path = write_small_filterbank(dir);
+  const std::string report = rapt::inspect_file(path, {});
+  EXPECT_TRUE(contains(report, "(SIGPROC filterbank)")) << report;
+  EXPECT_TRUE(contains(report, "J0000+0000"));
+  EXPECT_TRUE(contains(report, "Parkes"));
+  EXPECT_TRUE(contains(report, "Lowest channel (MHz)         1494.000000"));
+  EXPECT_TRUE(contains(report, "Spectra                      6\n"));
+  // All samples: mean of 10c + (s%3) over c=0..3, s=0..5 = 15 + 1 = 16; min 0, max 32.
+  EXPECT_TRUE(contains(report, "All samples                  mean 16  ")) << report;
+  EXPECT_TRUE(contains(report, "min 0  max 32")) << report;
+  // Channel sum: 60 + 4*(s%3): mean 64, min 60, max 68.
+  EXPECT_TRUE(contains(report, "Channel sum (DM 0)           mean 64  ")) << report;
+}
+
+TEST(InspectReport, HeaderOnlyReadsNoData) {
+  ScratchDir dir;
+  const std::string report = rapt::inspect_file(write_small_filterbank(dir), {true, false, 0});
+  EXPECT_FALSE(contains(report, "Statistics"));
+}
+
+TEST(InspectReport, PerChannelTableAndSpectrumLimit) {
+  ScratchDir dir;
+  const std::string report = rapt::inspect_file(write_small_filterbank(dir), {false, true, 3});
+  EXPECT_TRUE(contains(report, "Statistics of 3 spectra")) << report;
+  EXPECT_TRUE(contains(report, "        3  1494.000000   31")) << report;
+}
+
+TEST(InspectReport, DatUsesItsInfAndReportsSampleStatistics) {
+  ScratchDir dir;
+  rapt::InfFile inf;
+  inf.name = dir.file("x_DM10.00");
+  inf.n = 4;
+  inf.dt_s = 1e-3;
+  inf.dm = 10.0;
+  rapt::write_inf(dir.file("x_DM10.00.inf"), inf, false);
+  rapt::write_dat(dir.file("x_DM10.00.dat"), {1.0f, 2.0f, 3.0f, 6.0f}, false);
+  const std::string report = rapt::inspect_file(dir.file("x_DM10.00.dat"), {});
+  EXPECT_TRUE(contains(report, "DM (pc cm^-3)                10")) << report;
+  EXPECT_TRUE(contains(report, "Statistics of 4 samples")) << report;
+  EXPECT_TRUE(contains(report, "mean 3  ")) << report;
+}
+
+TEST(InspectReport, NamesTheFileForEveryProblem) {
+  ScratchDir dir;
+  const auto message_of = [&](const std::string& path) -> std::string {
+    try {
+      rapt::inspect_file(path, {});
+    } catch (const rapt::DataError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(message_of(dir.file("missing.fil")), dir.file("missing.fil") + ": no such file");
+  rapt::testing::write_whole_file(dir.file("junk.fits"), "this is not FITS");
+  EXPECT_EQ(message_of(dir.file("junk.fits")),
+            dir.file("junk.fits") + ": not a SIGPROC filterbank or PSRFITS file");
+  rapt::testing::write_whole_file(dir.file("lonely.dat"), std::string(16, '\0'));
+  EXPECT_EQ(message_of(dir.file("lonely.dat")),
+            dir.file("lonely.dat") + ": PRESTO series without its .inf (" +
+                dir.file("lonely.inf") + " not found)");
+}
+
+TEST(InspectReport, ReadsRealParkesData) {
+  RAPT_REQUIRE_SHARED_FILE(path, "sigpyproc3/parkes_4bit.sf");
+  const std::string report = rapt::inspect_file(path, {});
+  EXPECT_TRUE(contains(report, "(PSRFITS search)")) << report;
+  EXPECT_TRUE(contains(report, "Channels                     416"));
+  EXPECT_TRUE(contains(report, "Statistics of 4096 spectra"));
+}

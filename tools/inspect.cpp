@@ -1,0 +1,54 @@
+// inspect: the header and basic statistics of any file rapt reads, like PRESTO's readfile.
+//
+//   inspect obs.fil              header and whole-file statistics
+//   inspect --header-only *.fil  headers only (fast)
+//   inspect --channels obs.fits  per-channel mean and standard deviation too
+//
+// Bad files are reported one line each and the loop goes on; the exit status is 1 if any file
+// could not be read.
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli/errors.hpp"
+#include "cli/program.hpp"
+#include "inspect/inspect_report.hpp"
+
+int main(int argc, char** argv) {
+  return rapt::run_program("inspect", [&] {
+    auto options = rapt::program_options(
+        "inspect", "print the header and statistics of filterbank, PSRFITS and PRESTO files");
+    options.add_options()
+        ("header-only", "print the header only; do not read the data")
+        ("channels", "also print the mean and standard deviation of every channel")
+        ("max-spectra", "read at most this many spectra for the statistics (0 = all)",
+         cxxopts::value<long long>()->default_value("0"))
+        ("files", "input files ('-' = stdin)", cxxopts::value<std::vector<std::string>>());
+    options.parse_positional({"files"});
+    options.positional_help("FILE...");
+    const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
+    if (args.positional.empty()) throw rapt::UsageError("no input files");
+
+    rapt::InspectSettings settings;
+    settings.header_only = args.result.count("header-only") > 0;
+    settings.per_channel = args.result.count("channels") > 0;
+    settings.max_spectra = args.result["max-spectra"].as<long long>();
+    if (settings.max_spectra < 0) throw rapt::UsageError("--max-spectra must be >= 0");
+
+    int status = 0;
+    for (size_t i = 0; i < args.positional.size(); ++i) {
+      const std::string& path = args.positional[i];
+      try {
+        const std::string report = rapt::inspect_file(path, settings);
+        std::fputs(report.c_str(), stdout);
+        if (i + 1 < args.positional.size()) std::fputs("\n", stdout);
+      } catch (const rapt::DataError& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "inspect: %s\n", e.what());
+        status = 1;
+      }
+    }
+    return status;
+  });
+}
