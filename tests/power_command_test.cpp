@@ -39,19 +39,22 @@ TEST(CommandRunner, ExitsOneTwentySevenForAMissingCommand) {
   EXPECT_EQ(run({"/nonexistent/command"}), 127);
 }
 
+// The signals are sent to this thread: a process-directed kill() could land on a thread that
+// another test started without the mask (the CUDA runtime's, on a GPU machine) and end the run.
+// powersensor-read itself blocks them before it starts any thread.
 TEST(SignalWaiter, TakesAPendingSignal) {
   rapt::SignalWaiter signals;
-  kill(getpid(), SIGUSR1);
+  pthread_kill(pthread_self(), SIGUSR1);
   bool from_terminal = true;
   EXPECT_EQ(signals.wait(1000, &from_terminal), SIGUSR1);
-  EXPECT_FALSE(from_terminal);  // sent by kill()
+  EXPECT_FALSE(from_terminal);  // sent by a program, not typed at the terminal
   EXPECT_EQ(signals.wait(10), 0);
 }
 
 TEST(SignalWaiter, DiscardsSignalsStillPendingWhenItEnds) {
   {
     rapt::SignalWaiter signals;
-    kill(getpid(), SIGUSR1);  // would end the test program if it were delivered
+    pthread_kill(pthread_self(), SIGUSR1);  // would end the test program if it were delivered
   }
   SUCCEED();
 }
