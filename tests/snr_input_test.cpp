@@ -81,7 +81,7 @@ TEST(SnrSeriesInput, RefusesSeriesOfDifferentLengthsOrSamplingTimes) {
   const SeriesInput b = describe_series(dir.file("b.dat"));
   const SeriesInput c = describe_series(dir.file("c.dat"));
   EXPECT_EQ(error_of([&] { check_series_agree({a, b}); }),
-            dir.file("b.dat") + ": has 4000 usable samples but " + dir.file("a.dat") +
+            dir.file("b.dat") + ": has 4000 samples but " + dir.file("a.dat") +
                 " has 5000; search series of one length per call");
   EXPECT_EQ(error_of([&] { check_series_agree({a, c}); }),
             dir.file("c.dat") + ": sampling time differs from " + dir.file("a.dat") +

@@ -97,9 +97,9 @@ void check_series_agree(const std::vector<SeriesInput>& series) {
   if (series.empty()) return;
   const SeriesInput& first = series.front();
   for (const SeriesInput& s : series) {
-    if (s.total_samples != first.total_samples || s.usable_samples != first.usable_samples)
-      throw file_error(s.path, "has " + std::to_string(s.usable_samples) + " usable samples but " +
-                                   first.path + " has " + std::to_string(first.usable_samples) +
+    if (s.total_samples != first.total_samples)
+      throw file_error(s.path, "has " + std::to_string(s.total_samples) + " samples but " +
+                                   first.path + " has " + std::to_string(first.total_samples) +
                                    "; search series of one length per call");
     if (std::fabs(s.dt_s - first.dt_s) > 1e-9 * first.dt_s)
       throw file_error(s.path, "sampling time differs from " + first.path +

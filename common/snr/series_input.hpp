@@ -31,7 +31,7 @@ SeriesInput describe_series(const std::string& path);
 void load_series_samples(SeriesInput& series);
 
 // All series in one call must share length and sampling time (their samples are compared by
-// index). Throws DataError naming the first one that differs from the first series.
+// index); their usable parts may differ (dedispersion pads each DM differently). Throws DataError naming the first one that differs from the first series.
 void check_series_agree(const std::vector<SeriesInput>& series);
 
 // PRESTO's off regions and usable length for an .inf's on/off pairs.

@@ -20,24 +20,28 @@ std::vector<std::vector<SinglePulseEvent>> search_batch(const std::vector<Series
                                                         const SnrSettings& settings,
                                                         BoxcarEngine& engine, int threads) {
   if (batch.empty()) return {};
-  const int64_t usable = int64_t(batch.front().samples.size());
-  const int64_t nblocks = usable / settings.detrend_len;
-  if (nblocks == 0)
-    throw file_error(batch.front().path,
-                     std::to_string(usable) + " usable samples, fewer than one detrend block (" +
-                         std::to_string(settings.detrend_len) + ")");
-  const int64_t length = nblocks * settings.detrend_len;
-  std::vector<float> packed(batch.size() * size_t(length));
+  // Each series is searched over its whole detrend blocks; shorter ones are padded with zeros
+  // to the longest (zeros are what the boxcars see past a series' end anyway).
+  std::vector<int64_t> lengths;
+  for (const SeriesInput& s : batch) {
+    const int64_t usable = int64_t(s.samples.size());
+    const int64_t whole = usable / settings.detrend_len * settings.detrend_len;
+    if (whole == 0)
+      throw file_error(s.path, std::to_string(usable) +
+                                   " usable samples, fewer than one detrend block (" +
+                                   std::to_string(settings.detrend_len) + ")");
+    lengths.push_back(whole);
+  }
+  const int64_t row = *std::max_element(lengths.begin(), lengths.end());
+  std::vector<float> packed(batch.size() * size_t(row), 0.0f);
   std::vector<std::vector<bool>> bad_blocks(batch.size());
   parallel_for(threads, batch.size(), [&](size_t s, int) {
-    if (int64_t(batch[s].samples.size()) != usable)
-      throw file_error(batch[s].path, "length differs from " + batch.front().path);
     NormalisedSeries normalised = normalise_series(batch[s].samples, settings);
     std::copy(normalised.samples.begin(), normalised.samples.end(),
-              packed.begin() + int64_t(s) * length);
+              packed.begin() + int64_t(s) * row);
     bad_blocks[s] = std::move(normalised.bad_blocks);
   });
-  const std::vector<BoxcarHit> hits = engine.find_hits(packed, int64_t(batch.size()), length);
+  const std::vector<BoxcarHit> hits = engine.find_hits(packed, int64_t(batch.size()), row);
 
   std::vector<std::vector<SinglePulseEvent>> events(batch.size());
   size_t begin = 0;
@@ -45,14 +49,16 @@ std::vector<std::vector<SinglePulseEvent>> search_batch(const std::vector<Series
     size_t end = begin;
     while (end < hits.size() && hits[end].series == hits[begin].series) ++end;
     const size_t s = size_t(hits[begin].series);
+    std::vector<BoxcarHit> own;
+    for (size_t i = begin; i < end; ++i)
+      if (hits[i].sample < lengths[s]) own.push_back(hits[i]);
     EventContext context;
     context.dm = batch[s].dm;
     context.dt_s = batch[s].dt_s;
     context.detrend_len = settings.detrend_len;
     context.bad_blocks = bad_blocks[s];
     context.off_regions = batch[s].off_regions;
-    events[s] = events_from_hits(std::vector<BoxcarHit>(hits.begin() + begin, hits.begin() + end),
-                                 engine.widths(), context);
+    events[s] = events_from_hits(own, engine.widths(), context);
     begin = end;
   }
   return events;

@@ -11,7 +11,7 @@
 
 namespace rapt {
 
-// `batch` series have their samples loaded and equal usable lengths; the engine was made with
+// `batch` series have their samples loaded (usable lengths may differ); the engine was made with
 // settings.widths and settings.threshold. Returns one event list per series. Throws DataError
 // when a series is shorter than one detrend block.
 std::vector<std::vector<SinglePulseEvent>> search_batch(const std::vector<SeriesInput>& batch,
