@@ -90,7 +90,7 @@ class GpuBoxcarEngine final : public BoxcarEngine {
       hits_ = cuda::DeviceBuffer<DeviceBoxcarHit>();
       hits_ = cuda::DeviceBuffer<DeviceBoxcarHit>(size_t(found));
     }
-    std::vector<DeviceBoxcarHit> host(size_t(found));
+    std::vector<DeviceBoxcarHit> host(static_cast<size_t>(found));
     if (found > 0)
       RAPT_CUDA_CHECK(cudaMemcpy(host.data(), hits_.get(), sizeof(DeviceBoxcarHit) * host.size(),
                                  cudaMemcpyDeviceToHost));
