@@ -22,6 +22,7 @@
 #include "snr/candidate_clustering.hpp"
 #include "snr/profile_snr.hpp"
 #include "snr/single_pulse_search.hpp"
+#include "snr/singlepulse_plot.hpp"
 #include "snr/snr_options.hpp"
 
 namespace {
@@ -39,6 +40,14 @@ void print_profile_snrs(const std::vector<std::string>& paths) {
     const rapt::ProfileSnr snr = rapt::profile_snr(fold.profile, path);
     std::printf("%-42s %8.2f %6d %6d\n", path.c_str(), snr.snr, snr.width_bins, snr.start_bin);
   }
+}
+
+// "dir/obs_DM56.00" -> "obs": the name a plot title gives the whole set of DM trials.
+std::string observation_name(const std::string& root) {
+  const size_t slash = root.find_last_of('/');
+  std::string name = slash == std::string::npos ? root : root.substr(slash + 1);
+  const size_t dm = name.rfind("_DM");
+  return dm == std::string::npos || dm == 0 ? name : name.substr(0, dm);
 }
 
 std::string singlepulse_path(const rapt::SeriesInput& series, const std::string& outdir) {
@@ -79,6 +88,8 @@ int main(int argc, char** argv) {
     if (!folds.empty()) print_profile_snrs(folds);
     if (series_paths.empty()) return 0;
 
+    if (!run.plot.empty() && !rapt::singlepulse_plot_available())
+      rapt::plot_singlepulse_png(run.plot, {}, {}, "", args.force);  // says why it cannot
     std::vector<rapt::SeriesInput> series;
     for (const std::string& path : series_paths) series.push_back(rapt::describe_series(path));
     rapt::check_series_agree(series);
@@ -117,6 +128,16 @@ int main(int argc, char** argv) {
     }
     const auto candidates = rapt::cluster_events(all_events, dms, run.cluster);
     write_text(run.cands, rapt::format_candidates(candidates), args.force);
+    if (!run.plot.empty()) {
+      rapt::SinglePulsePlotRange range;
+      range.lo_dm = *std::min_element(dms.begin(), dms.end());
+      range.hi_dm = *std::max_element(dms.begin(), dms.end());
+      range.duration_s = double(series.front().total_samples) * series.front().dt_s;
+      range.threshold = run.search.threshold;
+      rapt::plot_singlepulse_png(run.plot, all_events, range,
+                                 "Single pulse search: " + observation_name(series.front().root),
+                                 args.force);
+    }
     messages.info(std::to_string(series.size()) + " series, " +
                   std::to_string(all_events.size()) + " events, " +
                   std::to_string(candidates.size()) + " candidates");

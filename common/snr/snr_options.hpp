@@ -20,6 +20,7 @@ struct SnrRunOptions {
   int threads = 0;            // 0 = all cores
   std::string outdir;         // "" = beside each input
   std::string cands = "-";    // clustered candidates; "-" = stdout
+  std::string plot;           // PNG path, "" = none
   double max_width_s = 0.0;   // -m: widths follow from the series' sampling time
   std::vector<std::string> files;  // positional inputs plus --glob matches, in order
 };
