@@ -4,6 +4,7 @@
 //   snr -t 6 -m 0.05 --presto x.dat PRESTO's numbers, boxcars up to 50 ms
 //   snr --mode peak obs_DM*.dat     (max - mean) / std per chunk
 //   snr fold.pfd.bestprof           S/N of a folded profile
+//   snr --numdms 200 --dmstep 2 obs.fil   dedisperse in memory, then search (fused mode)
 //
 // Every series of a call must share length and sampling time; the clustered candidate list
 // joins events over DM, time and width (friends of friends).
@@ -20,6 +21,7 @@
 #include "io/bestprof.hpp"
 #include "io/singlepulse.hpp"
 #include "snr/candidate_clustering.hpp"
+#include "snr/fused_search.hpp"
 #include "snr/profile_snr.hpp"
 #include "snr/single_pulse_search.hpp"
 #include "snr/singlepulse_plot.hpp"
@@ -78,7 +80,8 @@ int main(int argc, char** argv) {
     rapt::add_snr_options(options);
     options.parse_positional({"files"});
     options.positional_help("FILE...");
-    const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
+    const rapt::ParsedOptions args =
+        rapt::parse_options(options, argc, argv, {"lodm", "dmstep", "numdms"});
     rapt::SnrRunOptions run = rapt::read_snr_options(args.result, args.positional);
     const rapt::Messages& messages = args.messages;
 
@@ -90,14 +93,24 @@ int main(int argc, char** argv) {
 
     if (!run.plot.empty() && !rapt::singlepulse_plot_available())
       rapt::plot_singlepulse_png(run.plot, {}, {}, "", args.force);  // says why it cannot
+    const int threads = run.threads > 0 ? run.threads
+                                        : int(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<rapt::SeriesInput> series;
-    for (const std::string& path : series_paths) series.push_back(rapt::describe_series(path));
+    const bool fused = std::any_of(series_paths.begin(), series_paths.end(),
+                                   [](const std::string& p) { return rapt::is_filterbank_path(p); });
+    if (fused) {
+      if (series_paths.size() != 1)
+        throw rapt::UsageError("give one filterbank (with --numdms) or time series, not both");
+      series = rapt::dedisperse_in_memory(
+          {series_paths[0], run.lodm, run.dmstep, run.numdms, run.device, run.threads});
+    } else {
+      if (run.numdms > 0) throw rapt::UsageError("--numdms needs a filterbank input");
+      for (const std::string& path : series_paths) series.push_back(rapt::describe_series(path));
+    }
     rapt::check_series_agree(series);
     if (run.max_width_s > 0.0)
       run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
 
-    const int threads = run.threads > 0 ? run.threads
-                                        : int(std::max(1u, std::thread::hardware_concurrency()));
     const rapt::DeviceChoice device = rapt::choose_device(run.device);
     auto engine = device.use_gpu
         ? rapt::make_gpu_boxcar_engine(run.search.widths, float(run.search.threshold),
@@ -106,13 +119,17 @@ int main(int argc, char** argv) {
     messages.detail("engine " + engine->name() + ", widths up to " +
                     std::to_string(run.search.max_width()) + " samples");
 
+    const double duration_s = double(series.front().total_samples) * series.front().dt_s;
+    const std::string name = observation_name(series.front().root);
     std::vector<rapt::SinglePulseEvent> all_events;
     std::vector<double> dms;
     const size_t per_batch = rapt::series_per_batch(series.front().usable_samples, size_t(1) << 30);
     for (size_t first = 0; first < series.size(); first += per_batch) {
-      std::vector<rapt::SeriesInput> batch(
-          series.begin() + first, series.begin() + std::min(series.size(), first + per_batch));
-      for (rapt::SeriesInput& s : batch) rapt::load_series_samples(s);
+      std::vector<rapt::SeriesInput> batch;
+      for (size_t i = first; i < std::min(series.size(), first + per_batch); ++i)
+        batch.push_back(std::move(series[i]));  // fused series come with their samples
+      for (rapt::SeriesInput& s : batch)
+        if (s.samples.empty()) rapt::load_series_samples(s);
       std::vector<std::vector<rapt::SinglePulseEvent>> events;
       if (run.mode == rapt::SnrMode::kPeak) {
         for (const rapt::SeriesInput& s : batch)
@@ -132,10 +149,10 @@ int main(int argc, char** argv) {
       rapt::SinglePulsePlotRange range;
       range.lo_dm = *std::min_element(dms.begin(), dms.end());
       range.hi_dm = *std::max_element(dms.begin(), dms.end());
-      range.duration_s = double(series.front().total_samples) * series.front().dt_s;
+      range.duration_s = duration_s;
       range.threshold = run.search.threshold;
       rapt::plot_singlepulse_png(run.plot, all_events, range,
-                                 "Single pulse search: " + observation_name(series.front().root),
+                                 "Single pulse search: " + name,
                                  args.force);
     }
     messages.info(std::to_string(series.size()) + " series, " +

@@ -44,6 +44,11 @@ void add_snr_options(cxxopts::Options& options) {
        cxxopts::value<int64_t>()->default_value("2"))
       ("cluster-width-ratio", "join only events whose widths differ by at most this factor "
        "(0 = any)", cxxopts::value<double>()->default_value("0"))
+      ("lodm", "filterbank input: the lowest DM trial",
+       cxxopts::value<double>()->default_value("0"))
+      ("dmstep", "filterbank input: the DM step", cxxopts::value<double>()->default_value("1"))
+      ("numdms", "filterbank input: the number of DM trials (dedispersed in memory)",
+       cxxopts::value<int>()->default_value("0"))
       ("plot", "write a PNG plot: DM vs time, S/N histogram, S/N vs DM",
        cxxopts::value<std::string>())
       ("files", "input series: .dat (with .inf), .tim, or .bestprof",
@@ -130,6 +135,9 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
     throw UsageError("the --cluster-* values must be >= 0");
   if (o.cluster.width_ratio > 0.0 && o.cluster.width_ratio < 1.0)
     throw UsageError("--cluster-width-ratio must be 0 (any) or at least 1");
+  o.lodm = result["lodm"].as<double>();
+  o.dmstep = result["dmstep"].as<double>();
+  o.numdms = result["numdms"].as<int>();
   if (result.count("plot")) o.plot = result["plot"].as<std::string>();
   if (result.count("max-width")) o.max_width_s = result["max-width"].as<double>();
   o.files = positional;

@@ -21,6 +21,8 @@ struct SnrRunOptions {
   std::string outdir;         // "" = beside each input
   std::string cands = "-";    // clustered candidates; "-" = stdout
   std::string plot;           // PNG path, "" = none
+  double lodm = 0.0, dmstep = 1.0;  // fused mode (a filterbank input)
+  int numdms = 0;
   double max_width_s = 0.0;   // -m: widths follow from the series' sampling time
   std::vector<std::string> files;  // positional inputs plus --glob matches, in order
 };
