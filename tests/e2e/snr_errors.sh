@@ -36,7 +36,11 @@ expect 1 "snr: $W/lonely.dat: no .inf beside it ($W/lonely.inf)" "$BIN/snr" "$W/
 sed 's/^\( Number of bins in the time series *= *\).*/\10/' "$W/a_DM0.00.inf" > "$W/empty.inf"
 expect 1 "snr: $W/empty.dat: is empty (no samples)" "$BIN/snr" "$W/empty.dat"
 expect 1 "snr: $W/a_DM0.00.singlepulse: " "$BIN/snr" "$W/a_DM0.00.dat"   # exists; no --force
-expect 1 "snr: $W/a.fil: not a time series" "$BIN/snr" "$W/a.fil"
+expect 1 "snr: $W/cands.txt: not a time series" "$BIN/snr" "$W/cands.txt"
+expect 2 "snr: a filterbank input needs --numdms" "$BIN/snr" "$W/a.fil"
+expect 2 "snr: give one filterbank (with --numdms) or time series, not both" \
+  "$BIN/snr" --numdms 2 "$W/a.fil" "$W/b.fil"
+expect 2 "snr: --numdms needs a filterbank input" "$BIN/snr" --numdms 2 "$W/a_DM0.00.dat"
 expect 2 "snr: --mode must be boxcar or peak, not 'fast'" "$BIN/snr" --mode fast "$W/a_DM0.00.dat"
 expect 2 "snr: --glob '$W/nothing*.dat' matches no files" "$BIN/snr" -g "$W/nothing*.dat"
 expect 2 "snr: -d/--detrend-factor must be 1..32" "$BIN/snr" -d 40 "$W/a_DM0.00.dat"
