@@ -142,6 +142,9 @@ int main(int argc, char** argv) {
         all_events.insert(all_events.end(), events[i].begin(), events[i].end());
         dms.push_back(batch[i].dm);
       }
+      if (messages.progress)
+        std::fprintf(stderr, "\rsnr: %zu of %zu series searched%s", dms.size(), series.size(),
+                     dms.size() == series.size() ? "\n" : "");
     }
     const auto candidates = rapt::cluster_events(all_events, dms, run.cluster);
     write_text(run.cands, rapt::format_candidates(candidates), args.force);

@@ -30,7 +30,7 @@ void add_snr_options(cxxopts::Options& options) {
        cxxopts::value<std::vector<std::string>>())
       ("mode", "boxcar (single_pulse_search.py) or peak ((max - mean) / std per chunk)",
        cxxopts::value<std::string>()->default_value("boxcar"))
-      ("chunk-len", "peak mode: samples per chunk (default: the detrend length)",
+      ("chunk-len", "peak mode: samples per chunk (0 = the detrend length)",
        cxxopts::value<int64_t>()->default_value("0"))
       ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
