@@ -73,6 +73,62 @@ void write_text(const std::string& path, const std::string& text, bool overwrite
 
 }  // namespace
 
+// The series of this call: described (.dat/.tim, loaded later batch by batch) or dedispersed
+// in memory (one filterbank with a DM plan).
+std::vector<rapt::SeriesInput> open_series(const rapt::SnrRunOptions& run,
+                                           const std::vector<std::string>& paths) {
+  std::vector<rapt::SeriesInput> series;
+  const bool fused = std::any_of(paths.begin(), paths.end(),
+                                 [](const std::string& p) { return rapt::is_filterbank_path(p); });
+  if (fused) {
+    if (paths.size() != 1)
+      throw rapt::UsageError("give one filterbank (with --numdms) or time series, not both");
+    series = rapt::dedisperse_in_memory(
+        {paths[0], run.lodm, run.dmstep, run.numdms, run.device, run.threads});
+  } else {
+    if (run.numdms > 0) throw rapt::UsageError("--numdms needs a filterbank input");
+    for (const std::string& path : paths) series.push_back(rapt::describe_series(path));
+  }
+  rapt::check_series_agree(series);
+  return series;
+}
+
+struct SearchResult {
+  std::vector<rapt::SinglePulseEvent> events;  // of every series
+  std::vector<double> dms;                     // every DM searched
+};
+
+// Searches the series batch by batch (each batch's samples are freed after it), writing one
+// .singlepulse per series.
+SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrRunOptions& run,
+                        rapt::BoxcarEngine& engine, int threads, const rapt::ParsedOptions& args) {
+  SearchResult result;
+  const size_t per_batch = rapt::series_per_batch(series.front().usable_samples, size_t(1) << 30);
+  for (size_t first = 0; first < series.size(); first += per_batch) {
+    std::vector<rapt::SeriesInput> batch;
+    for (size_t i = first; i < std::min(series.size(), first + per_batch); ++i)
+      batch.push_back(std::move(series[i]));  // fused series come with their samples
+    for (rapt::SeriesInput& s : batch)
+      if (s.samples.empty()) rapt::load_series_samples(s);
+    std::vector<std::vector<rapt::SinglePulseEvent>> events;
+    if (run.mode == rapt::SnrMode::kPeak) {
+      for (const rapt::SeriesInput& s : batch)
+        events.push_back(rapt::chunk_peak_events(s, run.chunk_len, run.search.threshold));
+    } else {
+      events = rapt::search_batch(batch, run.search, engine, threads);
+    }
+    for (size_t i = 0; i < batch.size(); ++i) {
+      rapt::write_singlepulse(singlepulse_path(batch[i], run.outdir), events[i], args.force);
+      result.events.insert(result.events.end(), events[i].begin(), events[i].end());
+      result.dms.push_back(batch[i].dm);
+    }
+    if (args.messages.progress)
+      std::fprintf(stderr, "\rsnr: %zu of %zu series searched%s", result.dms.size(),
+                   series.size(), result.dms.size() == series.size() ? "\n" : "");
+  }
+  return result;
+}
+
 int main(int argc, char** argv) {
   return rapt::run_program("snr", [&] {
     auto options = rapt::program_options(
@@ -95,22 +151,9 @@ int main(int argc, char** argv) {
       rapt::plot_singlepulse_png(run.plot, {}, {}, "", args.force);  // says why it cannot
     const int threads = run.threads > 0 ? run.threads
                                         : int(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<rapt::SeriesInput> series;
-    const bool fused = std::any_of(series_paths.begin(), series_paths.end(),
-                                   [](const std::string& p) { return rapt::is_filterbank_path(p); });
-    if (fused) {
-      if (series_paths.size() != 1)
-        throw rapt::UsageError("give one filterbank (with --numdms) or time series, not both");
-      series = rapt::dedisperse_in_memory(
-          {series_paths[0], run.lodm, run.dmstep, run.numdms, run.device, run.threads});
-    } else {
-      if (run.numdms > 0) throw rapt::UsageError("--numdms needs a filterbank input");
-      for (const std::string& path : series_paths) series.push_back(rapt::describe_series(path));
-    }
-    rapt::check_series_agree(series);
+    std::vector<rapt::SeriesInput> series = open_series(run, series_paths);
     if (run.max_width_s > 0.0)
       run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
-
     const rapt::DeviceChoice device = rapt::choose_device(run.device);
     auto engine = device.use_gpu
         ? rapt::make_gpu_boxcar_engine(run.search.widths, float(run.search.threshold),
@@ -119,47 +162,21 @@ int main(int argc, char** argv) {
     messages.detail("engine " + engine->name() + ", widths up to " +
                     std::to_string(run.search.max_width()) + " samples");
 
-    const double duration_s = double(series.front().total_samples) * series.front().dt_s;
+    rapt::SinglePulsePlotRange range;
+    range.duration_s = double(series.front().total_samples) * series.front().dt_s;
+    range.threshold = run.search.threshold;
     const std::string name = observation_name(series.front().root);
-    std::vector<rapt::SinglePulseEvent> all_events;
-    std::vector<double> dms;
-    const size_t per_batch = rapt::series_per_batch(series.front().usable_samples, size_t(1) << 30);
-    for (size_t first = 0; first < series.size(); first += per_batch) {
-      std::vector<rapt::SeriesInput> batch;
-      for (size_t i = first; i < std::min(series.size(), first + per_batch); ++i)
-        batch.push_back(std::move(series[i]));  // fused series come with their samples
-      for (rapt::SeriesInput& s : batch)
-        if (s.samples.empty()) rapt::load_series_samples(s);
-      std::vector<std::vector<rapt::SinglePulseEvent>> events;
-      if (run.mode == rapt::SnrMode::kPeak) {
-        for (const rapt::SeriesInput& s : batch)
-          events.push_back(rapt::chunk_peak_events(s, run.chunk_len, run.search.threshold));
-      } else {
-        events = rapt::search_batch(batch, run.search, *engine, threads);
-      }
-      for (size_t i = 0; i < batch.size(); ++i) {
-        rapt::write_singlepulse(singlepulse_path(batch[i], run.outdir), events[i], args.force);
-        all_events.insert(all_events.end(), events[i].begin(), events[i].end());
-        dms.push_back(batch[i].dm);
-      }
-      if (messages.progress)
-        std::fprintf(stderr, "\rsnr: %zu of %zu series searched%s", dms.size(), series.size(),
-                     dms.size() == series.size() ? "\n" : "");
-    }
-    const auto candidates = rapt::cluster_events(all_events, dms, run.cluster);
+    const SearchResult found = search_all(series, run, *engine, threads, args);
+    const auto candidates = rapt::cluster_events(found.events, found.dms, run.cluster);
     write_text(run.cands, rapt::format_candidates(candidates), args.force);
     if (!run.plot.empty()) {
-      rapt::SinglePulsePlotRange range;
-      range.lo_dm = *std::min_element(dms.begin(), dms.end());
-      range.hi_dm = *std::max_element(dms.begin(), dms.end());
-      range.duration_s = duration_s;
-      range.threshold = run.search.threshold;
-      rapt::plot_singlepulse_png(run.plot, all_events, range,
-                                 "Single pulse search: " + name,
+      range.lo_dm = *std::min_element(found.dms.begin(), found.dms.end());
+      range.hi_dm = *std::max_element(found.dms.begin(), found.dms.end());
+      rapt::plot_singlepulse_png(run.plot, found.events, range, "Single pulse search: " + name,
                                  args.force);
     }
     messages.info(std::to_string(series.size()) + " series, " +
-                  std::to_string(all_events.size()) + " events, " +
+                  std::to_string(found.events.size()) + " events, " +
                   std::to_string(candidates.size()) + " candidates");
     return 0;
   });
