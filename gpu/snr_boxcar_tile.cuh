@@ -14,9 +14,14 @@
 #include "random_words.hpp"  // RAPT_HOST_DEVICE
 #include "snr_boxcar_params.hpp"
 
-namespace rapt::gpu {
+// Loop unrolling for nvcc (the register path needs constant indices); nothing for the host.
+#ifdef __CUDACC__
+#define RAPT_UNROLL _Pragma("unroll")
+#else
+#define RAPT_UNROLL
+#endif
 
-constexpr int kBoxcarThreads = 256;
+namespace rapt::gpu {
 
 RAPT_HOST_DEVICE inline int tile_span(int max_width) { return kBoxcarTile + max_width; }
 
@@ -69,10 +74,50 @@ RAPT_HOST_DEVICE inline void tile_prefix(int max_width, int tid, const float* va
   if (tid == 0) prefix[0] = 0.0f;
 }
 
+// Width `wi` of kDefaultBoxcarWidths, as a constant the compiler can fold.
+RAPT_HOST_DEVICE constexpr int default_boxcar_width(int wi) {
+  return wi == 0 ? 1 : wi == 1 ? 2 : wi == 2 ? 3 : wi == 3 ? 4 : wi == 4 ? 6 : wi == 5 ? 9
+       : wi == 6 ? 14 : wi == 7 ? 20 : 30;
+}
+
+// Phase 5, register path (p.default_widths, so max_width = 30): this thread's kBoxcarRun
+// consecutive samples, from kBoxcarRun + 30 prefix sums read once into registers. Same values
+// as tile_search_any_widths, in the same arithmetic.
+template <typename Emit>
+RAPT_HOST_DEVICE inline void tile_search_default_widths(const BoxcarKernelParams& p, int series,
+                                                        int64_t tile_start, int tid,
+                                                        const float* values,
+                                                        const float* prefix, Emit& emit) {
+  constexpr int kHalfMax = 15;
+  constexpr int kCount = kBoxcarRun + 2 * kHalfMax;
+  const int first = tid * kBoxcarRun;
+  float sums[kCount];
+RAPT_UNROLL
+  for (int k = 0; k < kCount; ++k) sums[k] = prefix[first + k];
+  float scales[kNumDefaultBoxcarWidths];
+RAPT_UNROLL
+  for (int wi = 0; wi < kNumDefaultBoxcarWidths; ++wi) scales[wi] = p.scales[wi];
+RAPT_UNROLL
+  for (int j = 0; j < kBoxcarRun; ++j) {
+    const int64_t g = tile_start + first + j;
+    if (g < p.length) {
+      const float single = values[first + j + kHalfMax];
+      if (single > p.threshold) emit(p.first_series + series, 0, g, single);
+RAPT_UNROLL
+      for (int wi = 1; wi < kNumDefaultBoxcarWidths; ++wi) {
+        const int w = default_boxcar_width(wi);
+        const int start = j + kHalfMax - w / 2;
+        const float value = (sums[start + w] - sums[start]) * scales[wi];
+        if (value > p.threshold) emit(p.first_series + series, wi, g, value);
+      }
+    }
+  }
+}
+
 // Phase 5: every sample and width of the tile; emit(series, width_index, sample, value) for
 // each value above the threshold.
 template <typename Emit>
-RAPT_HOST_DEVICE inline void tile_search(const BoxcarKernelParams& p, int series,
+RAPT_HOST_DEVICE inline void tile_search_any_widths(const BoxcarKernelParams& p, int series,
                                          int64_t tile_start, int tid, const float* values,
                                          const float* prefix, Emit& emit) {
   const int half_max = p.max_width / 2;
@@ -91,6 +136,16 @@ RAPT_HOST_DEVICE inline void tile_search(const BoxcarKernelParams& p, int series
       if (value > p.threshold) emit(p.first_series + series, wi, g, value);
     }
   }
+}
+
+template <typename Emit>
+RAPT_HOST_DEVICE inline void tile_search(const BoxcarKernelParams& p, int series,
+                                         int64_t tile_start, int tid, const float* values,
+                                         const float* prefix, Emit& emit) {
+  if (p.default_widths)
+    tile_search_default_widths(p, series, tile_start, tid, values, prefix, emit);
+  else
+    tile_search_any_widths(p, series, tile_start, tid, values, prefix, emit);
 }
 
 }  // namespace rapt::gpu

@@ -63,6 +63,7 @@ GpuBoxcarTiming time_gpu_boxcar(int num_series, int64_t length, const std::vecto
   p.num_widths = int(widths.size());
   p.max_width = widths.back();
   p.threshold = threshold;
+  p.default_widths = uses_default_boxcar_widths(widths.data(), int(widths.size()));
   p.hits = hits.get();
   p.count = found.get();
   p.capacity = hits.size();

@@ -76,6 +76,7 @@ class GpuBoxcarEngine final : public BoxcarEngine {
     p.num_widths = int(widths().size());
     p.max_width = widths().back();
     p.threshold = threshold();
+    p.default_widths = uses_default_boxcar_widths(widths().data(), int(widths().size()));
     p.count = count_.get();
     unsigned long long found = 0;
     for (int attempt = 0; attempt < 2; ++attempt) {
