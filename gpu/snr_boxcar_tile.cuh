@@ -92,18 +92,18 @@ RAPT_HOST_DEVICE inline void tile_search_default_widths(const BoxcarKernelParams
   constexpr int kCount = kBoxcarRun + 2 * kHalfMax;
   const int first = tid * kBoxcarRun;
   float sums[kCount];
-RAPT_UNROLL
+  RAPT_UNROLL
   for (int k = 0; k < kCount; ++k) sums[k] = prefix[first + k];
   float scales[kNumDefaultBoxcarWidths];
-RAPT_UNROLL
+  RAPT_UNROLL
   for (int wi = 0; wi < kNumDefaultBoxcarWidths; ++wi) scales[wi] = p.scales[wi];
-RAPT_UNROLL
+  RAPT_UNROLL
   for (int j = 0; j < kBoxcarRun; ++j) {
     const int64_t g = tile_start + first + j;
     if (g < p.length) {
       const float single = values[first + j + kHalfMax];
       if (single > p.threshold) emit(p.first_series + series, 0, g, single);
-RAPT_UNROLL
+      RAPT_UNROLL
       for (int wi = 1; wi < kNumDefaultBoxcarWidths; ++wi) {
         const int w = default_boxcar_width(wi);
         const int start = j + kHalfMax - w / 2;
