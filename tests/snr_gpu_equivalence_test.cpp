@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
 #include <tuple>
+#include <utility>
 
 #include "gpu_device.hpp"
 #include "snr/single_pulse_search.hpp"
@@ -66,8 +68,13 @@ TEST(SnrGpuEquivalence, GpuEngineFindsTheCpuEnginesHits) {
   const int nseries = 12;
   const int64_t length = 100000;
   const std::vector<float> series = test_series(nseries, length);
-  for (float threshold : {5.0f, 2.0f}) {  // 2.0: more hits than the GPU's first list holds
-    const std::vector<int> widths = boxcar_widths_up_to(300);
+  // Widest 30: PRESTO's default widths (the kernel's register path); 300: its general path.
+  // Threshold 2: more hits than the GPU's first list holds.
+  for (const auto& [max_width, threshold] : {std::pair<int, float>{30, 5.0f}, {300, 5.0f},
+                                             {30, 2.0f}, {300, 2.0f}}) {
+    SCOPED_TRACE("widths up to " + std::to_string(max_width) + ", threshold " +
+                 std::to_string(threshold));
+    const std::vector<int> widths = boxcar_widths_up_to(max_width);
     auto cpu = make_cpu_boxcar_engine(widths, threshold, 2);
     auto gpu = make_gpu_boxcar_engine(widths, threshold, 0);
     const auto cpu_hits = cpu->find_hits(series, nseries, length);
