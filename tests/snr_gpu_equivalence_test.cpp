@@ -79,7 +79,8 @@ TEST(SnrGpuEquivalence, GpuEngineFindsTheCpuEnginesHits) {
     auto gpu = make_gpu_boxcar_engine(widths, threshold, 0);
     const auto cpu_hits = cpu->find_hits(series, nseries, length);
     const auto gpu_hits = gpu->find_hits(series, nseries, length);
-    ASSERT_GT(cpu_hits.size(), threshold < 3 ? size_t(1) << 18 : 100u);
+    // At threshold 2 with 15 widths, about 410,000 hits: past the first list of 2^18.
+    ASSERT_GT(cpu_hits.size(), threshold > 3 ? 100u : max_width == 300 ? size_t(1) << 18 : 100000u);
     expect_same_hits(cpu_hits, gpu_hits, threshold);
   }
 }
