@@ -102,7 +102,7 @@ $(BENCH_BIN): $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o) $(LIB)
 
 # Build prerequisites are checked first: `make test` and `make demo` on a fresh Debian machine
 # install what is missing (as root) or print the exact command to run.
-DEBIAN_PACKAGES := libfftw3-dev libcfitsio-dev libcxxopts-dev libgtest-dev groff-base \
+DEBIAN_PACKAGES := libfftw3-dev libcfitsio-dev libcxxopts-dev libgtest-dev groff-base python3-numpy \
                    libplplot-dev plplot-driver-cairo
 # What the offline bundle needs beyond the -dev packages (runtime libraries they point at).
 OFFLINE_PACKAGES := $(DEBIAN_PACKAGES) libfftw3-single3 libfftw3-double3 libcfitsio10 \

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <vector>
 
 #include "cli/errors.hpp"
@@ -101,9 +102,13 @@ TunedCandidate measure_one(const std::shared_ptr<const DedispDelays>& delays, De
 
 std::vector<DedispTileConfig> fitting_candidates(const DedispDelays& d, DedispSampleKind kind) {
   const size_t limit = device_shared_memory_limit();
+  std::map<int, int32_t> spreads;  // by DMs per block: a pass over every delay each
   std::vector<DedispTileConfig> out;
-  for (const DedispTileConfig& c : tile_config_candidates(kind))
-    if (tile_shared_bytes(d, kind, c) <= limit) out.push_back(c);
+  for (const DedispTileConfig& c : tile_config_candidates(kind)) {
+    const int dms = c.dms_per_block();
+    if (!spreads.count(dms)) spreads[dms] = max_block_spread(d, dms);
+    if (tile_shared_bytes_for_spread(d, kind, c, spreads[dms]) <= limit) out.push_back(c);
+  }
   return out;
 }
 

@@ -56,17 +56,6 @@ DedispTileTables empty_tables(const DedispDelays& d, DedispSampleKind kind,
   return t;
 }
 
-int32_t max_block_spread(const DedispDelays& d, int dms_per_block) {
-  const int nblocks = (d.ndm() + dms_per_block - 1) / dms_per_block;
-  int32_t spread = 0;
-  for (int b = 0; b < nblocks; ++b)
-    for (int k = 0; k < d.nactive(); ++k) {
-      const DelayRange r = block_delay_range(d, dms_per_block, b, k);
-      spread = std::max(spread, r.hi - r.lo);
-    }
-  return spread;
-}
-
 }  // namespace
 
 DedispDelays make_dedisp_delays(const DedispPlan& plan) {
@@ -89,11 +78,28 @@ DedispDelays make_dedisp_delays(const DedispPlan& plan) {
   return d;
 }
 
+int32_t max_block_spread(const DedispDelays& d, int dms_per_block) {
+  const int nblocks = (d.ndm() + dms_per_block - 1) / dms_per_block;
+  int32_t spread = 0;
+  for (int b = 0; b < nblocks; ++b)
+    for (int k = 0; k < d.nactive(); ++k) {
+      const DelayRange r = block_delay_range(d, dms_per_block, b, k);
+      spread = std::max(spread, r.hi - r.lo);
+    }
+  return spread;
+}
+
+size_t tile_shared_bytes_for_spread(const DedispDelays& delays, DedispSampleKind kind,
+                                    const DedispTileConfig& config, int32_t spread) {
+  DedispTileTables t = empty_tables(delays, kind, config);
+  set_stage_sizes(t, spread);
+  return t.shared_bytes();
+}
+
 size_t tile_shared_bytes(const DedispDelays& delays, DedispSampleKind kind,
                          const DedispTileConfig& config) {
-  DedispTileTables t = empty_tables(delays, kind, config);
-  set_stage_sizes(t, max_block_spread(delays, t.dms_per_block));
-  return t.shared_bytes();
+  return tile_shared_bytes_for_spread(delays, kind, config,
+                                      max_block_spread(delays, config.dms_per_block()));
 }
 
 DedispTileTables make_tile_tables(const DedispDelays& d, DedispSampleKind kind,

@@ -58,6 +58,12 @@ struct DedispTileTables {
 size_t tile_shared_bytes(const DedispDelays& delays, DedispSampleKind kind,
                          const DedispTileConfig& config);
 
+// The same from the largest delay spread within a block of config.dms_per_block() DMs
+// (max_block_spread), which many configurations share.
+int32_t max_block_spread(const DedispDelays& delays, int dms_per_block);
+size_t tile_shared_bytes_for_spread(const DedispDelays& delays, DedispSampleKind kind,
+                                    const DedispTileConfig& config, int32_t spread);
+
 DedispTileTables make_tile_tables(const DedispDelays& delays, DedispSampleKind kind,
                                   const DedispTileConfig& config);
 

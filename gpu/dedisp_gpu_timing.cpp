@@ -2,6 +2,7 @@
 // in GPU memory (and in page-locked host memory for the timing with the upload), the kernels
 // run chunk by chunk as in the engine, and device events time them.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -63,10 +64,31 @@ void spot_check(const DedispPlan& plan, const DedispDelays& d, int nbits, const 
   }
 }
 
+// Batches sized from the measured time of one run, so the host syncs (and leaves the GPU idle)
+// only once per `min_seconds` or so.
+template <typename RunBlock>
+void run_sustained(const GpuSustainedRun& request, const cuda::Stream& stream, RunBlock run_block,
+                   GpuDedispTiming& timing) {
+  const double batch_runs = std::ceil(request.min_seconds / std::max(timing.kernel_s, 1e-6));
+  const size_t batch = size_t(std::clamp(batch_runs, 1.0, 1e6));
+  stream.synchronize();
+  if (request.begin) request.begin();
+  const auto start = std::chrono::steady_clock::now();
+  do {
+    for (size_t i = 0; i < batch; ++i) run_block();
+    stream.synchronize();
+    timing.sustained_runs += batch;
+    timing.sustained_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } while (timing.sustained_s < request.min_seconds);
+  if (request.end) request.end();
+}
+
 }  // namespace
 
 GpuDedispTiming time_gpu_dedisp(const DedispPlan& plan, int nbits, size_t nspectra, int gpu,
-                                const GpuDedispOptions& options, int repeats) {
+                                const GpuDedispOptions& options, int repeats,
+                                const GpuSustainedRun* sustained) {
   plan.validate();
   const cuda::DeviceGuard device(gpu);
   auto delays = std::make_shared<const DedispDelays>(make_dedisp_delays(plan));
@@ -147,6 +169,9 @@ GpuDedispTiming time_gpu_dedisp(const DedispPlan& plan, int nbits, size_t nspect
   }
   timing.kernel_s = median(kernel_times);
   timing.with_upload_s = median(upload_times);
+  if (sustained)
+    run_sustained(*sustained, stream, [&] { for (const DedispChunk& c : schedule) run_chunk(c); },
+                  timing);
 
   const DedispChunk& first = schedule.front();
   RAPT_CUDA_CHECK(cudaMemsetAsync(out.get(), 0xFF, out.bytes(), stream.get()));

@@ -19,61 +19,40 @@ std::string byte_size_text(size_t bytes);
 void* allocate_device_bytes(size_t bytes);
 void* allocate_pinned_bytes(size_t bytes);
 
-template <typename T>
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t count)
-      : data_(count ? static_cast<T*>(allocate_device_bytes(count * sizeof(T))) : nullptr),
-        size_(count) {}
-  ~DeviceBuffer() {
-    if (data_) cudaFree(data_);
-  }
-  DeviceBuffer(DeviceBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
-    if (this != &other) {
-      if (data_) cudaFree(data_);
-      data_ = std::exchange(other.data_, nullptr);
-      size_ = std::exchange(other.size_, 0);
-    }
-    return *this;
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  T* get() const { return data_; }
-  size_t size() const { return size_; }
-  size_t bytes() const { return size_ * sizeof(T); }
-
- private:
-  T* data_ = nullptr;
-  size_t size_ = 0;
+// Where an OwnedBuffer's memory lives: how it is allocated and freed.
+struct DeviceMemory {
+  static void* allocate(size_t bytes) { return allocate_device_bytes(bytes); }
+  static void release(void* p) noexcept { cudaFree(p); }
 };
-
 // Page-locked host memory: the only kind an asynchronous copy overlaps with other work.
-template <typename T>
-class PinnedBuffer {
+struct PinnedMemory {
+  static void* allocate(size_t bytes) { return allocate_pinned_bytes(bytes); }
+  static void release(void* p) noexcept { cudaFreeHost(p); }
+};
+
+// `count` elements of T in `Memory`; move-only, freed (never throwing) when it dies.
+template <typename T, typename Memory>
+class OwnedBuffer {
  public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(size_t count)
-      : data_(count ? static_cast<T*>(allocate_pinned_bytes(count * sizeof(T))) : nullptr),
+  OwnedBuffer() = default;
+  explicit OwnedBuffer(size_t count)
+      : data_(count ? static_cast<T*>(Memory::allocate(count * sizeof(T))) : nullptr),
         size_(count) {}
-  ~PinnedBuffer() {
-    if (data_) cudaFreeHost(data_);
+  ~OwnedBuffer() {
+    if (data_) Memory::release(data_);
   }
-  PinnedBuffer(PinnedBuffer&& other) noexcept
+  OwnedBuffer(OwnedBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+  OwnedBuffer& operator=(OwnedBuffer&& other) noexcept {
     if (this != &other) {
-      if (data_) cudaFreeHost(data_);
+      if (data_) Memory::release(data_);
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
     }
     return *this;
   }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  OwnedBuffer(const OwnedBuffer&) = delete;
+  OwnedBuffer& operator=(const OwnedBuffer&) = delete;
 
   T* get() const { return data_; }
   size_t size() const { return size_; }
@@ -83,6 +62,11 @@ class PinnedBuffer {
   T* data_ = nullptr;
   size_t size_ = 0;
 };
+
+template <typename T>
+using DeviceBuffer = OwnedBuffer<T, DeviceMemory>;
+template <typename T>
+using PinnedBuffer = OwnedBuffer<T, PinnedMemory>;
 
 class Stream {
  public:

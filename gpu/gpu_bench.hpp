@@ -1,6 +1,7 @@
 // What the benchmark program (tests/bench/) measures on a GPU. No CUDA headers.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "dedisp/dedisp_plan.hpp"
@@ -29,11 +30,24 @@ struct GpuDedispTiming {
   size_t tuned = 0;            // candidates the auto-tuner measured (0: cache, default, forced)
   size_t tuned_failures = 0;   // of those, how many failed their check against the direct kernel
   std::string first_failure;   // "steps=.. : 12 outputs differ" for the first of them
+  size_t sustained_runs = 0;   // runs of the block in the sustained run (0: none asked for)
+  double sustained_s = 0.0;    // wall time from the first of them to the end of the last
+};
+
+// A sustained run for an external meter (energy): after the timed repeats, the kernels of the
+// block (input on the GPU) run back to back for at least `min_seconds`; `begin` is called just
+// before the first run is queued and `end` just after the last has finished.
+struct GpuSustainedRun {
+  double min_seconds = 1.0;
+  std::function<void()> begin;
+  std::function<void()> end;
 };
 
 // Dedisperses one random block of `nspectra` spectra of `nbits`, `repeats` times; medians.
-// The output of the first chunk is spot-checked against the CPU for three DMs.
+// The output of the first chunk is spot-checked against the CPU for three DMs. With `sustained`,
+// a sustained run follows the timed repeats.
 GpuDedispTiming time_gpu_dedisp(const DedispPlan& plan, int nbits, size_t nspectra, int gpu,
-                                const GpuDedispOptions& options, int repeats);
+                                const GpuDedispOptions& options, int repeats,
+                                const GpuSustainedRun* sustained = nullptr);
 
 }  // namespace rapt::gpu

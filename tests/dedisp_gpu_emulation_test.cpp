@@ -200,6 +200,15 @@ TEST(DedispKernelEmulation, ZappedChannelsAreLeftOut) {
   emulated_differences(plan, 32, 600, tiled(default_tile_config(DedispSampleKind::f32)), 17);
 }
 
+TEST(DedispKernelEmulation, AscendingFrequenciesDelayTheFirstChannelsMost) {
+  DedispPlan plan = small_plan(80, 23, 2.0);
+  plan.fch1_mhz = 400.0, plan.foff_mhz = 0.5, plan.tsamp_s = 1e-3;
+  plan.zapped.assign(80, false);
+  for (int c : {0, 1, 2, 40, 79}) plan.zapped[size_t(c)] = true;
+  emulated_differences(plan, 4, 800, tiled(default_tile_config(DedispSampleKind::u8)), 32);
+  emulated_differences(plan, 32, 800, tiled(default_tile_config(DedispSampleKind::f32)), 33);
+}
+
 TEST(DedispKernelEmulation, AllChannelsZappedGivesZeros) {
   DedispPlan plan = small_plan(16, 4, 1.0);
   plan.zapped.assign(16, true);

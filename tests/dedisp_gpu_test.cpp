@@ -146,6 +146,34 @@ TEST(DedispGpuEngine, LaterGulpsReuseTheBuffersCorrectly) {
   differences_from_reference(*engine, 32, 900, 503);  // the other sample width
 }
 
+TEST(DedispGpuEngine, SeveralEnginesInOneProcessTakeTurns) {
+  RAPT_REQUIRE_GPU();
+  std::vector<std::unique_ptr<rapt::DedispEngine>> engines;
+  for (int i = 0; i < 4; ++i)
+    engines.push_back(make_gpu_dedisp_engine(small_plan(32 + 16 * i, 10 + i, 1.5, 1 + i % 2), 0,
+                                             untuned()));
+  for (int round = 0; round < 2; ++round)
+    for (size_t i = 0; i < engines.size(); ++i)
+      differences_from_reference(*engines[i], round ? 32 : 8, 600, uint32_t(800 + 10 * i + round));
+}
+
+TEST(DedispGpuEngine, ABudgetTooSmallForAnyChunkIsADataErrorSayingSo) {
+  RAPT_REQUIRE_GPU();
+  GpuDedispOptions tiny = untuned();
+  tiny.device_memory_bytes = 4096;
+  const DedispPlan plan = small_plan(64, 8, 1.0);
+  auto engine = make_gpu_dedisp_engine(plan, 0, tiny);
+  const auto in = random_spectra(64, 8, size_t(engine->max_delay()) + 1000, 900);
+  std::vector<float> out(8 * 1000);
+  try {
+    engine->execute(in.block(), out.data(), 1000);
+    FAIL() << "no error";
+  } catch (const rapt::DataError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("not enough memory for GPU dedispersion", 0), 0u)
+        << e.what();
+  }
+}
+
 TEST(DedispGpuEngine, ThousandsOfDmsOverALongBlockMatchTheDirectKernel) {
   RAPT_REQUIRE_GPU();
   DedispPlan plan = small_plan(1024, 2048, 0.25);

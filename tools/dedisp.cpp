@@ -50,6 +50,7 @@ cxxopts::Options dedisp_options() {
       ("nsub", "two-stage dedispersion through N subbands (0 = direct)",
        cxxopts::value<int>()->default_value("0"))
       ("zerodm", "subtract each spectrum's channel mean (zero-DM filter)")
+      ("nobary", "accepted as prepsubband takes it: dedisp never barycentres")
       ("mask", "rfifind mask FILE: replace flagged samples, leave out zapped channels",
        cxxopts::value<std::string>())
       ("ignorechan", "leave out channels, e.g. 0:10,34,100:120 (0 = lowest frequency)",
@@ -236,7 +237,8 @@ int main(int argc, char** argv) {
     auto options = dedisp_options();
     const rapt::ParsedOptions args = rapt::parse_options(
         options, argc, argv,
-        {"lodm", "dmstep", "numdms", "nsub", "downsamp", "numout", "mask", "ignorechan", "zerodm"});
+        {"lodm", "dmstep", "numdms", "nsub", "downsamp", "numout", "mask", "ignorechan", "zerodm",
+         "nobary"});
     const auto& r = args.result;
     if (args.positional.size() != 1) throw rapt::UsageError("give exactly one input file");
     const std::string input = args.positional[0];

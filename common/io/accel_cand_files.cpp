@@ -8,6 +8,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "io/accel_files.hpp"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -41,15 +42,6 @@ auto trailing_floats(Props& p, size_t k) {
                                     &p.phs, &p.phserr, &p.cen,    &p.cenerr,
                                     &p.pur, &p.purerr, &p.locpow};
   return fields[k];
-}
-
-std::string read_binary_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open: " + errno_text());
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw file_error(path, "read failed: " + errno_text());
-  return contents.str();
 }
 
 }  // namespace
@@ -105,7 +97,7 @@ std::vector<FourierProps> parse_cand_records(const std::string& bytes, const std
 }
 
 std::vector<FourierProps> read_cand_file(const std::string& path) {
-  return parse_cand_records(read_binary_file(path), path);
+  return parse_cand_records(read_file_contents(path), path);
 }
 
 void write_cand_file(const std::string& path, const std::vector<FourierProps>& records,

@@ -12,6 +12,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "io/value_error_format.hpp"
 
 namespace rapt {
@@ -59,15 +60,6 @@ std::vector<Column> harmonic_columns(bool jerk, bool photon) {
   return columns;
 }
 
-std::string printf_string(const char* format, ...) {
-  char buffer[256];
-  va_list args;
-  va_start(args, format);
-  const int n = std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  return std::string(buffer, n < 0 ? 0 : std::min<size_t>(n, sizeof buffer - 1));
-}
-
 // Centred in `width` (extra space on the right); cut to `width` if it does not fit.
 std::string centered(const std::string& cell, int width) {
   const auto w = static_cast<size_t>(width);
@@ -94,7 +86,7 @@ std::string table_row(const std::vector<std::string>& cells, const std::vector<C
   return row + "  " + (notes.empty() ? kBlankNotes : notes.substr(0, kNotesShownChars)) + "\n";
 }
 
-std::string fixed2(double x) { return printf_string("%.2f", x); }
+std::string fixed2(double x) { return format_string("%.2f", x); }
 
 std::vector<std::string> fundamental_cells(const AccelCandidate& c, int number, double t_s,
                                            bool jerk) {
@@ -104,9 +96,9 @@ std::vector<std::string> fundamental_cells(const AccelCandidate& c, int number, 
   const double fdot = c.z / (t_s * t_s), fdoterr = zerr / (t_s * t_s);
   const double accel = fdot * kSpeedOfLight_m_s / f, accelerr = fdoterr * kSpeedOfLight_m_s / f;
   std::vector<std::string> cells = {
-      printf_string("%-4d", number),           fixed2(c.sigma),
+      format_string("%-4d", number),           fixed2(c.sigma),
       fixed2(c.summed_power),                  fixed2(c.coherent_power),
-      printf_string("%d", c.numharm),          format_value_error(p * 1000.0, perr * 1000.0, 1),
+      format_string("%d", c.numharm),          format_value_error(p * 1000.0, perr * 1000.0, 1),
       format_value_error(f, ferr, 1),          format_value_error(c.r, rerr, 2),
       format_value_error(fdot, fdoterr, 1),    format_value_error(c.z, zerr, 2)};
   if (jerk) cells.push_back(format_value_error(c.w, werr, 2));
@@ -118,11 +110,11 @@ std::vector<std::string> harmonic_cells(const AccelCandidate& c, int number, int
                                         bool jerk) {
   const FourierProps& h = c.harmonics[harm - 1].props;
   std::vector<std::string> cells = {
-      harm == 1 ? printf_string(" %-4d", number) : std::string(),
-      printf_string("%-4d", harm),
+      harm == 1 ? format_string(" %-4d", number) : std::string(),
+      format_string("%-4d", harm),
       fixed2(c.harmonics[harm - 1].sigma),
       format_value_error(h.pow, h.powerr, 2),
-      printf_string("%.3g", h.rawpow),
+      format_string("%.3g", h.rawpow),
       format_value_error(h.r, h.rerr, 2),
       fixed2(c.r * harm),
       format_value_error(h.z, h.zerr, 2),
@@ -346,15 +338,6 @@ class AccelTextParser {
   AccelCandidates result_;
 };
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open: " + errno_text());
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw file_error(path, "read failed: " + errno_text());
-  return contents.str();
-}
-
 }  // namespace
 
 AccelCandidates parse_accel_text(const std::string& text, const std::string& name) {
@@ -362,7 +345,7 @@ AccelCandidates parse_accel_text(const std::string& text, const std::string& nam
 }
 
 AccelCandidates read_accel_text(const std::string& path) {
-  return parse_accel_text(read_text_file(path), path);
+  return parse_accel_text(read_file_contents(path), path);
 }
 
 }  // namespace rapt

@@ -12,27 +12,19 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 
 namespace rapt {
 namespace {
 
 const char kHeaderEnd[] = "######################################################\n";
 
-std::string printf_string(const char* format, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  const int n = std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  return std::string(buffer, n < 0 ? 0 : std::min<size_t>(n, sizeof buffer - 1));
-}
-
 // "# <label padded to 17><separator>  <value>\n"
 std::string line(const char* label, const std::string& value, char separator = '=') {
-  return printf_string("# %-17s%c  %s\n", label, separator, value.c_str());
+  return format_string("# %-17s%c  %s\n", label, separator, value.c_str());
 }
 
-std::string wide(double x) { return printf_string("%-17.15g", x); }
+std::string wide(double x) { return format_string("%-17.15g", x); }
 
 std::string period_lines(const char* frame, const std::optional<BestprofPeriods>& p) {
   const std::string f(frame);
@@ -40,7 +32,7 @@ std::string period_lines(const char* frame, const std::optional<BestprofPeriods>
                                  "P''_" + f + " (s/s^2)"};
   if (!p) return line(labels[0].c_str(), "N/A") + line(labels[1].c_str(), "N/A") +
                  line(labels[2].c_str(), "N/A");
-  const auto with_error = [](double v, double e) { return wide(v) + printf_string(" +/- %-.3g", e); };
+  const auto with_error = [](double v, double e) { return wide(v) + format_string(" +/- %-.3g", e); };
   return line(labels[0].c_str(), with_error(p->p_ms, p->p_ms_err)) +
          line(labels[1].c_str(), with_error(p->pdot, p->pdot_err)) +
          line(labels[2].c_str(), with_error(p->pddot, p->pddot_err));
@@ -52,16 +44,7 @@ std::string orbit_lines(const std::optional<BestprofOrbit>& orbit) {
            line("eccentricity", "N/A") + line("w (rad)", "N/A") + line("T_peri", "N/A");
   return line("P_orb (s)", wide(orbit->p_orb_s)) + line("asin(i)/c (s)", wide(orbit->asini_c_s)) +
          line("eccentricity", wide(orbit->eccentricity)) + line("w (deg)", wide(orbit->w_deg)) +
-         line("T_peri", printf_string("%-.12f", orbit->t_peri_mjd));
-}
-
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open: " + errno_text());
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw file_error(path, "read failed: " + errno_text());
-  return contents.str();
+         line("T_peri", format_string("%-.12f", orbit->t_peri_mjd));
 }
 
 std::string trimmed(const std::string& s) {
@@ -182,23 +165,23 @@ class BestprofParser {
 std::string format_bestprof(const Bestprof& b) {
   std::string out = line("Input file", b.input_file) + line("Candidate", b.candidate) +
                     line("Telescope", b.telescope);
-  out += b.epoch_topo_mjd ? line("Epoch_topo", printf_string("%.12f", *b.epoch_topo_mjd))
+  out += b.epoch_topo_mjd ? line("Epoch_topo", format_string("%.12f", *b.epoch_topo_mjd))
                           : line("Epoch_topo", "N/A");
-  out += b.epoch_bary_mjd ? line("Epoch_bary (MJD)", printf_string("%.12f", *b.epoch_bary_mjd))
+  out += b.epoch_bary_mjd ? line("Epoch_bary (MJD)", format_string("%.12f", *b.epoch_bary_mjd))
                           : line("Epoch_bary", "N/A");
-  out += line("T_sample", printf_string("%.6g", b.t_sample_s));
-  out += line("Data Folded", printf_string("%.0f", b.data_folded));
+  out += line("T_sample", format_string("%.6g", b.t_sample_s));
+  out += line("Data Folded", format_string("%.0f", b.data_folded));
   out += line("Data Avg", wide(b.data_avg)) + line("Data StdDev", wide(b.data_stddev));
   out += line("Profile Bins", std::to_string(b.profile.size()));
   out += line("Profile Avg", wide(b.profile_avg)) + line("Profile StdDev", wide(b.profile_stddev));
-  out += line("Reduced chi-sqr", printf_string("%.3f", b.reduced_chi_sqr));
-  out += line("Prob(Noise)", printf_string("%.3g   (~%.1f sigma)", b.prob_noise,
+  out += line("Reduced chi-sqr", format_string("%.3f", b.reduced_chi_sqr));
+  out += line("Prob(Noise)", format_string("%.3g   (~%.1f sigma)", b.prob_noise,
                                            b.prob_noise_sigma), '<');
-  if (b.best_dm) out += line("Best DM", printf_string("%.3f", *b.best_dm));
+  if (b.best_dm) out += line("Best DM", format_string("%.3f", *b.best_dm));
   out += period_lines("topo", b.topo) + period_lines("bary", b.bary) + orbit_lines(b.orbit);
   out += kHeaderEnd;
   for (size_t i = 0; i < b.profile.size(); ++i)
-    out += printf_string("%4d  %.7g\n", static_cast<int>(i), b.profile[i]);
+    out += format_string("%4d  %.7g\n", static_cast<int>(i), b.profile[i]);
   return out;
 }
 
@@ -213,6 +196,6 @@ Bestprof parse_bestprof(const std::string& text, const std::string& name) {
   return BestprofParser(text, name).parse();
 }
 
-Bestprof read_bestprof(const std::string& path) { return parse_bestprof(read_text_file(path), path); }
+Bestprof read_bestprof(const std::string& path) { return parse_bestprof(read_file_contents(path), path); }
 
 }  // namespace rapt

@@ -9,6 +9,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the .pfd code assumes a little-endian host"
@@ -211,15 +212,6 @@ class PfdWriter {
   std::string out_;
 };
 
-std::string read_binary_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open: " + errno_text());
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw file_error(path, "read failed: " + errno_text());
-  return contents.str();
-}
-
 }  // namespace
 
 void Pfd::allocate_folds() {
@@ -270,6 +262,6 @@ Pfd parse_pfd(const std::string& bytes, const std::string& name) {
   return PfdReader(bytes, name).read();
 }
 
-Pfd read_pfd(const std::string& path) { return parse_pfd(read_binary_file(path), path); }
+Pfd read_pfd(const std::string& path) { return parse_pfd(read_file_contents(path), path); }
 
 }  // namespace rapt

@@ -12,28 +12,13 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 
 namespace rapt {
 
 namespace {
 
 constexpr int kEqualsColumn = 40;  // 0-based column of '=' in every key line PRESTO writes
-
-std::string formatted(const char* format, ...) __attribute__((format(printf, 1, 2)));
-std::string formatted(const char* format, ...) {
-  char buffer[256];
-  va_list args;
-  va_start(args, format);
-  const int length = std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  if (length < static_cast<int>(sizeof buffer)) return std::string(buffer, length > 0 ? length : 0);
-  std::string big(static_cast<size_t>(length) + 1, '\0');
-  va_start(args, format);
-  std::vsnprintf(big.data(), big.size(), format, args);
-  va_end(args);
-  big.resize(static_cast<size_t>(length));
-  return big;
-}
 
 std::string trimmed(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n\f\v");
@@ -57,12 +42,12 @@ void add_key_line(std::string& out, const std::string& label, const std::string&
 std::string format_epoch(int mjd_int, double mjd_frac) {
   const double whole_days = std::floor(mjd_frac);
   long long day = static_cast<long long>(mjd_int) + static_cast<long long>(whole_days);
-  std::string fraction = formatted("%.15f", mjd_frac - whole_days);
+  std::string fraction = format_string("%.15f", mjd_frac - whole_days);
   if (fraction[0] == '1') {
     ++day;
-    fraction = formatted("%.15f", 0.0);
+    fraction = format_string("%.15f", 0.0);
   }
-  return formatted("%lld.", day) + fraction.substr(2);
+  return format_string("%lld.", day) + fraction.substr(2);
 }
 
 // Hours (or degrees), minutes and seconds of `units` (1e-4 seconds), as "%.2d:%.2d:%07.4f".
@@ -70,28 +55,28 @@ std::string sexagesimal_from_units(long long units) {
   const long long per_minute = 60LL * 10000;
   const long long per_hour = 60 * per_minute;
   const long long seconds_units = units % per_minute;
-  return formatted("%.2lld:%.2lld:%02lld.%04lld", units / per_hour, (units / per_minute) % 60,
+  return format_string("%.2lld:%.2lld:%02lld.%04lld", units / per_hour, (units / per_minute) % 60,
                    seconds_units / 10000, seconds_units % 10000);
 }
 
 void add_band_block(std::string& out, const InfFile& inf) {
   add_key_line(out, "Type of observation (EM band)", or_unknown(inf.band));
   if (inf.band == "Radio") {
-    add_key_line(out, "Beam diameter (arcsec)", formatted("%.0f", inf.beam_diameter_arcsec));
-    add_key_line(out, "Dispersion measure (cm-3 pc)", formatted("%.12g", inf.dm));
-    add_key_line(out, "Central freq of low channel (MHz)", formatted("%.12g", inf.lofreq_mhz));
-    add_key_line(out, "Total bandwidth (MHz)", formatted("%.12g", inf.bandwidth_mhz));
-    add_key_line(out, "Number of channels", formatted("%d", inf.num_channels));
-    add_key_line(out, "Channel bandwidth (MHz)", formatted("%.12g", inf.chan_bw_mhz));
+    add_key_line(out, "Beam diameter (arcsec)", format_string("%.0f", inf.beam_diameter_arcsec));
+    add_key_line(out, "Dispersion measure (cm-3 pc)", format_string("%.12g", inf.dm));
+    add_key_line(out, "Central freq of low channel (MHz)", format_string("%.12g", inf.lofreq_mhz));
+    add_key_line(out, "Total bandwidth (MHz)", format_string("%.12g", inf.bandwidth_mhz));
+    add_key_line(out, "Number of channels", format_string("%d", inf.num_channels));
+    add_key_line(out, "Channel bandwidth (MHz)", format_string("%.12g", inf.chan_bw_mhz));
   } else if (inf.band == "X-ray" || inf.band == "Gamma") {
-    add_key_line(out, "Field-of-view diameter (arcsec)", formatted("%.2f", inf.fov_arcsec));
-    add_key_line(out, "Central energy (kev)", formatted("%.1f", inf.energy_kev));
-    add_key_line(out, "Energy bandpass (kev)", formatted("%.1f", inf.energy_band_kev));
+    add_key_line(out, "Field-of-view diameter (arcsec)", format_string("%.2f", inf.fov_arcsec));
+    add_key_line(out, "Central energy (kev)", format_string("%.1f", inf.energy_kev));
+    add_key_line(out, "Energy bandpass (kev)", format_string("%.1f", inf.energy_band_kev));
   } else {
     add_key_line(out, "Photometric filter used", or_unknown(inf.filter));
-    add_key_line(out, "Field-of-view diameter (arcsec)", formatted("%.2f", inf.fov_arcsec));
-    add_key_line(out, "Central wavelength (nm)", formatted("%.1f", inf.wavelength_nm));
-    add_key_line(out, "Bandpass (nm)", formatted("%.1f", inf.waveband_nm));
+    add_key_line(out, "Field-of-view diameter (arcsec)", format_string("%.2f", inf.fov_arcsec));
+    add_key_line(out, "Central wavelength (nm)", format_string("%.1f", inf.wavelength_nm));
+    add_key_line(out, "Bandpass (nm)", format_string("%.1f", inf.waveband_nm));
   }
 }
 
@@ -137,14 +122,14 @@ std::string format_inf(const InfFile& inf) {
     add_key_line(out, "Barycentered?           (1 yes, 0 no)", inf.barycentered ? "1" : "0");
   }
   add_key_line(out, "Number of bins in the time series",
-               formatted("%-11.0f", static_cast<double>(inf.n)));
-  add_key_line(out, "Width of each time series bin (sec)", formatted("%.15g", inf.dt_s));
+               format_string("%-11.0f", static_cast<double>(inf.n)));
+  add_key_line(out, "Width of each time series bin (sec)", format_string("%.15g", inf.dt_s));
   const bool breaks = inf.onoff.size() > 1;
   add_key_line(out, "Any breaks in the data? (1 yes, 0 no)", breaks ? "1" : "0");
   if (breaks) {
     for (size_t i = 0; i < inf.onoff.size(); ++i) {
-      add_key_line(out, formatted("On/Off bin pair #%3d", static_cast<int>(i + 1)),
-                   formatted("%-11.0f, %-11.0f", static_cast<double>(inf.onoff[i].first),
+      add_key_line(out, format_string("On/Off bin pair #%3d", static_cast<int>(i + 1)),
+                   format_string("%-11.0f, %-11.0f", static_cast<double>(inf.onoff[i].first),
                              static_cast<double>(inf.onoff[i].second)));
     }
   }
@@ -238,7 +223,7 @@ void apply_epoch(InfFile& inf, InfParseState&, const InfField& f) {
       throw file_error(f.file, "\"" + f.label + "\" is not a number: \"" + f.value + "\"");
     inf.mjd_frac = number_value(InfField{f.file, f.label, "0." + digits});
   }
-  if (formatted("%.15f", inf.mjd_frac)[0] == '1') {
+  if (format_string("%.15f", inf.mjd_frac)[0] == '1') {
     ++inf.mjd_int;
     inf.mjd_frac = 0.0;
   }
@@ -473,12 +458,7 @@ double parse_dec_dms(const std::string& text, const std::string& name) {
 }
 
 InfFile read_inf(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open: " + errno_text());
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw file_error(path, "read failed: " + errno_text());
-  return parse_inf(contents.str(), path);
+  return parse_inf(read_file_contents(path), path);
 }
 
 void write_inf(const std::string& path, const InfFile& inf, bool overwrite) {
@@ -490,7 +470,7 @@ void write_inf(const std::string& path, const InfFile& inf, bool overwrite) {
 }
 
 std::string dm_trial_root(const std::string& root, double dm) {
-  return root + formatted("_DM%.2f", dm);
+  return root + format_string("_DM%.2f", dm);
 }
 
 std::string strip_suffix(const std::string& path, const std::string& suffix) {

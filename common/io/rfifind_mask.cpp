@@ -9,6 +9,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "rfifind masks are little-endian; this reader assumes a little-endian host"
@@ -165,12 +166,7 @@ std::string serialize_rfifind_mask(const RfifindMask& mask) {
 }
 
 RfifindMask read_rfifind_mask(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open: " + errno_text());
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw file_error(path, "read failed: " + errno_text());
-  return parse_rfifind_mask(contents.str(), path);
+  return parse_rfifind_mask(read_file_contents(path), path);
 }
 
 void write_rfifind_mask(const std::string& path, const RfifindMask& mask, bool overwrite) {

@@ -9,6 +9,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 
 namespace rapt {
 
@@ -98,12 +99,7 @@ std::vector<SinglePulseEvent> parse_singlepulse(const std::string& text, const s
 }
 
 std::vector<SinglePulseEvent> read_singlepulse(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error(path, "cannot open: " + errno_text());
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) throw file_error(path, "read failed: " + errno_text());
-  return parse_singlepulse(contents.str(), path);
+  return parse_singlepulse(read_file_contents(path), path);
 }
 
 void write_singlepulse(const std::string& path, const std::vector<SinglePulseEvent>& events,

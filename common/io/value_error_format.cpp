@@ -9,20 +9,13 @@
 #include <limits>
 #include <stdexcept>
 
+#include "cli/file_contents.hpp"
+
 namespace rapt {
 namespace {
 
 // Values whose magnitude (and whose error's) is below 10^-4 switch to scientific notation.
 constexpr int kSmallestFixedExponent = -4;
-
-std::string printf_string(const char* format, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  const int n = std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  return std::string(buffer, n < 0 ? 0 : std::min<size_t>(n, sizeof buffer - 1));
-}
 
 // Powers of ten are applied as multiplications or divisions by exact doubles where possible;
 // the rounding below reproduces PRESTO's last-bit artefacts (e.g. 1.04e19 ± 1e-10 shows as
@@ -97,12 +90,12 @@ class ValueErrorFormatter {
   // "63", or "6.3" when two digits are shown and the first sits at `unit_exponent`.
   std::string error_text(int unit_exponent) const {
     if (ndigits_ == 2 && err_.lead == unit_exponent)
-      return printf_string("%lld.%lld", err_.digits / 10, err_.digits % 10);
-    return printf_string("%lld", err_.digits);
+      return format_string("%lld.%lld", err_.digits / 10, err_.digits % 10);
+    return format_string("%lld", err_.digits);
   }
 
   static std::string signed_fixed(double x, int decimals) {
-    return printf_string("% .*f", decimals, round_half_up(x, decimals));
+    return format_string("% .*f", decimals, round_half_up(x, decimals));
   }
 
   std::string fixed() const {
@@ -110,7 +103,7 @@ class ValueErrorFormatter {
   }
 
   std::string integer() const {
-    return printf_string("% lld(%lld)", as_c_int(round_half_up(value_, 0)), err_.digits);
+    return format_string("% lld(%lld)", as_c_int(round_half_up(value_, 0)), err_.digits);
   }
 
   std::string vanishing() const {

@@ -10,6 +10,7 @@
 // CPU sums. Without a GPU the GPU rows say so and the CPU rows still run.
 #include <cstdio>
 
+#include "bench_energy.hpp"
 #include "bench_table.hpp"
 #include "bench_workloads.hpp"
 #include "cli/program.hpp"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     table.print(stdout);
     for (const auto& line : gpu_notes) std::printf("%s\n", line.c_str());
     for (const auto& line : cpu_notes) std::printf("%s\n", line.c_str());
+    rapt::bench::print_energy(stdout, settings);
     rapt::bench::print_snr_tables(settings);
     return 0;
   });

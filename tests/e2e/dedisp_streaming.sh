@@ -20,7 +20,7 @@ grep -q '^ Number of bins in the time series      =  188160 *$' "$W/a_DM30.00.in
 [ "$(wc -c < "$W/a_DM30.00.dat")" -eq $((188160 * 4)) ] || fail "a_DM30.00.dat has the wrong size"
 
 # The same from stdin, with PRESTO's option spellings and a small odd gulp.
-cat "$FIL" | "$BIN/dedisp" -q -lodm 20 -dmstep 5 -numdms 3 --gulp 999 -o "$W/b" - \
+cat "$FIL" | "$BIN/dedisp" -q -nobary -lodm 20 -dmstep 5 -numdms 3 --gulp 999 -o "$W/b" - \
   || fail "dedisp from stdin"
 for dm in 20.00 25.00 30.00; do
   cmp -s "$W/a_DM$dm.dat" "$W/b_DM$dm.dat" || fail "stdin/gulp 999 differ from the file run at DM $dm"

@@ -1,0 +1,37 @@
+#include "cli/file_contents.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cli/errors.hpp"
+
+namespace rapt {
+
+std::string read_file_contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw file_error(path, "cannot open: " + errno_text());
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) throw file_error(path, "read failed: " + errno_text());
+  return contents.str();
+}
+
+std::string format_string(const char* format, ...) {
+  char buffer[256];
+  va_list args;
+  va_start(args, format);
+  const int length = std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_end(args);
+  if (length < 0) return "";
+  if (length < static_cast<int>(sizeof buffer)) return std::string(buffer, length);
+  std::string big(static_cast<size_t>(length) + 1, '\0');
+  va_start(args, format);
+  std::vsnprintf(big.data(), big.size(), format, args);
+  va_end(args);
+  big.resize(static_cast<size_t>(length));
+  return big;
+}
+
+}  // namespace rapt

@@ -1,0 +1,13 @@
+// Small helpers every format module needs: a whole file as bytes, and printf into a string.
+#pragma once
+#include <string>
+
+namespace rapt {
+
+// The whole file as bytes; throws DataError "path: cannot open: <reason>" or "read failed".
+std::string read_file_contents(const std::string& path);
+
+// printf-style formatting into a std::string, of any length.
+std::string format_string(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+}  // namespace rapt

@@ -1,0 +1,41 @@
+// NVIDIA GPUs through NVML, loaded at run time with dlopen("libnvidia-ml.so.1"): no build
+// dependency, and a clear "not available" where the driver is missing.
+//
+// One sensor per GPU. Where the GPU has it (Volta and later), the total-energy counter
+// nvmlDeviceGetTotalEnergyConsumption (mJ since the driver loaded) gives the energy; power
+// comes from the field NVML_FI_DEV_POWER_INSTANT where the driver has it, otherwise from
+// nvmlDeviceGetPowerUsage (mW), which on Ampere and later (except GA100) is a 1 s moving
+// average: energies of runs shorter than a few seconds are not to be trusted from it.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "power/power_source.hpp"
+
+namespace rapt {
+
+struct NvmlLibrary;  // the dlopen handle and the functions taken from it
+
+class NvmlSource : public PowerSource {
+ public:
+  // Throws DataError if the library cannot be loaded, NVML does not initialise, or there is
+  // no GPU. `library` is the name given to dlopen.
+  explicit NvmlSource(const std::string& library = "libnvidia-ml.so.1");
+  ~NvmlSource() override;
+
+  std::string name() const override { return "nvml"; }
+  std::string device() const override { return device_; }
+  const std::vector<PowerSensorInfo>& sensors() const override { return sensors_; }
+  std::vector<SensorValue> read() override;
+
+ private:
+  std::unique_ptr<NvmlLibrary> nvml_;
+  std::vector<void*> gpus_;  // nvmlDevice_t handles
+  std::vector<unsigned long long> first_energy_mj_;
+  std::vector<bool> instant_power_;  // NVML_FI_DEV_POWER_INSTANT works on this GPU
+  std::vector<PowerSensorInfo> sensors_;
+  std::string device_;
+};
+
+}  // namespace rapt

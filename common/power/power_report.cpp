@@ -1,0 +1,223 @@
+#include "power/power_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "cli/errors.hpp"
+
+namespace rapt {
+namespace {
+
+std::string csv_quote(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", c);
+      out += escape;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string number(double value, const char* format = "%.6g") {
+  if (!std::isfinite(value)) return "null";
+  char text[40];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string cell(double value) { return std::isnan(value) ? "" : number(value, "%.6f"); }
+
+}  // namespace
+
+CsvTraceWriter::CsvTraceWriter(const std::string& path,
+                               const std::vector<PowerSensorInfo>& sensors, bool overwrite)
+    : file_(path, overwrite), sensors_(sensors) {
+  std::string header = "time_s";
+  for (const PowerSensorInfo& sensor : sensors_) {
+    header += "," + sensor.name + "_W";
+    if (sensor.has_energy_counter) header += "," + sensor.name + "_J";
+  }
+  file_.write(header + ",marker\n");
+}
+
+void CsvTraceWriter::sample(double time_s, const std::vector<SensorValue>& values) {
+  std::string row = number(time_s, "%.6f");
+  for (size_t i = 0; i < sensors_.size(); ++i) {
+    const SensorValue value = i < values.size() ? values[i] : SensorValue{};
+    row += "," + cell(value.watts);
+    if (sensors_[i].has_energy_counter) row += "," + cell(value.joules);
+  }
+  file_.write(row + ",\n");
+  std::fflush(file_.stream());
+}
+
+void CsvTraceWriter::marker(double time_s, const std::string& text) {
+  std::string row = number(time_s, "%.6f");
+  for (const PowerSensorInfo& sensor : sensors_) row += sensor.has_energy_counter ? ",," : ",";
+  file_.write(row + "," + csv_quote(text) + "\n");
+  std::fflush(file_.stream());
+}
+
+std::string summary_json(const RunDescription& run, const EnergyIntegrator& integrator) {
+  std::ostringstream out;
+  out << "{\n  \"sources\": [";
+  for (size_t i = 0; i < run.sources.size(); ++i) {
+    out << (i ? ", " : "") << json_string(run.sources[i]);
+  }
+  out << "],\n  \"interval_ms\": " << number(run.interval_ms) << ",\n";
+  if (!run.command.empty()) {
+    out << "  \"command\": [";
+    for (size_t i = 0; i < run.command.size(); ++i) {
+      out << (i ? ", " : "") << json_string(run.command[i]);
+    }
+    out << "],\n  \"exit_status\": " << run.exit_status << ",\n";
+  }
+  out << "  \"duration_s\": " << number(integrator.duration_s()) << ",\n";
+  out << "  \"samples\": " << integrator.rows() << ",\n";
+  out << "  \"total_energy_j\": " << number(integrator.total_energy_j()) << ",\n";
+  out << "  \"sensors\": [";
+  const std::vector<SensorSummary> sensors = integrator.summaries();
+  for (size_t i = 0; i < sensors.size(); ++i) {
+    const SensorSummary& s = sensors[i];
+    out << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(s.name)
+        << ", \"energy_j\": " << number(s.energy_j) << ", \"mean_w\": " << number(s.mean_w)
+        << ", \"peak_w\": " << number(s.peak_w) << ", \"duration_s\": " << number(s.duration_s)
+        << ", \"samples\": " << s.samples
+        << ", \"energy_from\": " << (s.from_counter ? "\"counter\"" : "\"integrated power\"")
+        << "}";
+  }
+  out << "\n  ],\n  \"markers\": [";
+  const std::vector<TraceMarker>& markers = integrator.markers();
+  for (size_t i = 0; i < markers.size(); ++i) {
+    out << (i ? ",\n" : "\n") << "    {\"time_s\": " << number(markers[i].time_s, "%.6f")
+        << ", \"text\": " << json_string(markers[i].text)
+        << ", \"total_energy_j\": " << number(markers[i].total_joules) << "}";
+  }
+  out << (markers.empty() ? "]\n" : "\n  ]\n") << "}\n";
+  return out.str();
+}
+
+std::string summary_text(const RunDescription& run, const EnergyIntegrator& integrator) {
+  std::ostringstream out;
+  for (const std::string& source : run.sources) out << "source   " << source << "\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "%-18s %12s %10s %10s %10s %8s\n", "sensor", "energy_J",
+                "mean_W", "peak_W", "seconds", "samples");
+  out << line;
+  for (const SensorSummary& s : integrator.summaries()) {
+    std::snprintf(line, sizeof line, "%-18s %12.3f %10.3f %10.3f %10.3f %8lld%s\n",
+                  s.name.c_str(), s.energy_j, s.mean_w, s.peak_w, s.duration_s, s.samples,
+                  s.from_counter ? "" : "  (integrated)");
+    out << line;
+  }
+  std::snprintf(line, sizeof line, "%-18s %12.3f %10.3f %10s %10.3f\n", "total",
+                integrator.total_energy_j(),
+                integrator.duration_s() > 0 ? integrator.total_energy_j() / integrator.duration_s()
+                                            : NAN,
+                "", integrator.duration_s());
+  out << line;
+  // Each marker with the energy so far, and the phase since the previous marker.
+  double previous_s = 0, previous_j = 0;
+  for (const TraceMarker& marker : integrator.markers()) {
+    const double phase_s = marker.time_s - previous_s;
+    const double phase_j = marker.total_joules - previous_j;
+    std::snprintf(line, sizeof line, "marker   %10.3f s %12.3f J  %-16s (+%.3f J, %.3f W)\n",
+                  marker.time_s, marker.total_joules, marker.text.c_str(), phase_j,
+                  phase_s > 0 ? phase_j / phase_s : 0.0);
+    out << line;
+    previous_s = marker.time_s;
+    previous_j = marker.total_joules;
+  }
+  return out.str();
+}
+
+RecordedTrace parse_recorded_trace(const std::string& text, const std::string& path) {
+  RecordedTrace trace;
+  std::istringstream lines(text);
+  std::string line;
+  int line_number = 0;
+  bool have_header = false;
+  double first_time_s = NAN;
+  while (std::getline(lines, line)) {
+    ++line_number;
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    const auto fail = [&](const std::string& problem) {
+      return file_error(path, "line " + std::to_string(line_number) + ": " + problem);
+    };
+    if (!have_header) {
+      std::string name;
+      fields >> name;  // the time column
+      while (fields >> name) trace.sensors.push_back({name, false});
+      if (trace.sensors.empty()) throw fail("header names no sensor column");
+      have_header = true;
+      continue;
+    }
+    if (line[0] == 'M') {
+      std::string tag;
+      double time_s = 0;
+      if (!(fields >> tag >> time_s)) throw fail("marker without a time");
+      std::string rest;
+      std::getline(fields, rest);
+      const size_t open = rest.find('"'), close = rest.rfind('"');
+      const size_t start = rest.find_first_not_of(' ');
+      std::string name;
+      if (open != std::string::npos && close > open) {
+        name = rest.substr(open + 1, close - open - 1);
+      } else if (start != std::string::npos) {
+        name = rest.substr(start);
+      }
+      trace.markers.emplace_back(time_s, name);
+      continue;
+    }
+    double time_s = 0;
+    if (!(fields >> time_s)) throw fail("not a number: " + line);
+    if (std::isnan(first_time_s)) first_time_s = time_s;
+    std::vector<double> row(trace.sensors.size());
+    for (double& watts : row) {
+      if (!(fields >> watts)) {
+        throw fail("expected " + std::to_string(trace.sensors.size()) + " power values");
+      }
+    }
+    trace.times_s.push_back(time_s - first_time_s);
+    trace.watts.push_back(row);
+  }
+  if (trace.times_s.empty()) throw file_error(path, "no samples in the trace");
+  return trace;
+}
+
+void replay_trace(const RecordedTrace& trace, TraceSink& sink) {
+  size_t next_marker = 0;
+  std::vector<SensorValue> values(trace.sensors.size());
+  for (size_t row = 0; row < trace.times_s.size(); ++row) {
+    while (next_marker < trace.markers.size() &&
+           trace.markers[next_marker].first <= trace.times_s[row]) {
+      sink.marker(trace.markers[next_marker].first, trace.markers[next_marker].second);
+      ++next_marker;
+    }
+    for (size_t i = 0; i < values.size(); ++i) values[i].watts = trace.watts[row][i];
+    sink.sample(trace.times_s[row], values);
+  }
+  for (; next_marker < trace.markers.size(); ++next_marker) {
+    sink.marker(trace.markers[next_marker].first, trace.markers[next_marker].second);
+  }
+}
+
+}  // namespace rapt

@@ -1,0 +1,71 @@
+#include "power/power_trace.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace rapt {
+
+EnergyIntegrator::EnergyIntegrator(std::vector<PowerSensorInfo> sensors)
+    : sensors_(std::move(sensors)), accumulators_(sensors_.size()) {}
+
+void EnergyIntegrator::sample(double time_s, const std::vector<SensorValue>& values) {
+  if (rows_ == 0) first_time_s_ = time_s;
+  last_time_s_ = time_s;
+  ++rows_;
+  for (size_t i = 0; i < accumulators_.size() && i < values.size(); ++i) {
+    Accumulator& sum = accumulators_[i];
+    const SensorValue& value = values[i];
+    if (!std::isnan(value.joules)) {
+      if (std::isnan(sum.first_joules)) sum.first_joules = value.joules;
+      sum.last_joules = value.joules;
+    }
+    if (std::isnan(value.watts)) continue;
+    if (sum.samples == 0) {
+      sum.first_time_s = time_s;
+    } else {
+      sum.integral_j += 0.5 * (sum.last_watts + value.watts) * (time_s - sum.last_time_s);
+    }
+    sum.last_time_s = time_s;
+    sum.last_watts = value.watts;
+    sum.peak_w = std::isnan(sum.peak_w) ? value.watts : std::max(sum.peak_w, value.watts);
+    ++sum.samples;
+  }
+}
+
+void EnergyIntegrator::marker(double time_s, const std::string& text) {
+  markers_.push_back({time_s, text, total_energy_j()});
+}
+
+double EnergyIntegrator::energy_j(size_t sensor) const {
+  const Accumulator& sum = accumulators_[sensor];
+  if (sensors_[sensor].has_energy_counter && !std::isnan(sum.first_joules)) {
+    return sum.last_joules - sum.first_joules;
+  }
+  return sum.integral_j;
+}
+
+double EnergyIntegrator::total_energy_j() const {
+  double total = 0;
+  for (size_t i = 0; i < sensors_.size(); ++i) total += energy_j(i);
+  return total;
+}
+
+std::vector<SensorSummary> EnergyIntegrator::summaries() const {
+  std::vector<SensorSummary> out;
+  for (size_t i = 0; i < sensors_.size(); ++i) {
+    const Accumulator& sum = accumulators_[i];
+    SensorSummary summary;
+    summary.name = sensors_[i].name;
+    summary.samples = sum.samples;
+    summary.from_counter = sensors_[i].has_energy_counter && !std::isnan(sum.first_joules);
+    // A counter covers the whole run; integrated watts cover the span of valid samples.
+    summary.duration_s = summary.from_counter ? duration_s() : sum.last_time_s - sum.first_time_s;
+    summary.energy_j = energy_j(i);
+    summary.mean_w = summary.duration_s > 0 ? summary.energy_j / summary.duration_s : NAN;
+    summary.peak_w = sum.peak_w;
+    out.push_back(summary);
+  }
+  return out;
+}
+
+}  // namespace rapt

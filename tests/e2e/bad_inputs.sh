@@ -1,0 +1,43 @@
+#!/bin/sh
+# Bad input files as a user would meet them: each gives exactly one error line naming the file,
+# a non-zero exit status, and no output files.
+BIN=${BIN:-build/bin}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# SIGPROC header pieces: a string token is a little-endian int32 length and the bytes.
+token() { n=${#1}; printf "\\$(printf %03o "$n")\\000\\000\\000%s" "$1"; }
+int32() { token "$1"; printf "\\$(printf %03o "$2")\\000\\000\\000"; }
+tsamp() { token tsamp; printf '\374\251\361\322\115\142\120\077'; }   # 1e-3 as a double
+header() {  # header NBITS NCHANS
+  token HEADER_START; int32 nbits "$1"; int32 nchans "$2"; tsamp
+  token fch1; printf '\000\000\000\000\000\160\227\100'                # 1500.0
+  token foff; printf '\000\000\000\000\000\000\360\277'                # -1.0
+}
+
+expect_one_error() {  # expect_one_error FILE EXPECTED-TEXT
+  out="$tmp/out"; mkdir -p "$out"
+  "$BIN/dedisp" --numdms 2 -o "$out/x" "$1" 2>"$tmp/err" >/dev/null; status=$?
+  if [ $status -ne 1 ]; then echo "$1: expected exit 1, got $status"; fail=1; fi
+  if [ "$(wc -l < "$tmp/err")" -ne 1 ]; then echo "$1: expected one line:"; cat "$tmp/err"; fail=1; fi
+  grep -q -- "^dedisp: $1: $2" "$tmp/err" || { echo "$1: expected '$2', got:"; cat "$tmp/err"; fail=1; }
+  [ -z "$(ls "$out")" ] || { echo "$1: left files behind: $(ls "$out")"; fail=1; }
+  rm -rf "$out"
+}
+
+{ header 8 4; token HEADER_END; printf 'abcdabcd'; } > "$tmp/good.fil"
+head -c 40 "$tmp/good.fil" > "$tmp/truncated.fil"   # ends inside the header
+expect_one_error "$tmp/truncated.fil" "header is truncated"
+{ header 8 4; printf "abcdabcd"; } > "$tmp/no_end.fil"     # data where HEADER_END should be
+expect_one_error "$tmp/no_end.fil" "corrupt header at byte 92: keyword length"
+{ header 3 8; token HEADER_END; printf 'abc'; } > "$tmp/nbits3.fil"
+expect_one_error "$tmp/nbits3.fil" "header says nbits=3; supported: 1, 2, 4, 8, 16, 32"
+{ header 8 0; token HEADER_END; printf 'abcd'; } > "$tmp/nchans0.fil"
+expect_one_error "$tmp/nchans0.fil" "header says nchans=0"
+{ header 8 4; token HEADER_END; printf 'ab'; } > "$tmp/short.fil"
+expect_one_error "$tmp/short.fil" "no complete spectrum after the header"
+printf 'this is plain text, not FITS\n' > "$tmp/fake.fits"
+expect_one_error "$tmp/fake.fits" "not a SIGPROC filterbank or PSRFITS file"
+: > "$tmp/empty.fil"
+expect_one_error "$tmp/empty.fil" "file is empty"
+exit $fail
