@@ -10,7 +10,8 @@
 #   make clean
 #
 # Variables: CUDA=0 forces a CPU-only build; CUDA_ARCH lists GPU targets; DEPS_ROOT=<dir> builds
-# against Debian packages unpacked there with `dpkg -x`; BUILD=<dir> picks the build folder.
+# against Debian packages unpacked there with `dpkg -x`; BUILD=<dir> picks the build folder;
+# PLPLOT=0 builds without PLplot (snr --plot then says so).
 
 BUILD          ?= build
 PREFIX         ?= /usr/local
@@ -28,6 +29,13 @@ CXX      ?= g++
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++17 -Wall -Wextra -pthread -MMD -MP -Icommon -DRAPT_VERSION='"$(VERSION)"'
 LDLIBS   := -lcfitsio -lfftw3f -lfftw3f_threads -lfftw3 -lpthread
+
+# PLplot (with its cairo driver) draws snr's PNG plots; without it, snr --plot says so.
+PLPLOT ?= $(shell pkg-config --exists plplot 2>/dev/null && echo 1 || echo 0)
+ifeq ($(PLPLOT),1)
+  override CXXFLAGS += -DRAPT_WITH_PLPLOT=1 $(shell pkg-config --cflags plplot)
+  LDLIBS += $(shell pkg-config --libs plplot)
+endif
 
 ifneq ($(DEPS_ROOT),)
   DEPS_LIBDIR := $(DEPS_ROOT)/usr/lib/x86_64-linux-gnu
@@ -94,7 +102,8 @@ $(BENCH_BIN): $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o) $(LIB)
 
 # Build prerequisites are checked first: `make test` and `make demo` on a fresh Debian machine
 # install what is missing (as root) or print the exact command to run.
-DEBIAN_PACKAGES := libfftw3-dev libcfitsio-dev libcxxopts-dev libgtest-dev groff-base python3-numpy
+DEBIAN_PACKAGES := libfftw3-dev libcfitsio-dev libcxxopts-dev libgtest-dev groff-base python3-numpy \
+                   libplplot-dev plplot-driver-cairo
 # What the offline bundle needs beyond the -dev packages (runtime libraries they point at).
 OFFLINE_PACKAGES := $(DEBIAN_PACKAGES) libfftw3-single3 libfftw3-double3 libcfitsio10 \
                     libfftw3-bin libgtest-dev googletest

@@ -15,6 +15,10 @@
 #include "bench_workloads.hpp"
 #include "cli/program.hpp"
 
+namespace rapt::bench {
+void print_snr_tables(const BenchSettings& settings);  // bench_snr.cpp
+}
+
 int main(int argc, char** argv) {
   return rapt::run_program("rapt_bench", [&] {
     auto options = rapt::program_options("rapt_bench", "dedispersion benchmark, one table");
@@ -42,6 +46,7 @@ int main(int argc, char** argv) {
     for (const auto& line : gpu_notes) std::printf("%s\n", line.c_str());
     for (const auto& line : cpu_notes) std::printf("%s\n", line.c_str());
     rapt::bench::print_energy(stdout, settings);
+    rapt::bench::print_snr_tables(settings);
     return 0;
   });
 }

@@ -1,0 +1,36 @@
+// Friends-of-friends clustering of single-pulse events over DM, time and width: one bright
+// pulse is seen at many DM trials and widths; it should come out as one candidate. Two events
+// are friends when their DM trials are at most `dm_trials` apart (in the sorted list of DMs
+// searched), their windows [sample - width/2, sample + width/2] lie at most `gap_samples`
+// apart, and (when width_ratio > 0) the wider is at most width_ratio times the narrower.
+// Friends of friends join one cluster; the cluster reports its strongest member.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/singlepulse.hpp"
+
+namespace rapt {
+
+struct ClusterSettings {
+  int dm_trials = 2;
+  int64_t gap_samples = 2;
+  double width_ratio = 0.0;  // 0 = any widths
+};
+
+struct PulseCandidate {
+  SinglePulseEvent best;  // the strongest member: DM, time, sample, width, S/N
+  int64_t members = 0;
+};
+
+// `dms_searched`: every DM searched (events' DMs must be among them). Candidates come back
+// sorted by time, then DM.
+std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& events,
+                                           const std::vector<double>& dms_searched,
+                                           const ClusterSettings& settings);
+
+// "# DM  Time(s)  Sample  Width  S/N  Members" then one line per candidate.
+std::string format_candidates(const std::vector<PulseCandidate>& candidates);
+
+}  // namespace rapt

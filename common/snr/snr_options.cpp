@@ -1,0 +1,151 @@
+#include "snr/snr_options.hpp"
+
+#include <glob.h>
+
+#include <cmath>
+
+#include "cli/errors.hpp"
+
+namespace rapt {
+
+void add_snr_options(cxxopts::Options& options) {
+  options.add_options()
+      ("t,threshold", "S/N threshold for events (PRESTO's -t)",
+       cxxopts::value<double>()->default_value("5.0"))
+      ("m,max-width", "widest boxcar in seconds (PRESTO's -m; default: 30 samples)",
+       cxxopts::value<double>())
+      ("max-width-samples", "widest boxcar in samples (PRESTO's widths, then steps of ~1.5x)",
+       cxxopts::value<int64_t>())
+      ("b,no-badblocks", "do not reject blocks of unusual noise (PRESTO's -b)")
+      ("f,fast", "median baseline (PRESTO's -f); same as --baseline median")
+      ("baseline", "per-block baseline: median or linear",
+       cxxopts::value<std::string>()->default_value("median"))
+      ("noise", "per-block sigma: mad (1.4826 x MAD) or clipped (PRESTO's clipped rms)",
+       cxxopts::value<std::string>()->default_value("mad"))
+      ("presto", "PRESTO's numbers: --baseline linear --noise clipped (unless -f)")
+      ("d,detrend-factor", "detrend blocks of 1000 x N samples (PRESTO's -d, 1..32)",
+       cxxopts::value<int>())
+      ("detrend-len", "detrend blocks of this many samples", cxxopts::value<int64_t>())
+      ("g,glob", "also search the files matching this shell pattern (quote it)",
+       cxxopts::value<std::vector<std::string>>())
+      ("mode", "boxcar (single_pulse_search.py) or peak ((max - mean) / std per chunk)",
+       cxxopts::value<std::string>()->default_value("boxcar"))
+      ("chunk-len", "peak mode: samples per chunk (0 = the detrend length)",
+       cxxopts::value<int64_t>()->default_value("0"))
+      ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
+      ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
+      ("o,outdir", "write the .singlepulse files here (default: beside each input)",
+       cxxopts::value<std::string>())
+      ("cands", "clustered candidate list ('-' = stdout)",
+       cxxopts::value<std::string>()->default_value("-"))
+      ("cluster-dm-trials", "join events at most this many DM trials apart",
+       cxxopts::value<int>()->default_value("2"))
+      ("cluster-gap", "join events whose boxcars lie at most this many samples apart",
+       cxxopts::value<int64_t>()->default_value("2"))
+      ("cluster-width-ratio", "join only events whose widths differ by at most this factor "
+       "(0 = any)", cxxopts::value<double>()->default_value("0"))
+      ("lodm", "filterbank input: the lowest DM trial",
+       cxxopts::value<double>()->default_value("0"))
+      ("dmstep", "filterbank input: the DM step", cxxopts::value<double>()->default_value("1"))
+      ("numdms", "filterbank input: the number of DM trials (dedispersed in memory)",
+       cxxopts::value<int>()->default_value("0"))
+      ("plot", "write a PNG plot: DM vs time, S/N histogram, S/N vs DM",
+       cxxopts::value<std::string>())
+      ("files", "input series: .dat (with .inf), .tim, or .bestprof",
+       cxxopts::value<std::vector<std::string>>());
+}
+
+namespace {
+
+std::vector<std::string> expand_glob(const std::string& pattern) {
+  glob_t matches{};
+  const int status = ::glob(pattern.c_str(), 0, nullptr, &matches);
+  std::vector<std::string> paths;
+  if (status == 0)
+    for (size_t i = 0; i < matches.gl_pathc; ++i) paths.emplace_back(matches.gl_pathv[i]);
+  globfree(&matches);
+  if (paths.empty()) throw UsageError("--glob '" + pattern + "' matches no files");
+  return paths;
+}
+
+void read_search_options(const cxxopts::ParseResult& result, SnrSettings& s) {
+  s.threshold = result["threshold"].as<double>();
+  s.reject_bad_blocks = result.count("no-badblocks") == 0;
+  const bool presto = result.count("presto") > 0;
+  const std::string baseline = presto ? "linear" : result["baseline"].as<std::string>();
+  if (baseline == "median") s.baseline = Baseline::kMedian;
+  else if (baseline == "linear") s.baseline = Baseline::kLinear;
+  else throw UsageError("--baseline must be median or linear, not '" + baseline + "'");
+  if (result.count("fast")) s.baseline = Baseline::kMedian;
+  const std::string noise = presto ? "clipped" : result["noise"].as<std::string>();
+  if (noise == "mad") s.noise = NoiseEstimate::kMad;
+  else if (noise == "clipped") s.noise = NoiseEstimate::kClippedRms;
+  else throw UsageError("--noise must be mad or clipped, not '" + noise + "'");
+  if (result.count("detrend-factor") && result.count("detrend-len"))
+    throw UsageError("give -d/--detrend-factor or --detrend-len, not both");
+  if (result.count("detrend-factor")) {
+    const int factor = result["detrend-factor"].as<int>();
+    if (factor < 1 || factor > 32) throw UsageError("-d/--detrend-factor must be 1..32");
+    s.detrend_len = 1000 * int64_t(factor);
+  }
+  if (result.count("detrend-len")) s.detrend_len = result["detrend-len"].as<int64_t>();
+  if (result.count("max-width") && result.count("max-width-samples"))
+    throw UsageError("give -m/--max-width or --max-width-samples, not both");
+  if (result.count("max-width-samples")) {
+    const int64_t w = result["max-width-samples"].as<int64_t>();
+    if (w < 1) throw UsageError("--max-width-samples must be at least 1");
+    s.widths = boxcar_widths_up_to(w);
+  }
+  if (result.count("max-width") && !(result["max-width"].as<double>() > 0.0))
+    throw UsageError("-m/--max-width must be > 0 seconds");
+  validate_snr_settings(s);
+}
+
+}  // namespace
+
+std::vector<int> widths_for_max_seconds(double max_width_s, double dt_s) {
+  // PRESTO: the widths with width * dt <= -m; if none but 1, width 2 as well.
+  const int64_t max_samples = int64_t(std::floor(max_width_s / dt_s * (1.0 + 1e-12)));
+  std::vector<int> widths = boxcar_widths_up_to(std::max<int64_t>(max_samples, 1));
+  if (widths.size() == 1) widths.push_back(2);
+  return widths;
+}
+
+SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
+                               const std::vector<std::string>& positional) {
+  SnrRunOptions o;
+  read_search_options(result, o.search);
+  const std::string mode = result["mode"].as<std::string>();
+  if (mode == "boxcar") o.mode = SnrMode::kBoxcar;
+  else if (mode == "peak") o.mode = SnrMode::kPeak;
+  else throw UsageError("--mode must be boxcar or peak, not '" + mode + "'");
+  o.chunk_len = result["chunk-len"].as<int64_t>();
+  if (o.chunk_len < 0 || (o.chunk_len > 0 && o.chunk_len < 2))
+    throw UsageError("--chunk-len must be at least 2 samples");
+  if (o.chunk_len == 0) o.chunk_len = o.search.detrend_len;
+  o.device = result["device"].as<std::string>();
+  o.threads = result["threads"].as<int>();
+  if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  if (result.count("outdir")) o.outdir = result["outdir"].as<std::string>();
+  o.cands = result["cands"].as<std::string>();
+  o.cluster.dm_trials = result["cluster-dm-trials"].as<int>();
+  o.cluster.gap_samples = result["cluster-gap"].as<int64_t>();
+  o.cluster.width_ratio = result["cluster-width-ratio"].as<double>();
+  if (o.cluster.dm_trials < 0 || o.cluster.gap_samples < 0 || o.cluster.width_ratio < 0.0)
+    throw UsageError("the --cluster-* values must be >= 0");
+  if (o.cluster.width_ratio > 0.0 && o.cluster.width_ratio < 1.0)
+    throw UsageError("--cluster-width-ratio must be 0 (any) or at least 1");
+  o.lodm = result["lodm"].as<double>();
+  o.dmstep = result["dmstep"].as<double>();
+  o.numdms = result["numdms"].as<int>();
+  if (result.count("plot")) o.plot = result["plot"].as<std::string>();
+  if (result.count("max-width")) o.max_width_s = result["max-width"].as<double>();
+  o.files = positional;
+  if (result.count("glob"))
+    for (const std::string& pattern : result["glob"].as<std::vector<std::string>>())
+      for (std::string& path : expand_glob(pattern)) o.files.push_back(std::move(path));
+  if (o.files.empty()) throw UsageError("no input files");
+  return o;
+}
+
+}  // namespace rapt

@@ -1,0 +1,39 @@
+// snr's command line: the options, declared once, and their translation into settings.
+#pragma once
+#include <cxxopts.hpp>
+#include <string>
+#include <vector>
+
+#include "snr/candidate_clustering.hpp"
+#include "snr/snr_settings.hpp"
+
+namespace rapt {
+
+enum class SnrMode { kBoxcar, kPeak };
+
+struct SnrRunOptions {
+  SnrSettings search;
+  ClusterSettings cluster;
+  SnrMode mode = SnrMode::kBoxcar;
+  int64_t chunk_len = 0;      // peak mode; 0 = the detrend length
+  std::string device = "auto";
+  int threads = 0;            // 0 = all cores
+  std::string outdir;         // "" = beside each input
+  std::string cands = "-";    // clustered candidates; "-" = stdout
+  std::string plot;           // PNG path, "" = none
+  double lodm = 0.0, dmstep = 1.0;  // fused mode (a filterbank input)
+  int numdms = 0;
+  double max_width_s = 0.0;   // -m: widths follow from the series' sampling time
+  std::vector<std::string> files;  // positional inputs plus --glob matches, in order
+};
+
+void add_snr_options(cxxopts::Options& options);
+// Reads the parsed options; throws UsageError for bad values. `positional` are the file
+// arguments; --glob patterns are expanded here (a pattern that matches nothing is an error).
+SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
+                               const std::vector<std::string>& positional);
+
+// "300" -> widths up to 300 samples; seconds (PRESTO's -m) need the sampling time.
+std::vector<int> widths_for_max_seconds(double max_width_s, double dt_s);
+
+}  // namespace rapt

@@ -1,0 +1,181 @@
+// The single-pulse search rows of `make bench`, in a table of their own: the boxcar search of
+// 2048 DMs x 2^20 samples on the GPU (one kernel over every DM and width, input on the GPU;
+// %HBM = float input read per second over the measured device-to-device copy bandwidth), and
+// on the CPU a reduced workload (32 DMs x 2^20 samples; times also scaled to 2048 DMs) for the
+// boxcar engine alone and for the whole search (detrend, normalise, boxcars, events); and the
+// fused mode on the D1 setup (1024 channels, 50 us, DMs 0, 0.25, ...; 8-bit random data
+// written to a temporary filterbank): dedispersion in memory plus search, per second of data.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+#include <cstdlib>
+#include <unistd.h>
+
+#include "bench_table.hpp"
+#include "io/sigproc.hpp"
+#include "snr/fused_search.hpp"
+#include "bench_workloads.hpp"
+#include "gpu_device.hpp"
+#include "snr/single_pulse_search.hpp"
+
+#ifdef RAPT_WITH_CUDA
+#include "../../gpu/gpu_bench.hpp"
+#include "../../gpu/snr_gpu_bench.hpp"
+#endif
+
+namespace rapt::bench {
+namespace {
+
+constexpr int64_t kLength = int64_t(1) << 20;
+constexpr int kGpuDms = 2048;
+constexpr int kCpuDms = 32;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void add_gpu_row(BenchTable& table, const BenchSettings& s, std::vector<std::string>& notes) {
+  const std::string what = std::to_string(kGpuDms) + " x 2^20";
+#ifdef RAPT_WITH_CUDA
+  if (gpu_device_count() > s.gpu) {
+    std::fprintf(stderr, "rapt_bench: snr boxcars, %d DMs\n", kGpuDms);
+    const SnrSettings settings;
+    const gpu::GpuBoxcarTiming t = gpu::time_gpu_boxcar(
+        kGpuDms, kLength, settings.widths, float(settings.threshold), s.gpu, s.repeats);
+    const gpu::DeviceLimits limits = gpu::measure_device_limits(s.gpu);
+    const double rate = double(t.input_bytes) / t.kernel_s;
+    const std::string check = t.mismatched_hits == 0
+        ? "ok (" + std::to_string(t.checked_hits) + ")"
+        : "FAIL " + std::to_string(t.mismatched_hits) + "/" + std::to_string(t.checked_hits);
+    table.add_row({"boxcar 1-30", what, "gpu:" + std::to_string(s.gpu),
+                   number_cell(t.kernel_s * 1e3), number_cell(t.kernel_s * 1e3), "-",
+                   number_cell(rate / 1e9), percent_cell(rate / limits.copy_bytes_per_s), check});
+    notes.push_back("# snr: " + std::to_string(t.hits) + " hits on the GPU; target >= 50% HBM; " +
+                    limits.device);
+    return;
+  }
+#endif
+  (void)s;
+  (void)notes;
+  table.add_row({"boxcar 1-30", what, "gpu", "skipped: no GPU"});
+}
+
+void add_cpu_rows(BenchTable& table, std::vector<std::string>& notes) {
+  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  std::fprintf(stderr, "rapt_bench: snr on the CPU, %d DMs\n", kCpuDms);
+  std::vector<SeriesInput> batch(kCpuDms);
+  std::mt19937 rng(5);
+  std::normal_distribution<float> normal;
+  std::vector<float> packed;
+  for (int d = 0; d < kCpuDms; ++d) {
+    SeriesInput& s = batch[size_t(d)];
+    s.path = "bench";
+    s.dm = d;
+    s.dt_s = 1e-4;
+    s.samples.resize(size_t(kLength));
+    for (float& v : s.samples) v = normal(rng);
+    s.total_samples = s.usable_samples = kLength;
+    packed.insert(packed.end(), s.samples.begin(), s.samples.end());
+  }
+  const SnrSettings settings;
+  auto engine = make_cpu_boxcar_engine(settings.widths, float(settings.threshold), threads);
+  auto start = std::chrono::steady_clock::now();
+  const size_t hits = engine->find_hits(packed, kCpuDms, kLength).size();
+  const double boxcar_s = seconds_since(start);
+  start = std::chrono::steady_clock::now();
+  size_t events = 0;
+  for (const auto& e : search_batch(batch, settings, *engine, threads)) events += e.size();
+  const double search_s = seconds_since(start);
+  const std::string what = std::to_string(kCpuDms) + " x 2^20";
+  const double scale = double(kGpuDms) / kCpuDms;
+  const double bytes = double(packed.size()) * sizeof(float);
+  table.add_row({"boxcar 1-30", what, "cpu x" + std::to_string(threads),
+                 number_cell(boxcar_s * 1e3), number_cell(boxcar_s * scale * 1e3), "-",
+                 number_cell(bytes / boxcar_s / 1e9), "-", std::to_string(hits) + " hits"});
+  table.add_row({"whole search", what, "cpu x" + std::to_string(threads),
+                 number_cell(search_s * 1e3), number_cell(search_s * scale * 1e3), "-",
+                 number_cell(bytes / search_s / 1e9), "-", std::to_string(events) + " events"});
+  notes.push_back("# snr: host copy bandwidth " + number_cell(host_copy_bandwidth() / 1e9) +
+                  " GB/s (read + write)");
+}
+
+// A temporary D1 filterbank of random 8-bit samples; removed by the destructor.
+class TemporaryFilterbank {
+ public:
+  explicit TemporaryFilterbank(double seconds) {
+    char dir[] = "/tmp/rapt_bench_snr_XXXXXX";
+    if (!::mkdtemp(dir)) throw std::runtime_error("cannot make a temporary folder");
+    dir_ = dir;
+    path_ = dir_ + "/d1.fil";
+    const DedispPlan layout = apertif_plan(1);
+    SigprocHeader header;
+    header.source_name = "bench";
+    header.tsamp = layout.tsamp_s;
+    header.fch1 = layout.fch1_mhz;
+    header.foff = layout.foff_mhz;
+    header.nchans = layout.nchans;
+    header.nbits = 8;
+    header.tstart = 60000.0;
+    SigprocWriter writer(path_, header, true);
+    const size_t nspectra = size_t(seconds * kSampleRateHz);
+    const std::vector<uint8_t> block = random_block(layout.nchans, 8, nspectra, 21);
+    writer.write_raw(block.data(), block.size());
+    writer.commit();
+  }
+  ~TemporaryFilterbank() {
+    std::remove(path_.c_str());
+    ::rmdir(dir_.c_str());
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_, path_;
+};
+
+void add_fused_row(BenchTable& table, const std::string& device, int ndm, double seconds) {
+  std::fprintf(stderr, "rapt_bench: snr fused D1, %d DMs on %s\n", ndm, device.c_str());
+  const TemporaryFilterbank fil(seconds);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<SeriesInput> series = dedisperse_in_memory({fil.path(), 0.0, 0.25, ndm, device, 0});
+  const SnrSettings settings;
+  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  auto engine = device == "cpu"
+      ? make_cpu_boxcar_engine(settings.widths, float(settings.threshold), threads)
+      : make_gpu_boxcar_engine(settings.widths, float(settings.threshold), std::atoi(device.c_str() + 4));
+  size_t events = 0;
+  for (const auto& e : search_batch(series, settings, *engine, threads)) events += e.size();
+  const double total_s = seconds_since(start);
+  const double per_second = total_s / seconds;
+  table.add_row({"fused D1", std::to_string(ndm) + " x " + number_cell(seconds) + " s", device,
+                 number_cell(total_s * 1e3),
+                 number_cell(total_s * 1e3 * 2048.0 / double(ndm)), number_cell(per_second * 1e3),
+                 number_cell(double(apertif_plan(1).nchans) * kSampleRateHz * seconds / total_s / 1e9),
+                 "-", std::to_string(events) + " events"});
+}
+
+}  // namespace
+
+void print_snr_tables(const BenchSettings& settings) {
+  BenchTable table({"snr", "DMs x samples", "engine", "ms", "ms at 2048 DMs",
+                    "ms per s of data", "GB/s in", "%HBM", "check"});
+  std::vector<std::string> notes;
+  if (settings.run_gpu) add_gpu_row(table, settings, notes);
+  if (settings.run_gpu) {
+    if (gpu_device_count() > settings.gpu)
+      add_fused_row(table, "gpu:" + std::to_string(settings.gpu), 2048, 8);
+    else
+      table.add_row({"fused D1", "2048 x 8 s", "gpu", "skipped: no GPU"});
+  }
+  if (settings.run_cpu) add_cpu_rows(table, notes);
+  if (settings.run_cpu) add_fused_row(table, "cpu", 256, 2);
+  std::printf("\n# single-pulse search: boxcars 1, 2, 3, 4, 6, 9, 14, 20, 30 at S/N 5; fused D1 ="
+              " dedispersion in memory + search (the whole series held in host memory)\n");
+  table.print(stdout);
+  for (const auto& line : notes) std::printf("%s\n", line.c_str());
+}
+
+}  // namespace rapt::bench

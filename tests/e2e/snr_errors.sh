@@ -1,0 +1,48 @@
+#!/bin/sh
+# snr refuses bad input with one clear line and the documented exit status (2 bad usage,
+# 1 bad data). Exit 0 = pass, 1 = fail, 77 = skip.
+BIN=${BIN:-build/bin}
+[ -x "$BIN/snr" ] && [ -x "$BIN/simulate" ] && [ -x "$BIN/dedisp" ] || { echo "snr not built"; exit 77; }
+W=$(mktemp -d) || exit 1
+trap 'rm -rf "$W"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+# expect STATUS 'message fragment' command...
+expect() {
+  want_status=$1; want_text=$2; shift 2
+  "$@" > /dev/null 2> "$W/err"; status=$?
+  [ $status -eq "$want_status" ] || fail "$* exited $status, expected $want_status: $(cat "$W/err")"
+  grep -qF -- "$want_text" "$W/err" || fail "$*: expected '$want_text' in: $(cat "$W/err")"
+  # One line for the problem (usage errors add the pointer to --help).
+  [ "$(grep -vc "see 'snr --help'" "$W/err")" -eq 1 ] || fail "$*: more than one line: $(cat "$W/err")"
+}
+
+# Two observations of different lengths and sampling times, dedispersed at DM 0.
+"$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 4 --seed 1 -o "$W/a.fil" || fail simulate
+"$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 3 --seed 2 -o "$W/b.fil" || fail simulate
+"$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 2e-3 --tobs 8 --seed 3 -o "$W/c.fil" || fail simulate
+for x in a b c; do
+  "$BIN/dedisp" -q --device cpu --lodm 0 --numdms 1 -o "$W/$x" "$W/$x.fil" || fail "dedisp $x"
+done
+"$BIN/snr" -q "$W/a_DM0.00.dat" > "$W/cands.txt" || fail "snr on a good series"
+[ -f "$W/a_DM0.00.singlepulse" ] || fail "no .singlepulse written"
+
+expect 1 "snr: $W/b_DM0.00.dat: has 3000 samples but $W/a_DM0.00.dat has 4000; search series of one length per call" \
+  "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/b_DM0.00.dat"
+expect 1 "snr: $W/c_DM0.00.dat: sampling time differs from $W/a_DM0.00.dat" \
+  "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/c_DM0.00.dat"
+cp "$W/a_DM0.00.dat" "$W/lonely.dat"
+expect 1 "snr: $W/lonely.dat: no .inf beside it ($W/lonely.inf)" "$BIN/snr" "$W/lonely.dat"
+: > "$W/empty.dat"
+sed 's/^\( Number of bins in the time series *= *\).*/\10/' "$W/a_DM0.00.inf" > "$W/empty.inf"
+expect 1 "snr: $W/empty.dat: is empty (no samples)" "$BIN/snr" "$W/empty.dat"
+expect 1 "snr: $W/a_DM0.00.singlepulse: " "$BIN/snr" "$W/a_DM0.00.dat"   # exists; no --force
+expect 1 "snr: $W/cands.txt: not a time series" "$BIN/snr" "$W/cands.txt"
+expect 2 "snr: a filterbank input needs --numdms" "$BIN/snr" "$W/a.fil"
+expect 2 "snr: give one filterbank (with --numdms) or time series, not both" \
+  "$BIN/snr" --numdms 2 "$W/a.fil" "$W/b.fil"
+expect 2 "snr: --numdms needs a filterbank input" "$BIN/snr" --numdms 2 "$W/a_DM0.00.dat"
+expect 2 "snr: --mode must be boxcar or peak, not 'fast'" "$BIN/snr" --mode fast "$W/a_DM0.00.dat"
+expect 2 "snr: --glob '$W/nothing*.dat' matches no files" "$BIN/snr" -g "$W/nothing*.dat"
+expect 2 "snr: -d/--detrend-factor must be 1..32" "$BIN/snr" -d 40 "$W/a_DM0.00.dat"
+expect 2 "snr: no input files" "$BIN/snr"
+exit 0

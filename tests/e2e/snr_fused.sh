@@ -1,0 +1,33 @@
+#!/bin/sh
+# Fused mode (snr on a filterbank with a DM plan) gives the same .singlepulse files and the
+# same candidates as dedisp followed by snr on the written series. Exit 0 = pass, 1 = fail,
+# 77 = skip.
+BIN=${BIN:-build/bin}
+[ -x "$BIN/snr" ] && [ -x "$BIN/simulate" ] && [ -x "$BIN/dedisp" ] || { echo "snr not built"; exit 77; }
+W=$(mktemp -d) || exit 1
+trap 'rm -rf "$W"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+mkdir -p "$W/files" "$W/fused"
+"$BIN/simulate" -q --nchans 128 --fch1 1500 --bw 300 --tsamp 256e-6 --tobs 4 --seed 11 \
+  --burst t=1.5,DM=80,width=0.002,snr=20 --pulsar P=0.3,DM=40,snr=60 -o "$W/obs.fil" \
+  || fail simulate
+for device in cpu auto; do
+  rm -f "$W"/files/* "$W"/fused/*
+  "$BIN/dedisp" -q --device $device --lodm 20 --dmstep 2 --numdms 40 -o "$W/files/obs" "$W/obs.fil" \
+    || fail "dedisp --device $device"
+  "$BIN/snr" -q --device $device -t 5.5 "$W"/files/obs_DM*.dat > "$W/files/cands.txt" \
+    || fail "snr on files, --device $device"
+  "$BIN/snr" -q --device $device -t 5.5 --lodm 20 --dmstep 2 --numdms 40 -o "$W/fused" \
+    "$W/obs.fil" > "$W/fused/cands.txt" || fail "snr fused, --device $device"
+  n=0
+  for f in "$W"/files/obs_DM*.singlepulse; do
+    cmp -s "$f" "$W/fused/$(basename "$f")" || fail "--device $device: $(basename "$f") differs"
+    n=$((n + 1))
+  done
+  [ $n -eq 40 ] || fail "--device $device: $n .singlepulse files, expected 40"
+  cmp -s "$W/files/cands.txt" "$W/fused/cands.txt" || fail "--device $device: candidate lists differ"
+  grep -v '^#' "$W/fused/cands.txt" | awk '$1 >= 76 && $1 <= 84 && $5 > 15' | grep -q . \
+    || fail "--device $device: the burst at DM 80 is not among $(cat "$W/fused/cands.txt")"
+done
+exit 0

@@ -1,0 +1,98 @@
+// The series snr reads and the errors for bad input: one clear line each.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "cli/errors.hpp"
+#include "io/presto_series.hpp"
+#include "snr/series_input.hpp"
+#include "test_data.hpp"
+
+namespace rapt {
+namespace {
+
+InfFile inf_for(const std::string& name, int64_t n, double dt_s, double dm) {
+  InfFile inf;
+  inf.name = name;
+  inf.n = n;
+  inf.dt_s = dt_s;
+  inf.dm = dm;
+  return inf;
+}
+
+void write_series(const testing::ScratchDir& dir, const std::string& root, int64_t n,
+                  double dt_s, double dm) {
+  write_dat(dir.file(root + ".dat"), std::vector<float>(size_t(n), 1.0f), true);
+  write_inf(dir.file(root + ".inf"), inf_for(root, n, dt_s, dm), true);
+}
+
+std::string error_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const DataError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(SnrSeriesInput, ReadsADatWithItsInf) {
+  testing::ScratchDir dir;
+  write_series(dir, "x_DM12.50", 5000, 1e-3, 12.5);
+  SeriesInput s = describe_series(dir.file("x_DM12.50.dat"));
+  EXPECT_EQ(s.root, dir.file("x_DM12.50"));
+  EXPECT_DOUBLE_EQ(s.dm, 12.5);
+  EXPECT_EQ(s.usable_samples, 5000);
+  load_series_samples(s);
+  EXPECT_EQ(s.samples.size(), 5000u);
+}
+
+TEST(SnrSeriesInput, LeavesOutPaddingAfterTheLastOnOffPair) {
+  InfFile inf = inf_for("p", 262144, 256e-6, 56);
+  inf.onoff = {{0, 256799}, {262143, 262143}};
+  SeriesInput s;
+  s.total_samples = 262144;
+  apply_onoff(inf, s);
+  EXPECT_EQ(s.usable_samples, 256800);
+  ASSERT_EQ(s.off_regions.size(), 1u);
+  EXPECT_EQ(s.off_regions[0], BinRange(256799, 262143));
+}
+
+TEST(SnrSeriesInput, NamesAMissingInf) {
+  testing::ScratchDir dir;
+  write_dat(dir.file("lonely.dat"), std::vector<float>(100, 0.0f), true);
+  EXPECT_EQ(error_of([&] { describe_series(dir.file("lonely.dat")); }),
+            dir.file("lonely.dat") + ": no .inf beside it (" + dir.file("lonely.inf") + ")");
+}
+
+TEST(SnrSeriesInput, NamesAnEmptyFile) {
+  testing::ScratchDir dir;
+  write_dat(dir.file("empty.dat"), {}, true);
+  write_inf(dir.file("empty.inf"), inf_for("empty", 0, 1e-3, 0), true);
+  EXPECT_EQ(error_of([&] { describe_series(dir.file("empty.dat")); }),
+            dir.file("empty.dat") + ": is empty (no samples)");
+}
+
+TEST(SnrSeriesInput, RefusesSeriesOfDifferentLengthsOrSamplingTimes) {
+  testing::ScratchDir dir;
+  write_series(dir, "a", 5000, 1e-3, 1);
+  write_series(dir, "b", 4000, 1e-3, 2);
+  write_series(dir, "c", 5000, 2e-3, 3);
+  const SeriesInput a = describe_series(dir.file("a.dat"));
+  const SeriesInput b = describe_series(dir.file("b.dat"));
+  const SeriesInput c = describe_series(dir.file("c.dat"));
+  EXPECT_EQ(error_of([&] { check_series_agree({a, b}); }),
+            dir.file("b.dat") + ": has 4000 samples but " + dir.file("a.dat") +
+                " has 5000; search series of one length per call");
+  EXPECT_EQ(error_of([&] { check_series_agree({a, c}); }),
+            dir.file("c.dat") + ": sampling time differs from " + dir.file("a.dat") +
+                "; search series of one sampling time per call");
+  EXPECT_NO_THROW(check_series_agree({a, a}));
+}
+
+TEST(SnrSeriesInput, RefusesAnUnknownSuffix) {
+  EXPECT_EQ(error_of([] { describe_series("obs.fil"); }),
+            "obs.fil: not a time series (expected .dat with its .inf, or .tim)");
+}
+
+}  // namespace
+}  // namespace rapt

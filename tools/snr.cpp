@@ -1,0 +1,183 @@
+// snr: single-pulse search of dedispersed time series, like PRESTO's single_pulse_search.py.
+//
+//   snr obs_DM*.dat                 <root>.singlepulse per series, clustered candidates on stdout
+//   snr -t 6 -m 0.05 --presto x.dat PRESTO's numbers, boxcars up to 50 ms
+//   snr --mode peak obs_DM*.dat     (max - mean) / std per chunk
+//   snr fold.pfd.bestprof           S/N of a folded profile
+//   snr --numdms 200 --dmstep 2 obs.fil   dedisperse in memory, then search (fused mode)
+//
+// Every series of a call must share length and sampling time; the clustered candidate list
+// joins events over DM, time and width (friends of friends).
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
+#include "cli/program.hpp"
+#include "gpu_device.hpp"
+#include "io/bestprof.hpp"
+#include "io/singlepulse.hpp"
+#include "snr/candidate_clustering.hpp"
+#include "snr/fused_search.hpp"
+#include "snr/profile_snr.hpp"
+#include "snr/single_pulse_search.hpp"
+#include "snr/singlepulse_plot.hpp"
+#include "snr/snr_options.hpp"
+
+namespace {
+
+bool is_bestprof(const std::string& path) {
+  const std::string suffix = ".bestprof";
+  return path.size() >= suffix.size() &&
+         path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+void print_profile_snrs(const std::vector<std::string>& paths) {
+  std::printf("# %-40s %8s %6s %6s\n", "file", "S/N", "width", "start");
+  for (const std::string& path : paths) {
+    const rapt::Bestprof fold = rapt::read_bestprof(path);
+    const rapt::ProfileSnr snr = rapt::profile_snr(fold.profile, path);
+    std::printf("%-42s %8.2f %6d %6d\n", path.c_str(), snr.snr, snr.width_bins, snr.start_bin);
+  }
+}
+
+// "dir/obs_DM56.00" -> "obs": the name a plot title gives the whole set of DM trials.
+std::string observation_name(const std::string& root) {
+  const size_t slash = root.find_last_of('/');
+  std::string name = slash == std::string::npos ? root : root.substr(slash + 1);
+  const size_t dm = name.rfind("_DM");
+  return dm == std::string::npos || dm == 0 ? name : name.substr(0, dm);
+}
+
+std::string singlepulse_path(const rapt::SeriesInput& series, const std::string& outdir) {
+  std::string root = series.root;
+  if (!outdir.empty()) {
+    const size_t slash = root.find_last_of('/');
+    root = outdir + "/" + (slash == std::string::npos ? root : root.substr(slash + 1));
+  }
+  return root + ".singlepulse";
+}
+
+void write_text(const std::string& path, const std::string& text, bool overwrite) {
+  if (path == "-") {
+    std::fputs(text.c_str(), stdout);
+    return;
+  }
+  rapt::AtomicOutputFile out(path, overwrite);
+  out.write(text.data(), text.size());
+  out.commit();
+}
+
+}  // namespace
+
+// The series of this call: described (.dat/.tim, loaded later batch by batch) or dedispersed
+// in memory (one filterbank with a DM plan).
+std::vector<rapt::SeriesInput> open_series(const rapt::SnrRunOptions& run,
+                                           const std::vector<std::string>& paths) {
+  std::vector<rapt::SeriesInput> series;
+  const bool fused = std::any_of(paths.begin(), paths.end(),
+                                 [](const std::string& p) { return rapt::is_filterbank_path(p); });
+  if (fused) {
+    if (paths.size() != 1)
+      throw rapt::UsageError("give one filterbank (with --numdms) or time series, not both");
+    series = rapt::dedisperse_in_memory(
+        {paths[0], run.lodm, run.dmstep, run.numdms, run.device, run.threads});
+  } else {
+    if (run.numdms > 0) throw rapt::UsageError("--numdms needs a filterbank input");
+    for (const std::string& path : paths) series.push_back(rapt::describe_series(path));
+  }
+  rapt::check_series_agree(series);
+  return series;
+}
+
+struct SearchResult {
+  std::vector<rapt::SinglePulseEvent> events;  // of every series
+  std::vector<double> dms;                     // every DM searched
+};
+
+// Searches the series batch by batch (each batch's samples are freed after it), writing one
+// .singlepulse per series.
+SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrRunOptions& run,
+                        rapt::BoxcarEngine& engine, int threads, const rapt::ParsedOptions& args) {
+  SearchResult result;
+  const size_t per_batch = rapt::series_per_batch(series.front().usable_samples, size_t(1) << 30);
+  for (size_t first = 0; first < series.size(); first += per_batch) {
+    std::vector<rapt::SeriesInput> batch;
+    for (size_t i = first; i < std::min(series.size(), first + per_batch); ++i)
+      batch.push_back(std::move(series[i]));  // fused series come with their samples
+    for (rapt::SeriesInput& s : batch)
+      if (s.samples.empty()) rapt::load_series_samples(s);
+    std::vector<std::vector<rapt::SinglePulseEvent>> events;
+    if (run.mode == rapt::SnrMode::kPeak) {
+      for (const rapt::SeriesInput& s : batch)
+        events.push_back(rapt::chunk_peak_events(s, run.chunk_len, run.search.threshold));
+    } else {
+      events = rapt::search_batch(batch, run.search, engine, threads);
+    }
+    for (size_t i = 0; i < batch.size(); ++i) {
+      rapt::write_singlepulse(singlepulse_path(batch[i], run.outdir), events[i], args.force);
+      result.events.insert(result.events.end(), events[i].begin(), events[i].end());
+      result.dms.push_back(batch[i].dm);
+    }
+    if (args.messages.progress)
+      std::fprintf(stderr, "\rsnr: %zu of %zu series searched%s", result.dms.size(),
+                   series.size(), result.dms.size() == series.size() ? "\n" : "");
+  }
+  return result;
+}
+
+int main(int argc, char** argv) {
+  return rapt::run_program("snr", [&] {
+    auto options = rapt::program_options(
+        "snr", "single-pulse search of dedispersed time series (PRESTO .singlepulse output)");
+    rapt::add_snr_options(options);
+    options.parse_positional({"files"});
+    options.positional_help("FILE...");
+    const rapt::ParsedOptions args =
+        rapt::parse_options(options, argc, argv, {"lodm", "dmstep", "numdms"});
+    rapt::SnrRunOptions run = rapt::read_snr_options(args.result, args.positional);
+    const rapt::Messages& messages = args.messages;
+
+    std::vector<std::string> folds, series_paths;
+    for (const std::string& path : run.files)
+      (is_bestprof(path) ? folds : series_paths).push_back(path);
+    if (!folds.empty()) print_profile_snrs(folds);
+    if (series_paths.empty()) return 0;
+
+    if (!run.plot.empty() && !rapt::singlepulse_plot_available())
+      rapt::plot_singlepulse_png(run.plot, {}, {}, "", args.force);  // says why it cannot
+    const int threads = run.threads > 0 ? run.threads
+                                        : int(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<rapt::SeriesInput> series = open_series(run, series_paths);
+    if (run.max_width_s > 0.0)
+      run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
+    const rapt::DeviceChoice device = rapt::choose_device(run.device);
+    auto engine = device.use_gpu
+        ? rapt::make_gpu_boxcar_engine(run.search.widths, float(run.search.threshold),
+                                       device.gpu_index)
+        : rapt::make_cpu_boxcar_engine(run.search.widths, float(run.search.threshold), threads);
+    messages.detail("engine " + engine->name() + ", widths up to " +
+                    std::to_string(run.search.max_width()) + " samples");
+
+    rapt::SinglePulsePlotRange range;
+    range.duration_s = double(series.front().total_samples) * series.front().dt_s;
+    range.threshold = run.search.threshold;
+    const std::string name = observation_name(series.front().root);
+    const SearchResult found = search_all(series, run, *engine, threads, args);
+    const auto candidates = rapt::cluster_events(found.events, found.dms, run.cluster);
+    write_text(run.cands, rapt::format_candidates(candidates), args.force);
+    if (!run.plot.empty()) {
+      range.lo_dm = *std::min_element(found.dms.begin(), found.dms.end());
+      range.hi_dm = *std::max_element(found.dms.begin(), found.dms.end());
+      rapt::plot_singlepulse_png(run.plot, found.events, range, "Single pulse search: " + name,
+                                 args.force);
+    }
+    messages.info(std::to_string(series.size()) + " series, " +
+                  std::to_string(found.events.size()) + " events, " +
+                  std::to_string(candidates.size()) + " candidates");
+    return 0;
+  });
+}
