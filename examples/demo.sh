@@ -1,6 +1,7 @@
 #!/bin/sh
 # make demo: simulate a short observation with a pulsar and a dispersed burst, inspect it,
-# and dedisperse it. Everything goes into demo-output/ (replaced on each run).
+# dedisperse it and search the series for single pulses. Everything goes into demo-output/
+# (replaced on each run).
 set -e
 BIN=${BUILD:-build}/bin
 OUT=demo-output
@@ -23,3 +24,10 @@ echo "== the burst stands out at DM 300, not at DM 0 (compare max with the mean 
 "$BIN/inspect" "$OUT/demo_DM300.00.dat" | tail -n 1
 echo "== the pulsar: PRESTO's realfft/accelsearch/prepfold read $OUT/demo_DM56.00.dat as they are"
 "$BIN/inspect" "$OUT/demo_DM56.00.dat" | sed -n '2,12p'
+
+echo "== snr: single-pulse search of the 200 series; the burst at DM 300, t = 9.5 s, S/N 30"
+"$BIN/snr" -q -t 6 -m 0.05 --cands "$OUT/demo_cands.txt" "$OUT"/demo_DM*.dat
+{ head -n 1 "$OUT/demo_cands.txt"; grep -v '^#' "$OUT/demo_cands.txt" | sort -g -r -k 5 | head -n 3; }
+if "$BIN/snr" -q -t 6 --force --plot "$OUT/demo_singlepulse.png" "$OUT"/demo_DM*.dat >/dev/null 2>&1; then
+  echo "   plot: $OUT/demo_singlepulse.png"
+fi
