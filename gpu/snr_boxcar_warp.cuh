@@ -8,7 +8,7 @@
 // and after them from its neighbours with one __shfl each; lanes 0 and 31 also load the 16
 // samples after and before the chunk, which they send where a shuffle would wrap round (zeros
 // outside the series, as in the tiled kernel). Each warp loads its next chunk before searching
-// the current one, so loads stay in flight while it computes (126 registers, no spills: four
+// the current one, so loads stay in flight while it computes (128 registers, no spills: four
 // blocks per SM).
 //
 // Each lane forms prefix sums over its own 46-sample window, so the sums stay local and float
