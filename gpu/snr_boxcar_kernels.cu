@@ -1,6 +1,8 @@
-// The boxcar search kernel: every series and every width in one pass.
+// The boxcar search kernels: every series and every width in one pass. PRESTO's default widths
+// go to the warp kernel of snr_boxcar_warp.cuh (registers and shuffles only); any other set of
+// widths to the tiled kernel below.
 //
-// Launch shape: blocks of kBoxcarThreads threads; grid (ceil(length / kBoxcarTile),
+// Tiled kernel's launch shape: blocks of kBoxcarThreads threads; grid (ceil(length / kBoxcarTile),
 // min(num_series, 65535)), each block looping over series in steps of gridDim.y. The
 // per-thread phases are in snr_boxcar_tile.cuh. Values above the threshold are appended to a
 // global list with one atomic each (hits are rare: the list is a compaction, not an output).
@@ -11,6 +13,7 @@
 #include "random_words.hpp"
 #include "snr_boxcar_kernels.hpp"
 #include "snr_boxcar_tile.cuh"
+#include "snr_boxcar_warp.cuh"
 
 namespace rapt::gpu {
 namespace {
@@ -68,6 +71,26 @@ __global__ void fill_gaussian_kernel(float* x, size_t count, uint32_t seed) {
   }
 }
 
+// The warp kernel: as many blocks as the device holds at once (each warp then loops over many
+// chunks, loading the next while searching the current), fewer when there is less work.
+void launch_boxcar_default_widths(const BoxcarKernelParams& p, cudaStream_t stream) {
+  using Kernel = void (*)(BoxcarKernelParams, AppendHit);
+  const Kernel kernel = boxcar_default_widths_kernel<AppendHit>;
+  int gpu = 0, sms = 0, per_sm = 0;
+  RAPT_CUDA_CHECK(cudaGetDevice(&gpu));
+  RAPT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu));
+  RAPT_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpBoxcarThreads, 0));
+  constexpr int kWarpsPerBlock = kWarpBoxcarThreads / 32;
+  const int64_t chunks = (p.length + kWarpBoxcarChunk - 1) / kWarpBoxcarChunk;
+  const int64_t blocks_needed = (chunks * p.num_series + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  const int64_t resident = int64_t(sms) * std::max(per_sm, 1);
+  const unsigned blocks = unsigned(std::max<int64_t>(1, std::min(blocks_needed, resident)));
+  const AppendHit emit{p.hits, p.count, p.capacity};
+  kernel<<<blocks, kWarpBoxcarThreads, 0, stream>>>(p, emit);
+  RAPT_CUDA_CHECK_LAUNCH("boxcar_default_widths_kernel");
+}
+
 }  // namespace
 
 size_t boxcar_shared_bytes(int max_width) {
@@ -82,6 +105,11 @@ int max_supported_boxcar_width(int gpu) {
 }
 
 void launch_boxcar_search(const BoxcarKernelParams& p, cudaStream_t stream) {
+  if (p.length <= 0 || p.num_series <= 0) return;
+  if (p.default_widths && p.max_width == 2 * kWarpBoxcarHalf) {
+    launch_boxcar_default_widths(p, stream);
+    return;
+  }
   const size_t shared = boxcar_shared_bytes(p.max_width);
   RAPT_CUDA_CHECK(cudaFuncSetAttribute(boxcar_search_kernel,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));

@@ -10,9 +10,10 @@
 
 namespace rapt::gpu {
 
-// Bytes of shared memory a block needs for this widest boxcar.
+// Bytes of shared memory a block of the tiled kernel (any widths) needs for this widest boxcar.
+// The default widths' warp kernel needs none, and its widest box, 30, is always supported.
 size_t boxcar_shared_bytes(int max_width);
-// The widest boxcar the device's shared memory allows.
+// The widest boxcar the device's shared memory allows (the tiled kernel's limit).
 int max_supported_boxcar_width(int gpu);
 
 void launch_boxcar_search(const BoxcarKernelParams& p, cudaStream_t stream);

@@ -24,8 +24,9 @@ struct BoxcarKernelParams {
   int num_widths = 0;
   int max_width = 1;
   float threshold = 0.0f;
-  // The widths are exactly kDefaultBoxcarWidths: the kernel's register path (fewer shared-memory
-  // reads) is used. Set with uses_default_boxcar_widths().
+  // The widths are exactly kDefaultBoxcarWidths: the device runs the warp kernel
+  // (snr_boxcar_warp.cuh), the CPU emulation the tiled kernel's register path. Set with
+  // uses_default_boxcar_widths().
   bool default_widths = false;
   DeviceBoxcarHit* hits = nullptr; // device, `capacity` slots
   unsigned long long* count = nullptr;  // device: hits found (may exceed capacity)
