@@ -1,6 +1,9 @@
 // The PowerSensor3 driver against the emulator on a pseudo-terminal: configuration, decoded
 // volts/amps/watts, energy, device markers, garbage in the stream, and a pulled cable.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <memory>
@@ -9,6 +12,7 @@
 #include "cli/errors.hpp"
 #include "power/powersensor3_emulator.hpp"
 #include "power/powersensor3_source.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -142,19 +146,28 @@ TEST(PowerSensor3Source, StopsTheStreamWhenClosed) {
     wait_for_frames(source, 5);
     EXPECT_TRUE(emulator.streaming());
   }
+  // The emulator's own thread reads the 'X' the closing source sent: give it a moment.
+  for (int i = 0; i < 100 && emulator.streaming(); ++i) sleep_s(0.01);
   EXPECT_FALSE(emulator.streaming());
 }
 
 TEST(PowerSensor3Source, RefusesADeviceThatDoesNotAnswer) {
   EXPECT_THROW(rapt::PowerSensor3Source("/nonexistent/ttyACM9"), rapt::DataError);
+  // A FIFO with a writer that never writes: a device that stays silent.
+  rapt::testing::ScratchDir dir;
+  const std::string silent = dir.file("silent");
+  ASSERT_EQ(mkfifo(silent.c_str(), 0600), 0);
+  const int keep_open = open(silent.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(keep_open, 0);
   try {
-    rapt::PowerSensor3Source source("/dev/null", 0.2);
-    FAIL() << "/dev/null was taken for a PowerSensor3";
+    rapt::PowerSensor3Source source(silent, 0.2);
+    FAIL() << "a silent device was taken for a PowerSensor3";
   } catch (const rapt::DataError& e) {
-    EXPECT_STREQ(e.what(),
-                 "/dev/null: no answer to the configuration request (sensor 0); is it a "
-                 "PowerSensor3?");
+    EXPECT_EQ(std::string(e.what()),
+              silent + ": no answer to the configuration request (sensor 0); is it a "
+                       "PowerSensor3?");
   }
+  close(keep_open);
 }
 
 TEST(PowerSensor3Source, RefusesADeviceWithNoPairInUse) {
