@@ -27,6 +27,7 @@
 
 #include "dedisp_kernel_params.hpp"
 #include "dedisp_tile_config.hpp"
+#include "loop_unroll.hpp"
 
 #ifdef __CUDACC__
 #define RAPT_HD __host__ __device__ __forceinline__
@@ -34,14 +35,6 @@
 #define RAPT_HD inline
 #endif
 
-// Loop unrolling for the device pass only (the host compiler does not know the pragma).
-#ifdef __CUDA_ARCH__
-#define RAPT_UNROLL _Pragma("unroll")
-#define RAPT_UNROLL_2 _Pragma("unroll 2")
-#else
-#define RAPT_UNROLL
-#define RAPT_UNROLL_2
-#endif
 
 namespace rapt::gpu {
 

@@ -11,15 +11,10 @@
 #pragma once
 #include <cstdint>
 
+#include "loop_unroll.hpp"  // the register path needs constant indices: unrolled loops
 #include "random_words.hpp"  // RAPT_HOST_DEVICE
 #include "snr_boxcar_params.hpp"
 
-// Loop unrolling for nvcc (the register path needs constant indices); nothing for the host.
-#ifdef __CUDACC__
-#define RAPT_UNROLL _Pragma("unroll")
-#else
-#define RAPT_UNROLL
-#endif
 
 namespace rapt::gpu {
 
