@@ -69,26 +69,27 @@ SeriesInput describe_series(const std::string& path) {
   return series;
 }
 
+namespace {
+// Fills `samples` from any reader with read(float*, size_t); a short file is an error.
+template <typename Reader>
+void read_exactly(Reader& reader, const std::string& path, std::vector<float>& samples) {
+  size_t got = 0;
+  while (got < samples.size()) {
+    const size_t n = reader.read(samples.data() + got, samples.size() - got);
+    if (n == 0) throw file_error(path, "ended early");
+    got += n;
+  }
+}
+}  // namespace
+
 void load_series_samples(SeriesInput& series) {
-  std::vector<float> samples;
+  std::vector<float> samples(size_t(series.usable_samples));
   if (series.root + ".dat" == series.path) {
     DatReader reader(series.path);
-    samples.resize(size_t(series.usable_samples));
-    size_t got = 0;
-    while (got < samples.size()) {
-      const size_t n = reader.read(samples.data() + got, samples.size() - got);
-      if (n == 0) throw file_error(series.path, "ended early");
-      got += n;
-    }
+    read_exactly(reader, series.path, samples);
   } else {
     SigprocReader reader(series.path);
-    samples.resize(size_t(series.usable_samples));
-    size_t got = 0;
-    while (got < samples.size()) {
-      const size_t n = reader.read(samples.data() + got, samples.size() - got);
-      if (n == 0) throw file_error(series.path, "ended early");
-      got += n;
-    }
+    read_exactly(reader, series.path, samples);
   }
   series.samples = std::move(samples);
 }
