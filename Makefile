@@ -140,7 +140,8 @@ bench: check-deps
 
 # The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (CPU build).
 test-sanitize:
-	@$(MAKE) --no-print-directory test CUDA=0 BUILD=$(BUILD)-sanitize \
+	@LSAN_OPTIONS=suppressions=$(abspath tests/lsan_suppressions.txt) \
+	$(MAKE) --no-print-directory test CUDA=0 BUILD=$(BUILD)-sanitize \
 	    CXXFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined'
 
 # libFuzzer targets for the header parsers (needs clang++): $(BUILD)/fuzz/<name>.
