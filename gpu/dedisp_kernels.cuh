@@ -38,28 +38,10 @@
 
 namespace rapt::gpu {
 
-RAPT_HD int32_t load_readonly(const int32_t* p) {
-#ifdef __CUDA_ARCH__
-  return __ldg(p);
-#else
-  return *p;
-#endif
-}
-RAPT_HD uint32_t load_readonly(const uint32_t* p) {
-#ifdef __CUDA_ARCH__
-  return __ldg(p);
-#else
-  return *p;
-#endif
-}
-RAPT_HD float load_readonly(const float* p) {
-#ifdef __CUDA_ARCH__
-  return __ldg(p);
-#else
-  return *p;
-#endif
-}
-RAPT_HD uint8_t load_readonly(const uint8_t* p) {
+// A read through the read-only data cache on the device (__ldg has overloads for every sample
+// and table type used here); a plain read in the CPU emulation.
+template <typename T>
+RAPT_HD T load_readonly(const T* p) {
 #ifdef __CUDA_ARCH__
   return __ldg(p);
 #else
