@@ -101,8 +101,9 @@ TEST(SpectrumInput, ShortSamplesGiveTheSameSpectrumAsTheirFloatValues) {
   ScratchDir dir;
   std::vector<int16_t> shorts(512);
   std::vector<float> floats(512);
+  const std::vector<float> values = noise(shorts.size(), 3);
   for (size_t i = 0; i < shorts.size(); ++i) {
-    shorts[i] = static_cast<int16_t>((i * 7919) % 201 - 100);
+    shorts[i] = static_cast<int16_t>(std::lround(values[i] * 50.0f));
     floats[i] = shorts[i];
   }
   rapt::testing::write_whole_file(
