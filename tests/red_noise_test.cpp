@@ -25,7 +25,8 @@ std::vector<Complex> coloured_noise(size_t n, double (*spectrum)(size_t), uint64
   std::vector<Complex> bins(n);
   for (size_t k = 0; k < n; ++k) {
     const double scale = std::sqrt(spectrum(k) / 2.0);
-    bins[k] = Complex(static_cast<float>(scale * gauss(rng)), static_cast<float>(scale * gauss(rng)));
+    const double re = scale * gauss(rng), im = scale * gauss(rng);
+    bins[k] = Complex(static_cast<float>(re), static_cast<float>(im));
   }
   return bins;
 }

@@ -116,7 +116,8 @@ TEST(SpectrumInput, ShortSamplesGiveTheSameSpectrumAsTheirFloatValues) {
   const std::vector<Complex> b = rapt::load_accel_spectrum(dir.file("b.dat")).packed;
   ASSERT_EQ(a.size(), b.size());
   // Equal up to FFTW's choice of SIMD code for differently aligned buffers.
-  for (size_t k = 0; k < a.size(); ++k) ASSERT_LT(std::abs(a[k] - b[k]), 1e-5f * (1.0f + std::abs(b[k]))) << k;
+  for (size_t k = 0; k < a.size(); ++k)
+    ASSERT_LT(std::abs(a[k] - b[k]), 1e-5f * (1.0f + std::abs(b[k]))) << k;
 }
 
 TEST(SpectrumInput, ErrorsNameTheFileAndTheProblem) {

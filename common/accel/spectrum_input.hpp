@@ -35,7 +35,8 @@ struct SpectrumInputOptions {
 // Throws DataError naming the file: unknown suffix, missing or unreadable .inf, a file size
 // that disagrees with the .inf's N (.fft: N/2 complex values; .dat/.sdat: N samples), odd N,
 // fewer than 16 samples, or a non-positive sampling time.
-AccelSpectrum load_accel_spectrum(const std::string& path, const SpectrumInputOptions& options = {});
+AccelSpectrum load_accel_spectrum(const std::string& path,
+                                  const SpectrumInputOptions& options = {});
 
 // Unnormalised forward real FFT of `samples` (even length >= 2) in PRESTO's packed layout,
 // computed by FFTW in single precision (as PRESTO's realfft).
