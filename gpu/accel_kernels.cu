@@ -52,7 +52,9 @@ __global__ void load_segments_kernel(const float2* spectrum, int64_t numbins, in
       __syncthreads();
     }
   }
-  const double median = keys[(half - 1) / 2];
+  // PRESTO's median: the middle value, or the mean of the middle two for an even count.
+  const double median = (half % 2) ? keys[half / 2]
+                                   : 0.5 * (double(keys[half / 2 - 1]) + double(keys[half / 2]));
   const double norm = 1.0 / sqrt(median / log(2.0));
   for (int i = threadIdx.x; i < half; i += blockDim.x) {
     const float2 a = out[i];

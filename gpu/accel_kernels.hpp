@@ -25,7 +25,7 @@ struct AccelDeviceHit {
 
 // Copies each segment's `half` amplitudes from the spectrum (zero outside it; spectrum[i] is
 // Fourier bin lobin + i), scales them by 1/sqrt(median power / ln 2) when `block_median`
-// (the median is element (half-1)/2 of the sorted powers, as PRESTO's), and writes them to
+// (PRESTO's median: the mean of the middle two sorted powers, as half is even), and writes them to
 // amplitudes[segment][half].
 void launch_load_segments(const float2* spectrum, int64_t numbins, int64_t lobin,
                           const AccelSegmentGeometry* segments, int nsegments, int half,

@@ -79,6 +79,10 @@ AccelPlan make_accel_plan(const AccelSearchOptions& options, int64_t numbins,
   if (!(obs_length_s > 0.0)) throw DataError("observation length must be positive");
   AccelPlan plan;
   plan.options = options;
+  // accelsearch drops photon normalisation for a spectrum that does not start at bin 0.
+  if (options.lobin > 0 && options.normalisation == SpectrumNormalisation::Photon) {
+    plan.options.normalisation = SpectrumNormalisation::BlockMedian;
+  }
   plan.options.zmax = accel_rounded_zmax(options.zmax);
   if (options.plane_mode == PlaneMode::Interbin) plan.options.zmax = 0;
   plan.numbins = numbins;

@@ -1,9 +1,8 @@
 #include "accel/plane_segments.hpp"
 
 #include <cmath>
-#include <vector>
 
-#include "accel/segment_normalise.hpp"
+#include "accel/spectrum_normalise.hpp"
 
 namespace rapt {
 
@@ -22,25 +21,30 @@ std::vector<PlaneSegment> plane_build_segments(const AccelPlan& plan) {
   return segments;
 }
 
+NormalisationKind normalisation_kind(SpectrumNormalisation normalisation) {
+  switch (normalisation) {
+    case SpectrumNormalisation::LocalPower:
+      return NormalisationKind::LocalPower;
+    case SpectrumNormalisation::Photon:
+      return NormalisationKind::Photon;
+    case SpectrumNormalisation::BlockMedian:
+      break;
+  }
+  return NormalisationKind::BlockMedian;
+}
+
 void load_segment_amplitudes(const std::vector<std::complex<float>>& spectrum,
                              const AccelPlan& plan, const PlaneSegment& segment,
                              std::complex<float>* out) {
   const int64_t count = plan.fftlen / kAccelNumBetween;
   const int64_t offset = segment.first_bin - plan.options.lobin;
   const int64_t size = static_cast<int64_t>(spectrum.size());
-  auto amplitude = [&](int64_t i) {
-    const int64_t index = offset + i;
-    return (index >= 0 && index < size) ? spectrum[size_t(index)] : std::complex<float>();
-  };
-  std::vector<std::complex<float>> block(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) block[size_t(i)] = amplitude(i);
-  const double scale = segment_amplitude_scale(block.data(), block.size(),
-                                               plan.options.normalisation,
-                                               spectrum.empty() ? 0.0f : spectrum[0].real());
   for (int64_t i = 0; i < count; ++i) {
-    out[i] = std::complex<float>(float(block[size_t(i)].real() * scale),
-                                 float(block[size_t(i)].imag() * scale));
+    const int64_t index = offset + i;
+    out[i] = (index >= 0 && index < size) ? spectrum[size_t(index)] : std::complex<float>();
   }
+  normalise_block(out, size_t(count), normalisation_kind(plan.options.normalisation),
+                  photon_count(spectrum));
 }
 
 }  // namespace rapt

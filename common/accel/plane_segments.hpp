@@ -23,7 +23,6 @@ std::vector<PlaneSegment> plane_build_segments(const AccelPlan& plan);
 
 // Copies the segment's fftlen/2 amplitudes (zero outside the spectrum) into `out` and
 // normalises them as the plan says. `spectrum[i]` is Fourier bin plan.options.lobin + i.
-// `photon_count` is bin 0's real part of the raw spectrum (used by -photon only).
 void load_segment_amplitudes(const std::vector<std::complex<float>>& spectrum,
                              const AccelPlan& plan, const PlaneSegment& segment,
                              std::complex<float>* out);
