@@ -25,83 +25,107 @@ int nearest_index(const std::vector<double>& values, double x) {
   return best;
 }
 
-// prepfold's f-dot for a trial Pdot, relative to the fold's own f-dot.
-double trial_fdot(const Pfd& pfd, double pdot) {
-  const double pfold = 1.0 / pfd.fold.p1;
-  const double fdot = -pdot / (pfold * pfold);
-  return fdot - pfd.fold.p2;
+// What every trial needs: the fold's spin, the part start times and the correction factor.
+struct TrialContext {
+  int n = 0, npart = 0;
+  double fold_p = 0.0, fold_pdot = 0.0;   // the folding period and its derivative
+  double chi2_factor = 1.0;
+  std::vector<double> part_times;         // start of each sub-integration (s)
+  std::vector<double> fddot_turns;        // each part's phase error from the fddot difference
+};
+
+// Phase errors of the parts for a trial (df, dfd: differences from the folding frequency and
+// its derivative), in bins.
+std::vector<double> part_delays(const TrialContext& c, double df, double dfd) {
+  std::vector<double> delays(size_t(c.npart));
+  for (int k = 0; k < c.npart; ++k) {
+    const double t = c.part_times[size_t(k)];
+    delays[size_t(k)] = (c.fddot_turns[size_t(k)] + 0.5 * dfd * t * t + df * t) * c.n;
+  }
+  return delays;
 }
 
-// Parts after dedispersion at `dm` (subbands rotated left by their delays and added), with
-// prepfold's combined statistics: numdata of one subband, averages and variances summed.
-void dedisperse_parts(const Pfd& pfd, const std::vector<int>& delays, std::vector<double>& parts,
+double fdot_error(const Pfd& pfd, const TrialContext& c, double pdot) {
+  return -pdot / (c.fold_p * c.fold_p) - pfd.fold.p2;
+}
+
+// prepfold's rounding of a delay to a right rotation in whole bins: (int)(d mod n + 0.5).
+int rounded_right_shift(double delay_bins, int n) {
+  double d = std::fmod(delay_bins, double(n));
+  if (d < 0.0) d += n;
+  return int(d + 0.5);
+}
+
+// The same for the trial sums, which prepfold rounds from the negated delay.
+int rounded_trial_shift(double delay_bins, int n) {
+  double d = std::fmod(-delay_bins, double(n));
+  if (d < 0.0) d += n;
+  return -int(d + 0.5);
+}
+
+void add_stats(FoldStats& total, const FoldStats& s) {
+  total.numdata += s.numdata;
+  total.data_avg += s.data_avg;
+  total.data_var += s.data_var;
+  total.prof_avg += s.prof_avg;
+  total.prof_var += s.prof_var;
+}
+
+// Parts after dedispersion at `dm` (subbands rotated left by their whole-bin delays and added),
+// with prepfold's combined statistics: numdata of one subband, averages and variances summed.
+void dedisperse_parts(const Pfd& pfd, double dm, std::vector<double>& parts,
                       std::vector<FoldStats>& stats) {
   const int n = pfd.proflen;
+  std::vector<int> shifts;
+  for (double d : pfd_subband_delays(pfd, dm)) {
+    const int s = int(std::lround(d)) % n;
+    shifts.push_back(s < 0 ? s + n : s);
+  }
   parts.assign(size_t(pfd.npart) * size_t(n), 0.0);
   stats.assign(size_t(pfd.npart), FoldStats{});
   for (int k = 0; k < pfd.npart; ++k) {
     double* out = parts.data() + size_t(k) * size_t(n);
     FoldStats& s = stats[size_t(k)];
-    s.numdata = pfd.stat(k, 0).numdata;
     s.numprof = n;
     for (int sub = 0; sub < pfd.nsub; ++sub) {
-      const int d = delays[size_t(sub)];
+      const int d = shifts[size_t(sub)];
       for (int b = 0; b < n; ++b) out[b] += pfd.rawfold(k, sub, (b + d) % n);
-      const FoldStats& in = pfd.stat(k, sub);
-      s.data_avg += in.data_avg;
-      s.data_var += in.data_var;
-      s.prof_avg += in.prof_avg;
-      s.prof_var += in.prof_var;
+      add_stats(s, pfd.stat(k, sub));
     }
+    s.numdata = pfd.stat(k, 0).numdata;
   }
 }
 
-// Each part rotated right by the phase a Pdot trial accumulates by the part's start.
-std::vector<double> pdot_corrected(const Pfd& pfd, const std::vector<double>& parts, double pdot,
-                                   double part_s) {
-  const int n = pfd.proflen;
-  const double fdot = trial_fdot(pfd, pdot);
-  std::vector<double> out(parts.size());
-  for (int k = 0; k < pfd.npart; ++k) {
-    const double t = k * part_s;
-    const int shift = int(std::lround(0.5 * fdot * t * t * n));
-    rotate_profile(parts.data() + size_t(k) * size_t(n), n, shift, out.data() + size_t(k) * size_t(n));
-  }
-  return out;
-}
-
-// prepfold's rotation of part k of `nparts` for a drift of `drift_bins` over all of them:
-// (int)(k * drift / nparts + 0.5), C truncation included.
-int part_drift_shift(int k, int drift_bins, int nparts) {
-  return int(double(k) * double(drift_bins) / double(nparts) + 0.5);
-}
-
-// The parts summed with a drift of `drift_bins` across them; returns the combined stats.
-FoldStats sum_parts(const std::vector<double>& parts, const std::vector<FoldStats>& stats,
-                    int nparts, int n, int drift_bins, std::vector<double>& sum,
-                    std::vector<double>& scratch) {
+// The parts rotated by their delays and summed (prepfold's combine_profs); the returned
+// statistics carry the corrected reduced chi^2. `shifted` (optional) receives each rotated part.
+FoldStats sum_parts(const TrialContext& c, const std::vector<double>& parts,
+                    const std::vector<FoldStats>& stats, const std::vector<double>& delays,
+                    bool best_rounding, std::vector<double>& sum,
+                    std::vector<double>* shifted = nullptr, std::vector<double>* running = nullptr) {
+  const int n = c.n;
   sum.assign(size_t(n), 0.0);
-  scratch.resize(size_t(n));
   FoldStats total;
   total.numprof = n;
-  for (int k = 0; k < nparts; ++k) {
-    rotate_profile(parts.data() + size_t(k) * size_t(n), n, part_drift_shift(k, drift_bins, nparts),
-                   scratch.data());
-    for (int b = 0; b < n; ++b) sum[size_t(b)] += scratch[size_t(b)];
-    total.numdata += stats[size_t(k)].numdata;
-    total.data_avg += stats[size_t(k)].data_avg;
-    total.data_var += stats[size_t(k)].data_var;
-    total.prof_avg += stats[size_t(k)].prof_avg;
-    total.prof_var += stats[size_t(k)].prof_var;
+  if (running) running->assign(1, 1.0);  // folded noise has reduced chi^2 1
+  for (int k = 0; k < c.npart; ++k) {
+    const double d = delays[size_t(k)];
+    int shift = (best_rounding ? rounded_right_shift(d, n) : rounded_trial_shift(d, n)) % n;
+    if (shift < 0) shift += n;
+    // Added in place of rotating: bin b goes to b + shift, wrapping.
+    const double* in = parts.data() + size_t(k) * size_t(n);
+    for (int b = 0; b < n - shift; ++b) sum[size_t(b + shift)] += in[b];
+    for (int b = n - shift; b < n; ++b) sum[size_t(b + shift - n)] += in[b];
+    if (shifted) rotate_profile(in, n, shift, shifted->data() + size_t(k) * size_t(n));
+    add_stats(total, stats[size_t(k)]);
+    if (running)
+      running->push_back(c.chi2_factor *
+                         profile_reduced_chi2(sum.data(), n, total.prof_avg, total.prof_var));
   }
-  total.data_avg /= nparts;
-  total.data_var /= nparts;
-  total.redchi = profile_reduced_chi2(sum.data(), n, total.prof_avg, total.prof_var);
+  total.data_avg /= c.npart;
+  total.data_var /= c.npart;
+  total.redchi = c.chi2_factor * profile_reduced_chi2(sum.data(), n, total.prof_avg,
+                                                       total.prof_var);
   return total;
-}
-
-int period_drift_bins(const Pfd& pfd, int period_index) {
-  return pfd.pstep * (period_index - (int(pfd.periods.size()) - 1) / 2);
 }
 
 void check_trials(const Pfd& pfd) {
@@ -112,45 +136,45 @@ void check_trials(const Pfd& pfd) {
       pfd.rawfolds.size() != size_t(pfd.npart) * size_t(pfd.nsub) * size_t(pfd.proflen) ||
       pfd.stats.size() != size_t(pfd.npart) * size_t(pfd.nsub))
     throw DataError(name + ": the pfd holds no profiles to plot");
-  if (pfd.fold.p1 <= 0.0) throw DataError(name + ": the pfd's folding frequency is not positive");
+  if (pfd.fold.p1 <= 0.0 || pfd.dt_s <= 0.0)
+    throw DataError(name + ": the pfd's folding frequency or sample time is not positive");
 }
 
-// The time panel and its running chi^2 at the best P and Pdot (pdprofs: Pdot-corrected parts).
-void fill_time_arrays(const Pfd& pfd, const std::vector<double>& pdprofs,
-                      const std::vector<FoldStats>& stats, PfdTrials& t) {
-  const int n = pfd.proflen;
-  const int drift = period_drift_bins(pfd, t.best_period);
-  t.time_profiles.assign(size_t(pfd.npart) * size_t(n), 0.0);
-  t.time_chi2.assign(size_t(pfd.npart) + 1, 1.0);  // folded noise has reduced chi^2 1
-  std::vector<double> running(size_t(n), 0.0);
-  double avg = 0.0, var = 0.0;
+TrialContext make_context(const Pfd& pfd, const PfdTrials& t, double best_pddot) {
+  TrialContext c;
+  c.n = pfd.proflen;
+  c.npart = pfd.npart;
+  c.fold_p = 1.0 / pfd.fold.p1;
+  c.fold_pdot = -pfd.fold.p2 / (pfd.fold.p1 * pfd.fold.p1);
+  c.chi2_factor = 1.0 / dof_correction(t.best_p_s / pfd.proflen / pfd.dt_s);
+  // The fddot difference is applied only when the search went that far (P'' non-zero).
+  const double dfdd = best_pddot == 0.0 ? 0.0
+      : 2.0 * c.fold_pdot * c.fold_pdot / (c.fold_p * c.fold_p * c.fold_p) -
+            best_pddot / (c.fold_p * c.fold_p) - pfd.fold.p3;
   for (int k = 0; k < pfd.npart; ++k) {
-    double* row = t.time_profiles.data() + size_t(k) * size_t(n);
-    const int shift = int(std::lround(double(k) * drift / double(pfd.npart))) % n;
-    rotate_profile(pdprofs.data() + size_t(k) * size_t(n), n, shift, row);
-    for (int b = 0; b < n; ++b) running[size_t(b)] += row[b];
-    avg += stats[size_t(k)].prof_avg;
-    var += stats[size_t(k)].prof_var;
-    t.time_chi2[size_t(k) + 1] = profile_reduced_chi2(running.data(), n, avg, var);
+    const double time = k * t.part_s;
+    c.part_times.push_back(time);
+    c.fddot_turns.push_back(dfdd * time * time * time / 6.0);
   }
+  return c;
 }
 
-// Each subband at the best DM, Pdot and period, summed over time (the phase-frequency panel).
-void fill_subband_profiles(const Pfd& pfd, const std::vector<int>& delays, PfdTrials& t) {
+// Each subband at the best DM, P and Pdot summed over time (the phase-frequency panel).
+void fill_subband_profiles(const Pfd& pfd, const TrialContext& c, const std::vector<double>& best,
+                           double dm, PfdTrials& t) {
   const int n = pfd.proflen;
+  const std::vector<double> dm_delays = pfd_subband_delays(pfd, dm);
   t.subband_profiles.assign(size_t(pfd.nsub) * size_t(n), 0.0);
-  std::vector<double> parts(size_t(pfd.npart) * size_t(n)), sum, scratch;
+  std::vector<double> parts(size_t(pfd.npart) * size_t(n)), delays(best.size()), sum;
   std::vector<FoldStats> stats(size_t(pfd.npart));
-  const double fdot = trial_fdot(pfd, t.best_pdot_ss);
   for (int sub = 0; sub < pfd.nsub; ++sub) {
     for (int k = 0; k < pfd.npart; ++k) {
-      const double time = k * t.part_s;
-      const int shift = int(std::lround(0.5 * fdot * time * time * n)) - delays[size_t(sub)];
-      rotate_profile(&pfd.rawfolds[(size_t(k) * size_t(pfd.nsub) + size_t(sub)) * size_t(n)], n,
-                     shift, parts.data() + size_t(k) * size_t(n));
+      std::copy_n(&pfd.rawfolds[(size_t(k) * size_t(pfd.nsub) + size_t(sub)) * size_t(n)], n,
+                  parts.begin() + size_t(k) * size_t(n));
       stats[size_t(k)] = pfd.stat(k, sub);
+      delays[size_t(k)] = best[size_t(k)] - dm_delays[size_t(sub)];
     }
-    sum_parts(parts, stats, pfd.npart, n, period_drift_bins(pfd, t.best_period), sum, scratch);
+    sum_parts(c, parts, stats, delays, false, sum);
     std::copy(sum.begin(), sum.end(), t.subband_profiles.begin() + size_t(sub) * size_t(n));
   }
 }
@@ -191,21 +215,25 @@ std::vector<double> shift_profile(const std::vector<double>& in, double shift_bi
   return out;
 }
 
-std::vector<int> pfd_subband_delay_bins(const Pfd& pfd, double dm) {
-  const double bin_s = 1.0 / (pfd.fold.p1 * pfd.proflen);
+std::vector<double> pfd_subband_delays(const Pfd& pfd, double dm) {
+  const double bins_per_s = pfd.fold.p1 * pfd.proflen;
   const int chan_per_sub = std::max(1, pfd.numchan / pfd.nsub);
   const double sub_width = pfd.chan_wid_mhz * chan_per_sub;
   const double doppler = 1.0 + pfd.avgvoverc;
   const double top_mhz = (pfd.lofreq_mhz + (pfd.numchan - 1.0) * pfd.chan_wid_mhz) * doppler;
   const double top_delay = dispersion_delay_s(dm, top_mhz);
-  std::vector<int> delays(size_t(pfd.nsub));
+  std::vector<double> delays(size_t(pfd.nsub));
   for (int s = 0; s < pfd.nsub; ++s) {
     // The delay at each subband's highest channel, as the subbands were formed.
     const double f = (pfd.lofreq_mhz + sub_width - pfd.chan_wid_mhz + s * sub_width) * doppler;
-    int d = int(std::lround((dispersion_delay_s(dm, f) - top_delay) / bin_s)) % pfd.proflen;
-    delays[size_t(s)] = d < 0 ? d + pfd.proflen : d;
+    delays[size_t(s)] = (dispersion_delay_s(dm, f) - top_delay) * bins_per_s;
   }
   return delays;
+}
+
+double dof_correction(double samples_per_bin) {
+  const double power = 1.806, factor = 0.96;
+  return samples_per_bin * factor * std::pow(1.0 + std::pow(samples_per_bin, power), -1.0 / power);
 }
 
 PfdTrials compute_pfd_trials(const Pfd& pfd) {
@@ -220,40 +248,39 @@ PfdTrials compute_pfd_trials(const Pfd& pfd) {
   t.total_s = t.numdata * pfd.dt_s;
   t.best_period = nearest_index(pfd.periods, t.best_p_s);
   t.best_pdot = nearest_index(pfd.pdots, t.best_pdot_ss);
+  const TrialContext c = make_context(pfd, t, bary ? pfd.bary.p3 : pfd.topo.p3);
+  t.chi2_factor = c.chi2_factor;
   const bool dm_search = pfd.nsub > 1 && !pfd.dms.empty();
-  std::vector<int> delays(size_t(pfd.nsub), 0);
-  if (dm_search) {
-    t.best_dm = nearest_index(pfd.dms, pfd.bestdm);
-    delays = pfd_subband_delay_bins(pfd, pfd.dms[size_t(t.best_dm)]);
-  }
-  std::vector<double> parts, sum, scratch;
+  if (dm_search) t.best_dm = nearest_index(pfd.dms, pfd.bestdm);
+  const double best_dm = dm_search ? pfd.dms[size_t(t.best_dm)] : 0.0;
+  std::vector<double> parts, sum;
   std::vector<FoldStats> stats;
-  const int best_drift = period_drift_bins(pfd, t.best_period);
-  if (dm_search) {
-    t.dm_chi2.resize(pfd.dms.size());
-    for (size_t d = 0; d < pfd.dms.size(); ++d) {
-      dedisperse_parts(pfd, pfd_subband_delay_bins(pfd, pfd.dms[d]), parts, stats);
-      const auto pd = pdot_corrected(pfd, parts, t.best_pdot_ss, t.part_s);
-      t.dm_chi2[d] = sum_parts(pd, stats, pfd.npart, n, best_drift, sum, scratch).redchi;
-    }
-  }
-  dedisperse_parts(pfd, delays, parts, stats);
+  dedisperse_parts(pfd, best_dm, parts, stats);
+  const std::vector<double> best =
+      part_delays(c, 1.0 / t.best_p_s - pfd.fold.p1, fdot_error(pfd, c, t.best_pdot_ss));
+  t.time_profiles.assign(size_t(pfd.npart) * size_t(n), 0.0);
+  t.best_stats = sum_parts(c, parts, stats, best, true, t.best_profile, &t.time_profiles,
+                           &t.time_chi2);
   const size_t nper = pfd.periods.size(), npd = pfd.pdots.size();
   t.ppdot_chi2.assign(nper * npd, 0.0);
   for (size_t j = 0; j < npd; ++j) {
-    const auto pd = pdot_corrected(pfd, parts, pfd.pdots[j], t.part_s);
-    for (size_t k = 0; k < nper; ++k)
-      t.ppdot_chi2[j * nper + k] =
-          sum_parts(pd, stats, pfd.npart, n, period_drift_bins(pfd, int(k)), sum, scratch).redchi;
-    if (int(j) == t.best_pdot) fill_time_arrays(pfd, pd, stats, t);
+    const double dfd = fdot_error(pfd, c, pfd.pdots[j]);
+    for (size_t k = 0; k < nper; ++k) {
+      const auto delays = part_delays(c, 1.0 / pfd.periods[k] - pfd.fold.p1, dfd);
+      t.ppdot_chi2[j * nper + k] = sum_parts(c, parts, stats, delays, false, sum).redchi;
+    }
   }
   for (size_t k = 0; k < nper; ++k)
     t.period_chi2.push_back(t.ppdot_chi2[size_t(t.best_pdot) * nper + k]);
   for (size_t j = 0; j < npd; ++j)
     t.pdot_chi2.push_back(t.ppdot_chi2[j * nper + size_t(t.best_period)]);
-  const auto best_parts = pdot_corrected(pfd, parts, t.best_pdot_ss, t.part_s);
-  t.best_stats = sum_parts(best_parts, stats, pfd.npart, n, best_drift, t.best_profile, scratch);
-  fill_subband_profiles(pfd, delays, t);
+  if (dm_search) {
+    for (double dm : pfd.dms) {
+      dedisperse_parts(pfd, dm, parts, stats);
+      t.dm_chi2.push_back(sum_parts(c, parts, stats, best, false, sum).redchi);
+    }
+  }
+  fill_subband_profiles(pfd, c, best, best_dm, t);
   return t;
 }
 
