@@ -113,13 +113,17 @@ void plot_profile(const PfdTrials& t) {
   double lo = 0.0, hi = 0.0;
   min_max(t.best_profile, lo, hi);
   const double pad = 0.08 * (hi - lo);
-  frame(0.06, 0.28, 0.72, 0.90, 0.0, 2.0, lo - pad, hi + pad, "", "");
+  plvpor(0.07, 0.29, 0.72, 0.90);
+  plwind(0.0, 2.0, lo - pad, hi + pad);
+  plcol0(1);
+  plbox("bcst", 0.0, 0, "bc", 0.0, 0);
+  plmtex("t", 0.5, 0.5, 0.5, "2 pulses of the best profile");
   plcol0(9);
   plbin(2 * n, x.data(), y.data(), PL_BIN_NOEXPAND);
 }
 
 void plot_time_phase(const Pfd& pfd, const PfdTrials& t) {
-  frame(0.06, 0.28, 0.07, 0.66, 0.0, 2.0, 0.0, std::max(t.total_s, 1e-9), "Phase", "Time (s)");
+  frame(0.07, 0.29, 0.07, 0.66, 0.0, 2.0, 0.0, std::max(t.total_s, 1e-9), "Phase", "Time (s)");
   greyscale(t.time_profiles, pfd.npart, pfd.proflen, 2, 0.0, 2.0, 0.0, std::max(t.total_s, 1e-9));
   plcol0(1);
   plbox("bcst", 0.0, 0, "bcst", 0.0, 0);
@@ -131,7 +135,7 @@ void plot_frequency_or_time_chi2(const Pfd& pfd, const PfdTrials& t) {
   if (pfd.nsub > 1) {
     const double lo = pfd.lofreq_mhz - 0.5 * pfd.chan_wid_mhz;
     const double hi = lo + pfd.numchan * pfd.chan_wid_mhz;
-    frame(0.34, 0.56, 0.07, 0.66, 0.0, 2.0, std::min(lo, hi), std::max(lo, hi), "Phase",
+    frame(0.37, 0.59, 0.07, 0.66, 0.0, 2.0, std::min(lo, hi), std::max(lo, hi), "Phase",
           "Frequency (MHz)");
     greyscale(t.subband_profiles, pfd.nsub, pfd.proflen, 2, 0.0, 2.0, std::min(lo, hi),
               std::max(lo, hi));
@@ -143,7 +147,7 @@ void plot_frequency_or_time_chi2(const Pfd& pfd, const PfdTrials& t) {
   for (size_t i = 0; i < times.size(); ++i) times[i] = double(i) * t.part_s;
   double lo = 0.0, hi = 0.0;
   min_max(t.time_chi2, lo, hi);
-  frame(0.34, 0.56, 0.07, 0.66, 0.0, hi * 1.1, 0.0, std::max(t.total_s, 1e-9),
+  frame(0.37, 0.59, 0.07, 0.66, 0.0, hi * 1.1, 0.0, std::max(t.total_s, 1e-9),
         "Reduced #gx#u2#d", "Time (s)");
   plcol0(9);
   plline(int(times.size()), t.time_chi2.data(), times.data());
@@ -154,7 +158,7 @@ void plot_curve(double vy0, double vy1, const std::vector<double>& x,
   double x0 = 0.0, x1 = 0.0, lo = 0.0, hi = 0.0;
   min_max(x, x0, x1);
   min_max(chi2, lo, hi);
-  frame(0.66, 0.97, vy0, vy1, x0, x1, 0.0, hi * 1.1, xlabel.c_str(), "Reduced #gx#u2#d");
+  frame(0.70, 0.97, vy0, vy1, x0, x1, 0.0, hi * 1.1, xlabel.c_str(), "Reduced #gx#u2#d");
   plcol0(9);
   plline(int(x.size()), x.data(), chi2.data());
 }
@@ -169,7 +173,7 @@ void plot_search_panels(const Pfd& pfd, const PfdTrials& t) {
   if (t.best_dm >= 0) {
     plot_curve(0.80, 0.93, pfd.dms, t.dm_chi2, "DM (pc cm#u-3#d)");
   } else {
-    plvpor(0.66, 0.97, 0.80, 0.93);
+    plvpor(0.70, 0.97, 0.80, 0.93);
     plwind(0.0, 1.0, 0.0, 1.0);
     plcol0(1);
     plptex(0.5, 0.5, 1.0, 0.0, 0.5, "No DM search (one subband)");
@@ -183,7 +187,7 @@ void plot_search_panels(const Pfd& pfd, const PfdTrials& t) {
   double x0 = 0.0, x1 = 0.0, y0 = 0.0, y1 = 0.0;
   min_max(px, x0, x1);
   min_max(pdx, y0, y1);
-  frame(0.66, 0.97, 0.07, 0.32, x0, x1, y0, y1, "Period offset (#gms)", "Pdot offset (s/s)");
+  frame(0.70, 0.97, 0.07, 0.32, x0, x1, y0, y1, "Period offset (#gms)", "Pdot offset (s/s)");
   plane(t.ppdot_chi2, int(pfd.pdots.size()), int(pfd.periods.size()), x0, x1, y0, y1);
   plcol0(1);
   plbox("bcst", 0.0, 0, "bcst", 0.0, 0);
@@ -195,18 +199,20 @@ void plot_text_block(const Pfd& pfd, const PfdTrials& t) {
   const std::vector<std::string> lines = {
       "Candidate: " + plot_text(pfd.candnm),
       "Telescope: " + plot_text(pfd.telescope),
-      format("Epoch#d" + frame_name + "#u = %.9f MJD", bary ? pfd.bepoch_mjd : pfd.tepoch_mjd),
-      format("T#dsample#u = %.6g s", pfd.dt_s),
+      format("Epoch (" + frame_name + ") = %.9f MJD", bary ? pfd.bepoch_mjd : pfd.tepoch_mjd),
+      format("Sample time = %.6g s", pfd.dt_s),
       format("Data folded (N) = %.0f", t.numdata),
       format("T = %.3f s", t.total_s),
       format("Profile bins = %.0f", double(pfd.proflen)),
       format("Reduced #gx#u2#d = %.3f", t.best_stats.redchi),
-      format("P#d" + frame_name + "#u (ms) = %.10g", t.best_p_s * 1e3),
-      format("P'#d" + frame_name + "#u (s/s) = %.6g", t.best_pdot_ss),
+      format("P (" + frame_name + ") = %.12g ms", t.best_p_s * 1e3),
+      format("Pdot (" + frame_name + ") = %.6g s/s", t.best_pdot_ss),
       format("DM = %.3f pc cm#u-3#d", pfd.bestdm),
-      "RA = " + plot_text(pfd.rastr) + "   Dec = " + plot_text(pfd.decstr),
+      "RA = " + plot_text(pfd.rastr),
+      "Dec = " + plot_text(pfd.decstr),
   };
-  plvpor(0.34, 0.62, 0.70, 0.95);
+  plvpor(0.37, 0.62, 0.70, 0.97);
+  plschr(0.0, 0.65);
   plwind(0.0, 1.0, 0.0, 1.0);
   plcol0(1);
   for (size_t i = 0; i < lines.size(); ++i)
@@ -229,7 +235,7 @@ void draw_page(const Pfd& pfd, const PfdTrials& t) {
   plot_frequency_or_time_chi2(pfd, t);
   plot_search_panels(pfd, t);
   plot_text_block(pfd, t);
-  plvpor(0.06, 0.97, 0.92, 0.97);
+  plvpor(0.07, 0.97, 0.92, 0.97);
   plcol0(1);
   plmtex("t", 0.5, 0.0, 0.0, plot_text(pfd.filenm).c_str());
 }
