@@ -18,6 +18,7 @@
 namespace rapt::bench {
 void print_snr_tables(const BenchSettings& settings);    // bench_snr.cpp
 void print_accel_tables(const BenchSettings& settings);  // bench_accel.cpp
+void print_fold_tables(const BenchSettings& settings);   // bench_fold.cpp
 }
 
 namespace {
@@ -40,14 +41,14 @@ void print_dedisp_tables(const rapt::bench::BenchSettings& settings) {
 
 int main(int argc, char** argv) {
   return rapt::run_program("rapt_bench", [&] {
-    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse and acceleration search");
+    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse search, acceleration search, folding");
     options.add_options()("gpu", "the GPU to measure", cxxopts::value<int>()->default_value("0"))(
         "repeats", "timed runs per measurement (the median is shown)",
         cxxopts::value<int>()->default_value("5"))(
         "no-tune", "the default tile configuration instead of the auto-tuner's")(
         "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows")(
-        "tables", "which tables: any of dedisp, snr, accel (comma-separated)",
-        cxxopts::value<std::string>()->default_value("dedisp,snr,accel"));
+        "tables", "which tables: any of dedisp, snr, accel, fold (comma-separated)",
+        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold"));
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::bench::BenchSettings settings;
     settings.gpu = args.result["gpu"].as<int>();
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
     if (wanted("dedisp")) print_dedisp_tables(settings);
     if (wanted("snr")) rapt::bench::print_snr_tables(settings);
     if (wanted("accel")) rapt::bench::print_accel_tables(settings);
+    if (wanted("fold")) rapt::bench::print_fold_tables(settings);
     return 0;
   });
 }
