@@ -36,7 +36,8 @@ double white_spectrum(size_t) { return 3.0; }
 
 double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
-  return values[(values.size() - 1) / 2];
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 std::vector<double> powers(const std::vector<Complex>& bins, size_t from, size_t to) {
@@ -46,7 +47,7 @@ std::vector<double> powers(const std::vector<Complex>& bins, size_t from, size_t
 }
 
 // Straight from the description, in double: block edges first, then each block's level
-// (lower median / ln 2), then the level of every bin by linear interpolation between block
+// (median / ln 2, the mean of the middle two for an even count), then the level of every bin by linear interpolation between block
 // centres (flat before the first, last slope carried on after the last).
 struct Block {
   size_t start, length;

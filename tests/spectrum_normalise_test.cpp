@@ -21,12 +21,12 @@ std::vector<Complex> noise(size_t n, double mean_power, uint64_t seed) {
   return bins;
 }
 
-TEST(SpectrumNormalise, BlockMedianUsesTheLowerMiddlePowerOverLn2) {
-  // Powers 1, 4, 9, 16 (|k + 0i|^2 for k = 1..4), shuffled: lower median 4.
+TEST(SpectrumNormalise, BlockMedianUsesTheMiddlePowerOverLn2) {
+  // Powers 1, 4, 9, 16 (|k + 0i|^2 for k = 1..4), shuffled: median (4 + 9) / 2.
   const std::vector<Complex> bins = {{0, 3}, {1, 0}, {0, -4}, {2, 0}};
   EXPECT_DOUBLE_EQ(rapt::amplitude_scale(bins.data(), bins.size(),
                                          rapt::NormalisationKind::BlockMedian),
-                   1.0 / std::sqrt(4.0 / std::log(2.0)));
+                   1.0 / std::sqrt(6.5 / std::log(2.0)));
   const std::vector<Complex> odd = {{0, 3}, {1, 0}, {0, -4}, {2, 0}, {5, 0}};  // median 9
   EXPECT_DOUBLE_EQ(rapt::amplitude_scale(odd.data(), odd.size(),
                                          rapt::NormalisationKind::BlockMedian),

@@ -2,7 +2,7 @@
 // templates (subharm_fderivs_vol() in PRESTO's src/accel_utils.c), so that noise powers have
 // mean 1:
 //   BlockMedian (default)  every amplitude times 1 / sqrt(median power / ln 2), the median
-//                          being PRESTO's lower median of the block's powers;
+//                          being PRESTO's median of the block's powers;
 //   LocalPower (-locpow)   each amplitude times 1 / sqrt(local power), the local power of bin k
 //                          being the mean power of bins k +/- 6..15 (PRESTO's corr_loc_pow(),
 //                          a circular FFT correlation: see local_power_levels);
