@@ -1,6 +1,7 @@
 // Acceleration-search kernels: segment loading with block-median normalisation, the multiply
 // of segment spectra with the f-fdot kernel spectra, power extraction into the plane, and the
 // staged harmonic-sum search with on-device compaction of the hits.
+#include <algorithm>
 #include <cmath>
 
 #include "accel_kernels.hpp"
@@ -108,31 +109,36 @@ __global__ void interbin_powers_kernel(const float2* amplitudes,
   plane[column] = power_of(v);
 }
 
+// Blocks are ordered rows first (blockIdx.x = row), so the blocks resident at one time share a
+// column tile: the sub-harmonic rows they read are few and their columns close, and the L2
+// cache serves most of the reads. Tiles beyond the grid's y extent are taken in turn.
 __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns, int numz,
                                        int64_t first_column, int64_t ncolumns, int nstages,
                                        const float* powcut, const int* sub_rows,
                                        AccelDeviceHit* hits, unsigned long long* hit_count,
                                        unsigned long long max_hits) {
-  const int64_t x = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (x >= ncolumns) return;
-  const int row = blockIdx.y;
-  const int64_t column = first_column + x;
-  float sum = __ldg(plane + size_t(row) * plane_columns + column);
-  for (int stage = 0; stage < nstages; ++stage) {
-    const int harmtosum = 1 << stage;
-    for (int harm = 1; harm < harmtosum; harm += 2) {
-      // floor(column * harm / harmtosum + 1/2), exactly, in integers.
-      const int64_t sub_column = (2 * column * harm + harmtosum) / (2 * harmtosum);
-      const int sub_row =
-          sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
-      if (sub_column < plane_columns) {
-        sum += __ldg(plane + size_t(sub_row) * plane_columns + sub_column);
+  const int row = blockIdx.x;
+  const int64_t ntiles = (ncolumns + blockDim.x - 1) / blockDim.x;
+  for (int64_t tile = blockIdx.y; tile < ntiles; tile += gridDim.y) {
+    const int64_t x = tile * blockDim.x + threadIdx.x;
+    if (x >= ncolumns) continue;
+    const int64_t column = first_column + x;
+    float sum = __ldg(plane + size_t(row) * plane_columns + column);
+    for (int stage = 0; stage < nstages; ++stage) {
+      const int harmtosum = 1 << stage;
+      for (int harm = 1; harm < harmtosum; harm += 2) {
+        // floor(column * harm / harmtosum + 1/2), exactly, in integers.
+        const int64_t sub_column = (2 * column * harm + harmtosum) / (2 * harmtosum);
+        const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
+        if (sub_column < plane_columns) {
+          sum += __ldg(plane + size_t(sub_row) * plane_columns + sub_column);
+        }
       }
-    }
-    if (sum > powcut[stage]) {
-      const unsigned long long slot = atomicAdd(hit_count, 1ULL);
-      if (slot < max_hits) {
-        hits[slot] = AccelDeviceHit{column, sum, int16_t(stage), int16_t(row)};
+      if (sum > powcut[stage]) {
+        const unsigned long long slot = atomicAdd(hit_count, 1ULL);
+        if (slot < max_hits) {
+          hits[slot] = AccelDeviceHit{column, sum, int16_t(stage), int16_t(row)};
+        }
       }
     }
   }
@@ -198,7 +204,8 @@ void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
                             cudaStream_t stream) {
   if (ncolumns <= 0) return;
   const int threads = 256;
-  const dim3 grid(unsigned((ncolumns + threads - 1) / threads), numz);
+  const int64_t tiles = (ncolumns + threads - 1) / threads;
+  const dim3 grid(unsigned(numz), unsigned(std::min<int64_t>(tiles, 65535)));
   harmonic_search_kernel<<<grid, threads, 0, stream>>>(plane, plane_columns, numz, first_column,
                                                         ncolumns, nstages, powcut, sub_rows,
                                                         hits, hit_count, max_hits);
