@@ -127,8 +127,9 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
     for (int stage = 0; stage < nstages; ++stage) {
       const int harmtosum = 1 << stage;
       for (int harm = 1; harm < harmtosum; harm += 2) {
-        // floor(column * harm / harmtosum + 1/2), exactly, in integers.
-        const int64_t sub_column = (2 * column * harm + harmtosum) / (2 * harmtosum);
+        // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
+        // division is a shift (64-bit division is slow on the GPU).
+        const int64_t sub_column = (2 * column * harm + harmtosum) >> (stage + 1);
         const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
         if (sub_column < plane_columns) {
           sum += __ldg(plane + size_t(sub_row) * plane_columns + sub_column);
