@@ -1,12 +1,10 @@
 // The CUDA acceleration-search engine. The whole f-fdot plane lives on the device: segments
-// are loaded and normalised (block median) on the device and FFT'd in one cuFFT batch; then one
-// fused kernel per (row, segment) multiplies by the kernel spectrum, inverse-FFTs in shared
-// memory and stores the good powers in the plane (cuFFT in batches for FFTs too long for shared
-// memory); one more kernel sums harmonics for every searched point and compacts the hits.
+// are loaded and normalised (block median) on the device, FFT'd in one batch, multiplied by the
+// kernel spectra and inverse-FFT'd in chunks with cuFFT, and their good powers stored in the
+// plane; one kernel then sums harmonics for every searched point and compacts the hits.
 #include <cufft.h>
 
 #include <algorithm>
-#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -124,14 +122,6 @@ class GpuAccelEngine final : public AccelEngine {
     RAPT_CUDA_CHECK(cudaMemcpy(kernels_.get(), bank.spectra.data(), kernels_.bytes(),
                                cudaMemcpyHostToDevice));
     kernels_key_ = key;
-    std::vector<float2> twiddles(size_t(plan.fftlen / 2));
-    for (size_t t = 0; t < twiddles.size(); ++t) {
-      const double angle = 2.0 * 3.14159265358979323846 * double(t) / plan.fftlen;
-      twiddles[t] = make_float2(float(std::cos(angle)), float(std::sin(angle)));
-    }
-    twiddles_ = DeviceBuffer<float2>(twiddles.size());
-    RAPT_CUDA_CHECK(cudaMemcpy(twiddles_.get(), twiddles.data(), twiddles_.bytes(),
-                               cudaMemcpyHostToDevice));
   }
 
   const float* build_plane(const std::vector<std::complex<float>>& spectrum,
@@ -173,22 +163,14 @@ class GpuAccelEngine final : public AccelEngine {
     check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(work_.amplitudes.get()),
                              reinterpret_cast<cufftComplex*>(work_.amplitudes.get()), CUFFT_FORWARD),
                 "forward segment FFTs");
-    const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
-    const int offset = kAccelNumBetween * plan.kernel_halfwidth;
-    if (cuda::fused_correlation_supported(plan.fftlen)) {
-      cuda::launch_correlate_fused(work_.amplitudes.get(), kernels_.get(), twiddles_.get(),
-                                   work_.geometry.get(), nsegments, plan.numz, plan.fftlen,
-                                   offset, plan.uselen, scale, plane, plan.plane_columns(),
-                                   stream);
-      return plane;
-    }
-    // Longer FFTs (zmax above about 600): cuFFT in batches through device memory.
     const size_t per_segment = size_t(plan.numz) * plan.fftlen * sizeof(float2);
     const int chunk = int(std::max<size_t>(1, std::min<size_t>(nsegments,
                                                                 kProductBudgetBytes / per_segment)));
     ensure_size(work_.product, size_t(chunk) * plan.numz * plan.fftlen);
     const CufftPlan& inverse = cufft_plan(work_.inverse, work_.inverse_key, plan.fftlen,
                                           chunk * plan.numz, stream);
+    const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
+    const int offset = kAccelNumBetween * plan.kernel_halfwidth;
     for (int first = 0; first < nsegments; first += chunk) {
       const int count = std::min(chunk, nsegments - first);
       cuda::launch_multiply_kernels(work_.amplitudes.get(), kernels_.get(), first, count,
@@ -290,7 +272,7 @@ class GpuAccelEngine final : public AccelEngine {
 
   int gpu_index_;
   cuda::Stream stream_;
-  DeviceBuffer<float2> kernels_, twiddles_;
+  DeviceBuffer<float2> kernels_;
   std::pair<int, int> kernels_key_{0, 0};
   AccelWorkspace work_;
   AccelEngineTimings timings_;

@@ -77,53 +77,6 @@ __global__ void multiply_kernels_kernel(const float2* segment_spectra, const flo
       make_float2(d.x * q.x - d.y * q.y, d.x * q.y + d.y * q.x);
 }
 
-__global__ void correlate_fused_kernel(const float2* segment_spectra, const float2* kernels,
-                                       const float2* twiddles,
-                                       const AccelSegmentGeometry* segments, int first_segment,
-                                       int fftlen, int log2_fftlen, int offset, int uselen,
-                                       float scale, float* plane, int64_t plane_columns) {
-  extern __shared__ float2 buffers[];
-  float2* x = buffers;
-  float2* y = buffers + fftlen;
-  const int row = blockIdx.x;
-  const int s = first_segment + blockIdx.y;
-  const int half = fftlen / 2;
-  const float2* spectrum = segment_spectra + size_t(s) * half;
-  const float2* kernel = kernels + size_t(row) * fftlen;
-  for (int i = threadIdx.x; i < fftlen; i += blockDim.x) {
-    const float2 d = spectrum[i < half ? i : i - half];
-    const float2 q = kernel[i];
-    x[i] = make_float2(d.x * q.x - d.y * q.y, d.x * q.y + d.y * q.x);
-  }
-  __syncthreads();
-  // Radix-2 Stockham: stage with span m reads x[j], x[j + n/2] and writes y[2j - k], y[2j - k + m]
-  // (k = j mod m), leaving the result in natural order after log2(n) stages.
-  for (int m = 1, stage = 0; m < fftlen; m <<= 1, ++stage) {
-    for (int j = threadIdx.x; j < half; j += blockDim.x) {
-      const int k = j & (m - 1);
-      const float2 w = twiddles[k << (log2_fftlen - 1 - stage)];
-      const float2 p = x[j];
-      const float2 q = x[j + half];
-      const float2 b = make_float2(q.x * w.x - q.y * w.y, q.x * w.y + q.y * w.x);
-      const int out = 2 * j - k;
-      y[out] = make_float2(p.x + b.x, p.y + b.y);
-      y[out + m] = make_float2(p.x - b.x, p.y - b.y);
-    }
-    __syncthreads();
-    float2* swap = x;
-    x = y;
-    y = swap;
-  }
-  const AccelSegmentGeometry segment = segments[s];
-  float* out = plane + size_t(row) * plane_columns;
-  for (int i = threadIdx.x; i < uselen; i += blockDim.x) {
-    const int64_t column = segment.first_column + i;
-    if (column < segment.column_limit && column < plane_columns) {
-      out[column] = power_of(x[offset + i]) * scale;
-    }
-  }
-}
-
 __global__ void store_powers_kernel(const float2* product, const AccelSegmentGeometry* segments,
                                     int first_segment, int numz, int fftlen, int offset,
                                     int uselen, float scale, float* plane,
@@ -218,31 +171,6 @@ void launch_multiply_kernels(const float2* segment_spectra, const float2* kernel
   multiply_kernels_kernel<<<grid, threads, 0, stream>>>(segment_spectra, kernels, first_segment,
                                                          numz, fftlen, product);
   RAPT_CUDA_CHECK_LAUNCH("multiply_kernels_kernel");
-}
-
-bool fused_correlation_supported(int fftlen) {
-  return fftlen >= 2 && fftlen <= kMaxFusedFftlen && (fftlen & (fftlen - 1)) == 0;
-}
-
-void launch_correlate_fused(const float2* segment_spectra, const float2* kernels,
-                            const float2* twiddles, const AccelSegmentGeometry* segments,
-                            int nsegments, int numz, int fftlen, int offset, int uselen,
-                            float scale, float* plane, int64_t plane_columns,
-                            cudaStream_t stream) {
-  int log2_fftlen = 0;
-  while ((1 << log2_fftlen) < fftlen) ++log2_fftlen;
-  const size_t shared = 2 * size_t(fftlen) * sizeof(float2);
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(correlate_fused_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  constexpr int kThreads = 256;
-  constexpr int kMaxGridY = 65535;
-  for (int first = 0; first < nsegments; first += kMaxGridY) {
-    const dim3 grid(unsigned(numz), unsigned(std::min(kMaxGridY, nsegments - first)));
-    correlate_fused_kernel<<<grid, kThreads, shared, stream>>>(
-        segment_spectra, kernels, twiddles, segments, first, fftlen, log2_fftlen, offset, uselen,
-        scale, plane, plane_columns);
-    RAPT_CUDA_CHECK_LAUNCH("correlate_fused_kernel");
-  }
 }
 
 void launch_store_powers(const float2* product, const AccelSegmentGeometry* segments,
