@@ -60,7 +60,7 @@ TEST(FoldEngine, GivesTheInjectedPulseShapeAtTheRightPhase) {
   const int64_t n = 300000;
   std::mt19937 rng(7);
   std::normal_distribution<float> noise(0.0f, 1.0f);
-  std::vector<float> x(size_t(n));
+  std::vector<float> x(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
     x[i] = noise(rng) + 0.8f * float(pulse(spin.phase((i + 0.5) * 1e-3), 0.3, 0.03));
   auto engine = rapt::make_cpu_fold_engine(layout(n, 16, 1, 64, spin));

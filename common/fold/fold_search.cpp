@@ -296,8 +296,9 @@ FoldSearchResult search_fold(Pfd& pfd, const FoldSearchOptions& options) {
   const double correction = dof_correction(best_p / nbins / pfd.dt_s);
   result.stats.redchi /= correction;
   result.dof_effective = (nbins - 1.0) * correction;
-  const int dof = int(result.dof_effective + 1e-12);
-  result.log_prob_noise = chi2_log_probability(result.stats.redchi * dof, dof);
+  // The effective (fractional) degrees of freedom, as the PRESTO that made the golden files does.
+  result.log_prob_noise =
+      chi2_log_probability(result.stats.redchi * result.dof_effective, result.dof_effective);
   result.sigma = equivalent_gaussian_sigma(result.log_prob_noise);
   result.errors = fold_errors(result.profile, pfd.dt_s, n_samples, result.stats.data_var, best_p,
                               best_pd, best_pdd);

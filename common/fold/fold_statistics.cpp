@@ -64,8 +64,8 @@ double log_asymptotic_upper_gamma(double a, double z) {
 
 }  // namespace
 
-double chi2_log_probability(double chi2, int dof) {
-  if (dof < 1 || !(chi2 > 0.0)) return 0.0;
+double chi2_log_probability(double chi2, double dof) {
+  if (!(dof > 0.0) || !(chi2 > 0.0)) return 0.0;
   const double a = 0.5 * dof, x = 0.5 * chi2;
   // Where PRESTO switches to the asymptotic form (characteristics.c, chi2_logp).
   if (chi2 / dof > 15.0 || (dof > 150 && chi2 / dof > 6.0))

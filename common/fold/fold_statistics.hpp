@@ -16,8 +16,9 @@ double profile_chi2(const double* profile, int nbins, double avg, double var);
 // `samples_per_bin` samples wide (PRESTO's DOF_corr, a Monte Carlo fit).
 double dof_correction(double samples_per_bin);
 
-// ln Q(chi2 | dof): natural log of the chance that noise alone gives chi^2 >= chi2.
-double chi2_log_probability(double chi2, int dof);
+// ln Q(chi2 | dof): natural log of the chance that noise alone gives chi^2 >= chi2. dof need
+// not be whole: prepfold passes the effective degrees of freedom, (nbins - 1) dof_correction.
+double chi2_log_probability(double chi2, double dof);
 
 // The x with upper Gaussian tail probability exp(log_p); 0 for probabilities >= 0.5.
 double equivalent_gaussian_sigma(double log_p);
