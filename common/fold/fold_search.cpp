@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_plan.hpp"
@@ -36,13 +37,37 @@ double dispersion_delay_s(double dm, double freq_mhz) {
 
 int nearest_int(double x) { return int(x < 0.0 ? std::ceil(x - 0.5) : std::floor(x + 0.5)); }
 
-// The right shift, in [0, nbins), that prepfold's combine_profs applies for a delay of `bins`.
+// The right shift, in [0, nbins), that prepfold's combine_profs applies for a delay of `bins`:
+// it rounds the left shift (-bins) mod nbins half up, which is ceil(bins - 1/2) mod nbins.
 int right_shift(double bins, int nbins) {
-  double left = std::fmod(-bins, double(nbins));
-  if (left < 0.0) left += nbins;
-  const int offset = int(left + 0.5);
-  return (nbins - offset % nbins) % nbins;
+  const long long n = (long long)std::ceil(bins - 0.5);
+  const long long s = n % nbins;
+  return int(s < 0 ? s + nbins : s);
 }
+
+// right_shift for the search's inner loop, where it runs for every part of every trial:
+// no libm call and no division. Delays are offset by a whole number of profiles so the
+// rounded value is a non-negative 32-bit integer, reduced modulo nbins by multiplication
+// (Lemire's fastmod).
+class FastShift {
+ public:
+  explicit FastShift(int nbins)
+      : nbins_(uint32_t(nbins)),
+        magic_(~uint64_t(0) / uint64_t(nbins) + 1),
+        offset_(double(nbins) * std::ceil(double(1 << 24) / nbins)) {}
+  int operator()(double bins) const {
+    const double x = bins - 0.5 + offset_;  // > 0 for any delay the grids produce
+    uint32_t n = uint32_t(x);               // truncation = floor for positive x
+    n += double(n) < x;                     // ceil
+    const uint64_t low = magic_ * n;
+    return int((static_cast<unsigned __int128>(low) * nbins_) >> 64);
+  }
+
+ private:
+  uint32_t nbins_;
+  uint64_t magic_;
+  double offset_;
+};
 
 // Profiles of the parts at one DM, minus their means, each written twice in a row (plus
 // padding), so that any circular shift of a profile is one contiguous window.
@@ -69,17 +94,55 @@ CentredParts centre_parts(const std::vector<double>& profiles, const std::vector
   return c;
 }
 
-// Reduced chi^2 of the parts summed with right shifts `shifts` (uncorrected, as the search
-// compares trials). `sum` is scratch of c.padded floats.
-double shifted_redchi(const CentredParts& c, const int* shifts, size_t nparts, float* sum) {
-  std::fill(sum, sum + c.padded, 0.0f);
+// Eight floats that the compiler keeps in vector registers (GCC/Clang vector extension; plain
+// SSE pairs without -mavx), so the shift-and-add below runs eight bins at a time.
+typedef float Float8 __attribute__((vector_size(32)));
+
+// On x86-64 the shift-and-add is also compiled for AVX2 and picked at run time (one register
+// holds 8 floats there, so 8 x 8 partial sums stay in registers).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RAPT_FOLD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RAPT_FOLD_CLONES
+#endif
+
+// Sums bins [8 block0, 8 (block0 + kBlocks)) of the shifted parts into out[block0 ...], the
+// partial sums held in registers.
+template <int kBlocks>
+inline void add_shifted_window(const CentredParts& c, const int* shifts, size_t nparts,
+                               int block0, Float8* out) {
+  Float8 acc[kBlocks] = {};
   for (size_t p = 0; p < nparts; ++p) {
-    const float* src = &c.values[p * c.stride + (c.nbins - shifts[p])];
-    for (int b = 0; b < c.padded; b += 8)  // blocks of 8 so the compiler vectorises them
-      for (int k = 0; k < 8; ++k) sum[b + k] += src[b + k];
+    const float* src = &c.values[p * c.stride + (c.nbins - shifts[p]) + 8 * block0];
+    for (int k = 0; k < kBlocks; ++k) {
+      Float8 v;
+      __builtin_memcpy(&v, src + 8 * k, sizeof v);  // unaligned load
+      acc[k] += v;
+    }
   }
+  for (int k = 0; k < kBlocks; ++k) out[block0 + k] = acc[k];
+}
+
+// Reduced chi^2 of the parts summed with right shifts `shifts` (uncorrected, as the search
+// compares trials). `sum` is scratch of c.padded / 8 vectors.
+RAPT_FOLD_CLONES
+double shifted_redchi(const CentredParts& c, const int* shifts, size_t nparts, Float8* sum) {
+  const int blocks = c.padded / 8;
+  int block = 0;
+  for (; block + 8 <= blocks; block += 8) add_shifted_window<8>(c, shifts, nparts, block, sum);
+  switch (blocks - block) {
+    case 7: add_shifted_window<7>(c, shifts, nparts, block, sum); break;
+    case 6: add_shifted_window<6>(c, shifts, nparts, block, sum); break;
+    case 5: add_shifted_window<5>(c, shifts, nparts, block, sum); break;
+    case 4: add_shifted_window<4>(c, shifts, nparts, block, sum); break;
+    case 3: add_shifted_window<3>(c, shifts, nparts, block, sum); break;
+    case 2: add_shifted_window<2>(c, shifts, nparts, block, sum); break;
+    case 1: add_shifted_window<1>(c, shifts, nparts, block, sum); break;
+    default: break;
+  }
+  const float* bins = reinterpret_cast<const float*>(sum);
   double chi2 = 0.0;
-  for (int b = 0; b < c.nbins; ++b) chi2 += double(sum[b]) * sum[b];
+  for (int b = 0; b < c.nbins; ++b) chi2 += double(bins[b]) * bins[b];
   return chi2 / c.variance / (c.nbins - 1.0);
 }
 
@@ -215,11 +278,12 @@ Best search_grid(const Pfd& pfd, const Grid& grid, const std::vector<int>& dms,
       for (size_t p = 0; p < nparts; ++p)
         pd_bins[p] = 0.5 * grid.dfdot[ipd] * times[p] * times[p] * nbins;
       std::vector<int> shifts(nparts);
-      std::vector<float> sum(size_t(centred.padded));
+      const FastShift shift_of(nbins);
+      std::vector<Float8> sum(size_t(centred.padded / 8));
       Best& mine = per_pd[item];
       for (int ip : ps) {
         for (size_t p = 0; p < nparts; ++p)
-          shifts[p] = right_shift(pd_bins[p] + grid.df_hz[ip] * times[p] * nbins, nbins);
+          shifts[p] = shift_of(pd_bins[p] + grid.df_hz[ip] * times[p] * nbins);
         const double redchi = shifted_redchi(centred, shifts.data(), nparts, sum.data());
         if (redchi > mine.redchi) mine = {redchi, idm, ip, ipd};
       }
