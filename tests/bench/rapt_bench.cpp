@@ -16,7 +16,8 @@
 #include "cli/program.hpp"
 
 namespace rapt::bench {
-void print_snr_tables(const BenchSettings& settings);  // bench_snr.cpp
+void print_snr_tables(const BenchSettings& settings);   // bench_snr.cpp
+void print_fold_tables(const BenchSettings& settings);  // bench_fold.cpp
 }
 
 int main(int argc, char** argv) {
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     for (const auto& line : cpu_notes) std::printf("%s\n", line.c_str());
     rapt::bench::print_energy(stdout, settings);
     rapt::bench::print_snr_tables(settings);
+    rapt::bench::print_fold_tables(settings);
     return 0;
   });
 }
