@@ -60,6 +60,16 @@ compare "$W/test_DM56.00_ACCEL_Cand_2.pfd.bestprof" "$GOLDEN/test_DM56.00_ACCEL_
    num(a,'Data Folded') == num(b,'Data Folded');
    corr(a['profile'], b['profile']) > 0.99"
 
+# 1b. Several candidates in one pass give the same folds as one at a time.
+"$BIN/fold" -q --accelcand 2,3-4 --accelfile "$GOLDEN/test_DM56.00_ACCEL_50.cand" -o "$W/multi" \
+  "$GOLDEN/test_DM56.00.dat" || fail "fold of candidates 2,3-4"
+for n in 2 3 4; do
+  [ -f "$W/multi_ACCEL_Cand_$n.pfd" ] && [ -f "$W/multi_ACCEL_Cand_$n.pfd.bestprof" ] || fail "no outputs for candidate $n"
+done
+sed 1d "$W/test_DM56.00_ACCEL_Cand_2.pfd.bestprof" > "$W/single.body"
+sed 1d "$W/multi_ACCEL_Cand_2.pfd.bestprof" | cmp -s - "$W/single.body" \
+  || fail "candidate 2 folded with others differs from candidate 2 alone"
+
 # 2. The raw filterbank, no search.
 "$PY" "$GOLDEN/mkfil.py" -o "$W/test.fil" > /dev/null || fail "mkfil.py"
 "$BIN/fold" -q -nosearch -p 0.0873 -pd -6.769e-6 -dm 56 -nsub 32 -o "$W/rawfold_ns" "$W/test.fil" \
