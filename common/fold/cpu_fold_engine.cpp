@@ -10,15 +10,15 @@ namespace {
 // One sample's share of one bin.
 struct BinShare {
   int bin;
-  float fraction;
+  double fraction;
 };
 
 class CpuFoldEngine final : public FoldEngine {
  public:
   explicit CpuFoldEngine(const FoldLayout& layout)
       : FoldEngine(layout),
-        sums_(layout.cells() * size_t(layout.nbins), 0.0f),
-        part_weights_(size_t(layout.npart) * size_t(layout.nbins), 0.0f),
+        sums_(layout.cells() * size_t(layout.nbins), 0.0),
+        part_weights_(size_t(layout.npart) * size_t(layout.nbins), 0.0),
         count_(layout.cells(), 0),
         data_sum_(layout.cells(), 0.0),
         data_sumsq_(layout.cells(), 0.0) {}
@@ -30,8 +30,9 @@ class CpuFoldEngine final : public FoldEngine {
   FoldCube do_cube() const override;
   void share_sample(int64_t sample);
 
-  std::vector<float> sums_;          // [part][sub][bin]
-  std::vector<float> part_weights_;  // [part][bin]: the same for every subband
+  // Accumulated in double (a long part sums millions of samples per bin), handed out as float.
+  std::vector<double> sums_;          // [part][sub][bin]
+  std::vector<double> part_weights_;  // [part][bin]: the same for every subband
   std::vector<int64_t> count_;
   std::vector<double> data_sum_, data_sumsq_;
   // Scratch for one block: the shares of every sample, and where each sample's start.
@@ -48,7 +49,7 @@ void CpuFoldEngine::share_sample(int64_t sample) {
   double pos = (phase_lo - std::floor(phase_lo)) * l.nbins;  // in [0, nbins]
   if (pos >= l.nbins) pos -= l.nbins;
   if (!(span_bins > 0.0)) {  // a stalled or reversed phase: the whole value to one bin
-    shares_.push_back({std::min(int(pos), l.nbins - 1), 1.0f});
+    shares_.push_back({std::min(int(pos), l.nbins - 1), 1.0});
     return;
   }
   const double end = pos + span_bins;
@@ -56,7 +57,7 @@ void CpuFoldEngine::share_sample(int64_t sample) {
     const double bin_floor = std::floor(pos);
     const double next = std::min(bin_floor + 1.0, end);
     const int bin = int(std::fmod(bin_floor, double(l.nbins)));
-    shares_.push_back({bin, float((next - pos) / span_bins)});
+    shares_.push_back({bin, (next - pos) / span_bins});
     pos = next;
   }
 }
@@ -77,12 +78,12 @@ void CpuFoldEngine::do_fold(const float* in, size_t stride, int64_t first, size_
     const int part = l.part_of(first + int64_t(k));
     const int64_t part_end = part + 1 < l.npart ? l.part_start(part + 1) : l.total_samples;
     const size_t run_end = size_t(std::min<int64_t>(part_end - first, int64_t(n)));
-    float* weights = &part_weights_[size_t(part) * l.nbins];
+    double* weights = &part_weights_[size_t(part) * l.nbins];
     for (size_t s = share_begin_[k]; s < share_begin_[run_end]; ++s)
       weights[shares_[s].bin] += shares_[s].fraction;
     for (int sub = 0; sub < l.nsub; ++sub) {
       const size_t cell = size_t(part) * l.nsub + sub;
-      float* prof = &sums_[cell * l.nbins];
+      double* prof = &sums_[cell * l.nbins];
       const float* x = in + size_t(sub) * stride;
       // Summed sample by sample (not per block) so the result cannot depend on the blocks.
       double& sum = data_sum_[cell];
@@ -106,7 +107,7 @@ FoldCube CpuFoldEngine::do_cube() const {
   cube.npart = l.npart;
   cube.nsub = l.nsub;
   cube.nbins = l.nbins;
-  cube.sums = sums_;
+  cube.sums.assign(sums_.begin(), sums_.end());
   cube.weights.resize(sums_.size());
   for (int part = 0; part < l.npart; ++part)
     for (int sub = 0; sub < l.nsub; ++sub)

@@ -102,8 +102,11 @@ std::vector<FoldProduct> run_fold(const FoldOptions& o, bool force, const Messag
                        " channels; give --nsub");
     dm = o.dm ? *o.dm : std::max(0.0, candidates.front().par_dm);
     input->set_subbands(nsub, dm);
-  } else if (o.nsub > 1) {
-    input->set_subbands(o.nsub, dm);  // refuses with the reason
+  } else {
+    if (o.nsub > 1) input->set_subbands(o.nsub, dm);  // refuses with the reason
+    if (o.dm)
+      messages.warning("--dm applies to raw data; " + obs.path + " is folded as it is (DM " +
+                       std::to_string(obs.dm) + " in its .inf)");
   }
   std::vector<FoldJob> jobs = plan_jobs(o, obs, candidates, nsub, force);
   fold_all(*input, jobs, messages);

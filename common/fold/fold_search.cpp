@@ -296,17 +296,16 @@ Best search_grid(const Pfd& pfd, const Grid& grid, const std::vector<int>& dms,
 
 }  // namespace
 
-FoldSearchResult search_fold(Pfd& pfd, const FoldSearchOptions& options) {
-  options.validate();
-  const int nbins = pfd.proflen;
-  const double f = pfd.fold.p1, fd = pfd.fold.p2, fdd = pfd.fold.p3;
-  double n_samples = 0.0;
-  for (int p = 0; p < pfd.npart; ++p) n_samples += pfd.stat(p, 0).numdata;
-  const double t_obs = n_samples * pfd.dt_s;
+namespace {
 
-  int ntrials = 2 * options.npfact * nbins + 1;
+// PRESTO's period and P-dot grids around the folded f, f' (stored in pfd.periods, pfd.pdots),
+// and the search settings recorded in the .pfd.
+Grid make_spin_grids(Pfd& pfd, const FoldSearchOptions& options, double t_obs) {
+  const int nbins = pfd.proflen;
+  const double f = pfd.fold.p1, fd = pfd.fold.p2;
   const bool nosearch = !options.search_p && !options.search_pd &&
                         (!options.search_dm || pfd.nsub == 1);
+  int ntrials = 2 * options.npfact * nbins + 1;
   if (nosearch && nbins > 100) ntrials = 201;  // no need to show a huge plane
   const int mid = (ntrials - 1) / 2;
   Grid grid;
@@ -322,14 +321,56 @@ FoldSearchResult search_fold(Pfd& pfd, const FoldSearchOptions& options) {
     const double pdot = -(fd + grid.dfdot[i]) / (f * f);
     pfd.pdots[i] = pdot == 0.0 ? 0.0 : pdot;
   }
-  int dm_centre = 0;
-  pfd.dms.clear();
-  if (pfd.nsub > 1) dm_centre = make_dm_grid(pfd, options);
   pfd.npfact = options.npfact;
   pfd.ndmfact = options.ndmfact;
   pfd.pstep = options.pstep;
   pfd.pdstep = options.pdstep;
   pfd.dmstep = options.dmstep;
+  return grid;
+}
+
+// The best trial's profile, rebuilt in double precision, with the statistics prepfold reports;
+// the best P, P', P'' go into the .pfd.
+void finish_result(Pfd& pfd, const Grid& grid, double n_samples, FoldSearchResult& result) {
+  const int nbins = pfd.proflen;
+  std::vector<double> profiles;
+  std::vector<FoldStats> stats;
+  dedisperse_parts(pfd, pfd.nsub > 1 ? pfd.bestdm : 0.0, profiles, stats);
+  const std::vector<double> times = part_start_times(pfd);
+  std::vector<double> delays(times.size());
+  for (size_t p = 0; p < times.size(); ++p)
+    delays[p] = (grid.df_hz[result.p_index] * times[p] +
+                 0.5 * grid.dfdot[result.pd_index] * times[p] * times[p]) * nbins;
+  combine_parts(profiles, stats, nbins, delays, result.profile, result.stats);
+
+  const double best_p = pfd.periods[result.p_index], best_pd = pfd.pdots[result.pd_index];
+  const double best_pdd = period_second_derivative(pfd.fold.p1, pfd.fold.p2, pfd.fold.p3);
+  const double correction = dof_correction(best_p / nbins / pfd.dt_s);
+  result.stats.redchi /= correction;
+  result.dof_effective = (nbins - 1.0) * correction;
+  // The effective (fractional) degrees of freedom, as the PRESTO that made the golden files.
+  result.log_prob_noise =
+      chi2_log_probability(result.stats.redchi * result.dof_effective, result.dof_effective);
+  result.sigma = equivalent_gaussian_sigma(result.log_prob_noise);
+  result.errors = fold_errors(result.profile, pfd.dt_s, n_samples, result.stats.data_var, best_p,
+                              best_pd, best_pdd);
+  PfdPosition& position = pfd.fold.pow == 1.0f ? pfd.bary : pfd.topo;
+  position.p1 = best_p;
+  position.p2 = best_pd;
+  position.p3 = best_pdd;
+}
+
+}  // namespace
+
+FoldSearchResult search_fold(Pfd& pfd, const FoldSearchOptions& options) {
+  options.validate();
+  double n_samples = 0.0;
+  for (int p = 0; p < pfd.npart; ++p) n_samples += pfd.stat(p, 0).numdata;
+  const Grid grid = make_spin_grids(pfd, options, n_samples * pfd.dt_s);
+  const int ntrials = int(pfd.periods.size()), mid = (ntrials - 1) / 2;
+  int dm_centre = 0;
+  pfd.dms.clear();
+  if (pfd.nsub > 1) dm_centre = make_dm_grid(pfd, options);
 
   const int ndms = pfd.nsub > 1 ? int(pfd.dms.size()) : 1;
   const std::vector<int> dms = indices(options.search_dm && pfd.nsub > 1, ndms, dm_centre);
@@ -343,33 +384,7 @@ FoldSearchResult search_fold(Pfd& pfd, const FoldSearchOptions& options) {
   result.pd_index = best.pd;
   result.trials = (long long)dms.size() * (long long)pds.size() * (long long)ps.size();
   if (pfd.nsub > 1) pfd.bestdm = pfd.dms[best.dm];
-
-  // The best profile, rebuilt in double precision, and its statistics as prepfold reports them.
-  std::vector<double> profiles;
-  std::vector<FoldStats> stats;
-  dedisperse_parts(pfd, pfd.nsub > 1 ? pfd.bestdm : 0.0, profiles, stats);
-  const std::vector<double> times = part_start_times(pfd);
-  std::vector<double> delays(times.size());
-  for (size_t p = 0; p < times.size(); ++p)
-    delays[p] = (grid.df_hz[best.p] * times[p] +
-                 0.5 * grid.dfdot[best.pd] * times[p] * times[p]) * nbins;
-  combine_parts(profiles, stats, nbins, delays, result.profile, result.stats);
-
-  const double best_p = pfd.periods[best.p], best_pd = pfd.pdots[best.pd];
-  const double best_pdd = period_second_derivative(f, fd, fdd);
-  const double correction = dof_correction(best_p / nbins / pfd.dt_s);
-  result.stats.redchi /= correction;
-  result.dof_effective = (nbins - 1.0) * correction;
-  // The effective (fractional) degrees of freedom, as the PRESTO that made the golden files does.
-  result.log_prob_noise =
-      chi2_log_probability(result.stats.redchi * result.dof_effective, result.dof_effective);
-  result.sigma = equivalent_gaussian_sigma(result.log_prob_noise);
-  result.errors = fold_errors(result.profile, pfd.dt_s, n_samples, result.stats.data_var, best_p,
-                              best_pd, best_pdd);
-  PfdPosition& position = pfd.fold.pow == 1.0f ? pfd.bary : pfd.topo;
-  position.p1 = best_p;
-  position.p2 = best_pd;
-  position.p3 = best_pdd;
+  finish_result(pfd, grid, n_samples, result);
   return result;
 }
 
