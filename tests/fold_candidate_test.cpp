@@ -61,10 +61,15 @@ TEST(FoldCandidate, ReadsParFilesAndMovesTheSpinToTheFoldEpoch) {
                                   "PSRJ  J1234+5678\nF0 10.0 1 1e-9\nF1 -1.0D-12\n"
                                   "PEPOCH 60000.0\nDM 42.5\n");
   const rapt::FoldCandidate c = rapt::par_candidate(dir.file("p.par"), 60001.0);
-  EXPECT_EQ(c.name, "PSR_J1234+5678");
+  EXPECT_EQ(c.name, "PSR_1234+5678");  // prepfold drops the J
   EXPECT_DOUBLE_EQ(c.par_dm, 42.5);
   EXPECT_NEAR(c.spin.f_hz, 10.0 - 1e-12 * 86400.0, 1e-15);
   EXPECT_DOUBLE_EQ(c.spin.fdot, -1e-12);
+  rapt::testing::write_whole_file(dir.file("p1.par"), "PSR B1937+21\nP 0.1\nP1 1e-15\n");
+  const rapt::FoldCandidate b = rapt::par_candidate(dir.file("p1.par"), 60001.0);
+  EXPECT_EQ(b.name, "PSR_1937+21");
+  EXPECT_DOUBLE_EQ(b.spin.f_hz, 10.0);
+  EXPECT_DOUBLE_EQ(b.spin.fdot, -1e-15 * 100.0);
   rapt::testing::write_whole_file(dir.file("bad.par"), "PSRJ J0000+0000\nF1 -1e-15\n");
   try {
     rapt::par_candidate(dir.file("bad.par"), 0.0);

@@ -1,5 +1,6 @@
 #include "fold/fold_candidate.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -105,46 +106,59 @@ std::vector<FoldCandidate> accel_candidates(const std::string& accelfile,
   return candidates;
 }
 
+namespace {
+
+double par_number(const std::string& path, const std::string& key, std::string value) {
+  for (char& ch : value)
+    if (ch == 'D' || ch == 'd') ch = 'e';  // Fortran exponents, 1.0D-15
+  char* end = nullptr;
+  const double number = std::strtod(value.c_str(), &end);
+  if (end == value.c_str() || *end != '\0')
+    throw file_error(path, key + " value '" + value + "' is not a number");
+  return number;
+}
+
+}  // namespace
+
 FoldCandidate par_candidate(const std::string& path, double epoch_mjd) {
+  // Keys as PRESTO's par reader takes them: F0 or F, P0 or P, F1, P1 (s/s), F2, PEPOCH, DM,
+  // PSR or PSRJ (a leading J or B dropped, at most 12 characters).
   std::map<std::string, double> values;
   std::string name;
+  bool orbit = false;
   std::istringstream lines(read_file_contents(path));
   std::string line;
   while (std::getline(lines, line)) {
     std::istringstream fields(line);
     std::string key, value;
-    if (!(fields >> key >> value) || key[0] == '#' || key[0] == 'C') continue;
-    if (key == "PSRJ" || key == "PSR" || key == "PSRB") {
-      if (name.empty() || key == "PSRJ") name = value;
-      continue;
+    if (!(fields >> key >> value)) continue;
+    if (key == "PSR" || key == "PSRJ") {
+      name = value.substr(value[0] == 'J' || value[0] == 'B' ? 1 : 0, 12);
+    } else if (key == "F0" || key == "F") {
+      values["F0"] = par_number(path, key, value);
+    } else if (key == "P0" || key == "P") {
+      values["F0"] = 1.0 / par_number(path, key, value);
+    } else if (key == "P1") {
+      values["P1"] = par_number(path, key, value);
+    } else if (key == "F1" || key == "F2" || key == "PEPOCH" || key == "DM") {
+      values[key] = par_number(path, key, value);
+    } else if (key == "BINARY" || key == "PB") {
+      orbit = true;
     }
-    if (key != "F0" && key != "F1" && key != "F2" && key != "P0" && key != "P1" &&
-        key != "PEPOCH" && key != "DM")
-      continue;
-    for (char& ch : value)
-      if (ch == 'D' || ch == 'd') ch = 'e';  // Fortran exponents, 1.0D-15
-    char* end = nullptr;
-    const double number = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() || *end != '\0')
-      throw file_error(path, key + " value '" + value + "' is not a number");
-    values[key] = number;
   }
   const auto get = [&](const char* key) { return values.count(key) ? values[key] : 0.0; };
+  if (!values.count("F0")) throw file_error(path, "no F0 (spin frequency) or P0 in the par file");
   FoldCandidate c;
-  if (values.count("F0")) {
-    c.spin = {get("F0"), get("F1"), get("F2")};
-  } else if (values.count("P0")) {
-    c.spin = spin_from_period(get("P0"), get("P1"), 0.0);
-  } else {
-    throw file_error(path, "no F0 (spin frequency) or P0 in the par file");
-  }
-  if (!(c.spin.f_hz > 0.0)) throw file_error(path, "F0 must be positive");
+  const double f0 = get("F0");
+  if (!(f0 > 0.0) || !std::isfinite(f0)) throw file_error(path, "F0 must be positive");
+  c.spin = {f0, values.count("P1") ? -get("P1") * f0 * f0 : get("F1"), get("F2")};
   if (values.count("PEPOCH") && epoch_mjd > 0.0) {
     const double dt = (epoch_mjd - get("PEPOCH")) * 86400.0;
     c.spin = {c.spin.f_hz + dt * (c.spin.fdot + 0.5 * dt * c.spin.fddot),
               c.spin.fdot + dt * c.spin.fddot, c.spin.fddot};
   }
   if (values.count("DM")) c.par_dm = get("DM");
+  c.par_orbit = orbit;
   c.name = "PSR_" + (name.empty() ? std::string("unknown") : name);
   return c;
 }

@@ -7,7 +7,8 @@
 // accelsearch's r, z, w are averages over its observation (mid-point values); prepfold turns
 // them into start values: z0 = z - w/2, r0 = r - z0/2 - w/6, f = r0/T, f' = z0/T^2, f'' = w/T^3.
 // Par files are used topocentrically: the spin is moved from PEPOCH to the fold's start
-// epoch with the Taylor series, and no barycentric correction is made.
+// epoch with the Taylor series, and no barycentric correction is made; binary orbits are not
+// applied (the caller warns).
 #pragma once
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct FoldCandidate {
   std::string name;        // prepfold's candnm
   FoldSpin spin;           // at the first sample folded
   double par_dm = -1.0;    // DM from a par file; < 0: none given
+  bool par_orbit = false;  // the par file describes a binary orbit (not applied)
   bool barycentric = false;  // the spin refers to barycentric time (ACCEL search of bary data)
 };
 

@@ -108,6 +108,8 @@ std::vector<FoldProduct> run_fold(const FoldOptions& o, bool force, const Messag
       messages.warning("--dm applies to raw data; " + obs.path + " is folded as it is (DM " +
                        std::to_string(obs.dm) + " in its .inf)");
   }
+  if (candidates.front().par_orbit)
+    messages.warning(o.par + ": the binary orbit is not applied; the fold uses the spin alone");
   std::vector<FoldJob> jobs = plan_jobs(o, obs, candidates, nsub, force);
   fold_all(*input, jobs, messages);
 
