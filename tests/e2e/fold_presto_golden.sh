@@ -82,6 +82,29 @@ compare "$W/rawfold_ns_87.30ms_Cand.pfd.bestprof" "$GOLDEN/rawfold_ns_87.30ms_Ca
    corr(a['profile'], b['profile']) > 0.95;
    num(a,'Reduced chi-sqr') > num(b,'Reduced chi-sqr')"
 
+# ... and its .pfd header, DM grid and fit values are prepfold's (the folds differ: PRESTO folded
+# 2400 of every 4096 samples per part; so do the P and P' grids, whose steps scale with the
+# folded time).
+"$PY" - "$W/rawfold_ns_87.30ms_Cand.pfd" "$GOLDEN/rawfold_ns_87.30ms_Cand.pfd" <<'PYEOF' || fail "raw .pfd header"
+import struct, sys
+def head(path):
+    b = open(path, 'rb').read()
+    ints = struct.unpack_from('12i', b, 0); off = 48; strs = []
+    for _ in range(4):
+        n = struct.unpack_from('i', b, off)[0]; strs.append(b[off + 4:off + 4 + n]); off += 4 + n
+    off += 32
+    doubles = struct.unpack_from('9d', b, off); off += 72
+    positions = [struct.unpack_from('f4xddd', b, off + 32 * i) for i in range(3)]; off += 96 + 56
+    grids = struct.unpack_from('%dd' % ints[0], b, off)  # the DMs
+    return ints, strs[:3], doubles, positions, grids
+a, b = head(sys.argv[1]), head(sys.argv[2])
+close = lambda x, y: all(abs(u - v) <= 1e-12 * max(1.0, abs(v)) for u, v in zip(x, y))
+ok = a[0] == b[0] and a[1] == b[1] and close(a[2], b[2]) and close(a[4], b[4]) and \
+     all(close(x, y) for x, y in zip(a[3], b[3]))
+if not ok:
+    print('ours', a[:4]); print('prepfold', b[:4]); sys.exit(1)
+PYEOF
+
 # 3. The full search, timed (prepfold: 86 s on one core for the same 25 million trials).
 start=$(date +%s.%N)
 "$BIN/fold" -p 0.0873 -pd -6.769e-6 -dm 56 -nsub 32 -o "$W/rawfold" "$W/test.fil" 2> "$W/log" \
