@@ -5,7 +5,7 @@
 #include <cufft.h>
 
 #include <algorithm>
-#include <map>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -61,14 +61,25 @@ std::vector<int> subharmonic_row_table(const AccelPlan& plan) {
   return table;
 }
 
-template <typename T>
-DeviceBuffer<T> upload(const std::vector<T>& values, cudaStream_t stream) {
-  DeviceBuffer<T> buffer(values.size());
-  if (!values.empty()) {
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(buffer.get(), values.data(), buffer.bytes(),
-                                    cudaMemcpyHostToDevice, stream));
-  }
-  return buffer;
+// Device memory and cuFFT plans kept from one search to the next: a batch of DM trials of one
+// length reuses them all, so no search after the first allocates or plans anything.
+struct AccelWorkspace {
+  int64_t plane_floats = 0;
+  DeviceBuffer<float> plane;
+  DeviceBuffer<float2> spectrum, amplitudes, product;
+  cuda::PinnedBuffer<float2> staging;
+  DeviceBuffer<AccelSegmentGeometry> geometry;
+  DeviceBuffer<float> powcut;
+  DeviceBuffer<int> sub_rows;
+  DeviceBuffer<unsigned long long> count;
+  DeviceBuffer<AccelDeviceHit> hits;
+  std::unique_ptr<CufftPlan> forward, inverse;
+  std::pair<int, int> forward_key{0, 0}, inverse_key{0, 0};  // (length, batch)
+};
+
+template <typename T, typename Memory>
+void ensure_size(cuda::OwnedBuffer<T, Memory>& buffer, size_t count) {
+  if (buffer.size() < count) buffer = cuda::OwnedBuffer<T, Memory>(count);
 }
 
 class GpuAccelEngine final : public AccelEngine {
@@ -86,7 +97,7 @@ class GpuAccelEngine final : public AccelEngine {
     const cuda::Event start(true), plane_done(true), stop(true);
     start.record(stream);
     prepare_kernels(plan);
-    DeviceBuffer<float> plane = build_plane(spectrum, plan, stream);
+    const float* plane = build_plane(spectrum, plan, stream);
     plane_done.record(stream);
     std::vector<PlaneHit> hits = search_plane(plane, plan, stream);
     stop.record(stream);
@@ -113,8 +124,8 @@ class GpuAccelEngine final : public AccelEngine {
     kernels_key_ = key;
   }
 
-  DeviceBuffer<float> build_plane(const std::vector<std::complex<float>>& spectrum,
-                                  const AccelPlan& plan, cudaStream_t stream) {
+  const float* build_plane(const std::vector<std::complex<float>>& spectrum,
+                           const AccelPlan& plan, cudaStream_t stream) {
     const std::vector<PlaneSegment> segments = plane_build_segments(plan);
     const size_t nwarmup = plan.warmup_segment_starts().size();
     const int64_t search_first_column = static_cast<int64_t>(plan.rlo) * kAccelNumBetween;
@@ -125,61 +136,83 @@ class GpuAccelEngine final : public AccelEngine {
     }
     const int nsegments = int(geometry.size());
     const int half = plan.fftlen / 2;
-    DeviceBuffer<AccelSegmentGeometry> d_geometry = upload(geometry, stream);
-    DeviceBuffer<float> plane(size_t(plan.numz) * plan.plane_columns());
-    RAPT_CUDA_CHECK(cudaMemsetAsync(plane.get(), 0, plane.bytes(), stream));
-    DeviceBuffer<float2> amplitudes(size_t(nsegments) * half);
-    load_amplitudes(spectrum, plan, segments, geometry, d_geometry, amplitudes, stream);
+    ensure_size(work_.geometry, geometry.size());
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.geometry.get(), geometry.data(),
+                                    geometry.size() * sizeof(AccelSegmentGeometry),
+                                    cudaMemcpyHostToDevice, stream));
+    // Every column a search reads is written by a segment, except the few below the first
+    // segment: zeroing a new plane once is enough.
+    const int64_t plane_floats = int64_t(plan.numz) * plan.plane_columns();
+    if (work_.plane_floats != plane_floats) {
+      work_.plane = DeviceBuffer<float>();
+      work_.plane = DeviceBuffer<float>(size_t(plane_floats));
+      RAPT_CUDA_CHECK(cudaMemsetAsync(work_.plane.get(), 0, work_.plane.bytes(), stream));
+      work_.plane_floats = plane_floats;
+    }
+    float* plane = work_.plane.get();
+    ensure_size(work_.amplitudes, size_t(nsegments) * half);
+    load_amplitudes(spectrum, plan, segments, geometry, stream);
     if (plan.options.plane_mode == PlaneMode::Interbin) {
-      cuda::launch_interbin_powers(amplitudes.get(), d_geometry.get(), nsegments, half,
-                                   plan.kernel_halfwidth, plan.uselen, plane.get(),
+      cuda::launch_interbin_powers(work_.amplitudes.get(), work_.geometry.get(), nsegments, half,
+                                   plan.kernel_halfwidth, plan.uselen, plane,
                                    plan.plane_columns(), stream);
-      RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));
       return plane;
     }
-    {
-      const CufftPlan forward(half, nsegments, stream);
-      check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(amplitudes.get()),
-                               reinterpret_cast<cufftComplex*>(amplitudes.get()), CUFFT_FORWARD),
-                  "forward segment FFTs");
-    }
+    const CufftPlan& forward = cufft_plan(work_.forward, work_.forward_key, half, nsegments,
+                                          stream);
+    check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(work_.amplitudes.get()),
+                             reinterpret_cast<cufftComplex*>(work_.amplitudes.get()), CUFFT_FORWARD),
+                "forward segment FFTs");
     const size_t per_segment = size_t(plan.numz) * plan.fftlen * sizeof(float2);
     const int chunk = int(std::max<size_t>(1, std::min<size_t>(nsegments,
                                                                 kProductBudgetBytes / per_segment)));
-    DeviceBuffer<float2> product(size_t(chunk) * plan.numz * plan.fftlen);
-    const CufftPlan inverse(plan.fftlen, chunk * plan.numz, stream);
+    ensure_size(work_.product, size_t(chunk) * plan.numz * plan.fftlen);
+    const CufftPlan& inverse = cufft_plan(work_.inverse, work_.inverse_key, plan.fftlen,
+                                          chunk * plan.numz, stream);
     const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
     const int offset = kAccelNumBetween * plan.kernel_halfwidth;
     for (int first = 0; first < nsegments; first += chunk) {
       const int count = std::min(chunk, nsegments - first);
-      cuda::launch_multiply_kernels(amplitudes.get(), kernels_.get(), first, count, plan.numz,
-                                    plan.fftlen, product.get(), stream);
+      cuda::launch_multiply_kernels(work_.amplitudes.get(), kernels_.get(), first, count,
+                                    plan.numz, plan.fftlen, work_.product.get(), stream);
       // A short last chunk still runs the full batch; the extra rows are never read.
-      check_cufft(cufftExecC2C(inverse.get(), reinterpret_cast<cufftComplex*>(product.get()),
-                               reinterpret_cast<cufftComplex*>(product.get()), CUFFT_INVERSE),
+      check_cufft(cufftExecC2C(inverse.get(), reinterpret_cast<cufftComplex*>(work_.product.get()),
+                               reinterpret_cast<cufftComplex*>(work_.product.get()),
+                               CUFFT_INVERSE),
                   "inverse correlation FFTs");
-      cuda::launch_store_powers(product.get(), d_geometry.get(), first, count, plan.numz,
-                                plan.fftlen, offset, plan.uselen, scale, plane.get(),
+      cuda::launch_store_powers(work_.product.get(), work_.geometry.get(), first, count,
+                                plan.numz, plan.fftlen, offset, plan.uselen, scale, plane,
                                 plan.plane_columns(), stream);
     }
-    RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));  // scratch buffers die here
     return plane;
+  }
+
+  static const CufftPlan& cufft_plan(std::unique_ptr<CufftPlan>& plan, std::pair<int, int>& key,
+                                     int length, int batch, cudaStream_t stream) {
+    if (!plan || key != std::make_pair(length, batch)) {
+      plan.reset();
+      plan = std::make_unique<CufftPlan>(length, batch, stream);
+      key = {length, batch};
+    }
+    return *plan;
   }
 
   void load_amplitudes(const std::vector<std::complex<float>>& spectrum, const AccelPlan& plan,
                        const std::vector<PlaneSegment>& segments,
-                       const std::vector<AccelSegmentGeometry>& geometry,
-                       const DeviceBuffer<AccelSegmentGeometry>& d_geometry,
-                       DeviceBuffer<float2>& amplitudes, cudaStream_t stream) {
+                       const std::vector<AccelSegmentGeometry>& geometry, cudaStream_t stream) {
     const int half = plan.fftlen / 2;
     if (plan.options.normalisation == SpectrumNormalisation::BlockMedian) {
-      DeviceBuffer<float2> d_spectrum(spectrum.size());
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(d_spectrum.get(), spectrum.data(), d_spectrum.bytes(),
-                                      cudaMemcpyHostToDevice, stream));
-      cuda::launch_load_segments(d_spectrum.get(), int64_t(spectrum.size()), plan.options.lobin,
-                                 d_geometry.get(), int(geometry.size()), half, true,
-                                 amplitudes.get(), stream);
-      RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));
+      // Through page-locked memory, so the copy runs at full link speed.
+      ensure_size(work_.staging, spectrum.size());
+      ensure_size(work_.spectrum, spectrum.size());
+      std::copy(spectrum.begin(), spectrum.end(),
+                reinterpret_cast<std::complex<float>*>(work_.staging.get()));
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.spectrum.get(), work_.staging.get(),
+                                      spectrum.size() * sizeof(float2), cudaMemcpyHostToDevice,
+                                      stream));
+      cuda::launch_load_segments(work_.spectrum.get(), int64_t(spectrum.size()),
+                                 plan.options.lobin, work_.geometry.get(), int(geometry.size()),
+                                 half, true, work_.amplitudes.get(), stream);
       return;
     }
     // Local-power and photon normalisation are rare; the host does them.
@@ -187,36 +220,43 @@ class GpuAccelEngine final : public AccelEngine {
     for (size_t i = 0; i < segments.size(); ++i) {
       load_segment_amplitudes(spectrum, plan, segments[i], host.data() + i * half);
     }
-    RAPT_CUDA_CHECK(cudaMemcpy(amplitudes.get(), host.data(), amplitudes.bytes(),
-                               cudaMemcpyHostToDevice));
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.amplitudes.get(), host.data(),
+                                    host.size() * sizeof(float2), cudaMemcpyHostToDevice, stream));
+    RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));  // `host` dies here
   }
 
-  std::vector<PlaneHit> search_plane(const DeviceBuffer<float>& plane, const AccelPlan& plan,
+  std::vector<PlaneHit> search_plane(const float* plane, const AccelPlan& plan,
                                      cudaStream_t stream) {
     const int64_t first_column = static_cast<int64_t>(plan.rlo) * kAccelNumBetween;
     const int64_t ncolumns = int64_t(plan.search_segment_starts().size()) * plan.uselen;
-    DeviceBuffer<float> d_powcut = upload(plan.powcut, stream);
-    DeviceBuffer<int> d_sub_rows = upload(subharmonic_row_table(plan), stream);
-    DeviceBuffer<unsigned long long> d_count(1);
-    unsigned long long max_hits = kInitialMaxHits;
+    const std::vector<int> sub_rows = subharmonic_row_table(plan);
+    ensure_size(work_.powcut, plan.powcut.size());
+    ensure_size(work_.sub_rows, sub_rows.size());
+    ensure_size(work_.count, 1);
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.powcut.get(), plan.powcut.data(),
+                                    plan.powcut.size() * sizeof(float), cudaMemcpyHostToDevice,
+                                    stream));
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.sub_rows.get(), sub_rows.data(),
+                                    sub_rows.size() * sizeof(int), cudaMemcpyHostToDevice, stream));
+    ensure_size(work_.hits, kInitialMaxHits);
     for (;;) {
-      DeviceBuffer<AccelDeviceHit> d_hits(max_hits);
-      RAPT_CUDA_CHECK(cudaMemsetAsync(d_count.get(), 0, sizeof(unsigned long long), stream));
-      cuda::launch_harmonic_search(plane.get(), plan.plane_columns(), plan.numz, first_column,
-                                   ncolumns, plan.numharm_stages, d_powcut.get(),
-                                   d_sub_rows.get(), d_hits.get(), d_count.get(), max_hits,
-                                   stream);
+      const unsigned long long max_hits = work_.hits.size();
+      RAPT_CUDA_CHECK(cudaMemsetAsync(work_.count.get(), 0, sizeof(unsigned long long), stream));
+      cuda::launch_harmonic_search(plane, plan.plane_columns(), plan.numz, first_column, ncolumns,
+                                   plan.numharm_stages, work_.powcut.get(), work_.sub_rows.get(),
+                                   work_.hits.get(), work_.count.get(), max_hits, stream);
       unsigned long long count = 0;
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(&count, d_count.get(), sizeof(count),
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(&count, work_.count.get(), sizeof(count),
                                       cudaMemcpyDeviceToHost, stream));
       RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));
       if (count > max_hits) {  // too many to hold: search again with room for all of them
-        max_hits = count;
+        work_.hits = DeviceBuffer<AccelDeviceHit>();
+        work_.hits = DeviceBuffer<AccelDeviceHit>(count);
         continue;
       }
       std::vector<AccelDeviceHit> device_hits(count);
       if (count) {
-        RAPT_CUDA_CHECK(cudaMemcpy(device_hits.data(), d_hits.get(),
+        RAPT_CUDA_CHECK(cudaMemcpy(device_hits.data(), work_.hits.get(),
                                    count * sizeof(AccelDeviceHit), cudaMemcpyDeviceToHost));
       }
       std::vector<PlaneHit> hits;
@@ -234,6 +274,7 @@ class GpuAccelEngine final : public AccelEngine {
   cuda::Stream stream_;
   DeviceBuffer<float2> kernels_;
   std::pair<int, int> kernels_key_{0, 0};
+  AccelWorkspace work_;
   AccelEngineTimings timings_;
 };
 

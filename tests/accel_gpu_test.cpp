@@ -63,6 +63,20 @@ TEST(AccelGpuEngine, FindsTheSameCandidatesAsTheCpuEngineOnASimulatedPulsar) {
   }
 }
 
+// zmax 800 needs 10240-point FFTs, five times the usual length.
+TEST(AccelGpuEngine, LongKernelsMatchTheCpuEngine) {
+  RAPT_REQUIRE_GPU();
+  const int64_t n = 1 << 18;
+  const double dt = 64e-6;
+  const auto spectrum = noise_with_pulsar(n, dt, 9);
+  AccelSearchOptions o;
+  o.zmax = 800;
+  o.numharm = 4;
+  const auto cpu = search_on("cpu", spectrum, o, n * dt);
+  ASSERT_EQ(cpu.plan.fftlen, 10240);
+  expect_same_candidates(cpu, search_on("gpu", spectrum, o, n * dt));
+}
+
 TEST(AccelGpuEngine, FindsTheSameCandidatesAsTheCpuEngineOnPrestosSeries) {
   RAPT_REQUIRE_GPU();
   RAPT_REQUIRE_SHARED_FILE(fft, "presto-golden/test_DM56.00.fft");

@@ -95,6 +95,13 @@ TEST(SpectrumInput, TimeSeriesIsTransformedDereddenedAndGetsBinZeroOfOnePlusOneI
   // With -photon bin 0 stays as dereddening left it.
   const rapt::AccelSpectrum photon = rapt::load_accel_spectrum(root + ".dat", {true});
   EXPECT_EQ(photon.packed[0], Complex(1.0f, 0.0f));
+  // Without dereddening: the plain packed FFT.
+  rapt::SpectrumInputOptions plain;
+  plain.deredden_time_series = false;
+  const std::vector<Complex> fft = rapt::packed_real_fft(samples);
+  const rapt::AccelSpectrum raw = rapt::load_accel_spectrum(root + ".dat", plain);
+  for (size_t k = 0; k < fft.size(); ++k)
+    ASSERT_LT(std::abs(raw.packed[k] - fft[k]), 1e-5f * (1.0f + std::abs(fft[k]))) << k;
 }
 
 TEST(SpectrumInput, ShortSamplesGiveTheSameSpectrumAsTheirFloatValues) {
@@ -124,8 +131,7 @@ TEST(SpectrumInput, ErrorsNameTheFileAndTheProblem) {
   ScratchDir dir;
   rapt::write_fft(dir.file("noinf.fft"), std::vector<Complex>(32), false);
   expect_data_error(dir.file("noinf.fft"),
-                    dir.file("noinf.fft") + ": no " + dir.file("noinf.inf") +
-                        " beside it (every input needs its .inf)");
+                    dir.file("noinf.fft") + ": no .inf beside it (" + dir.file("noinf.inf") + ")");
   expect_data_error(dir.file("x.txt"),
                     dir.file("x.txt") + ": input must be a .fft, .dat or .sdat file");
   expect_data_error(dir.file("gone.fft"), dir.file("gone.fft") + ": no such file");

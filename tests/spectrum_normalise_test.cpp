@@ -92,6 +92,17 @@ TEST(SpectrumNormalise, LocalPowerKeepsPrestosIntegerWeightForLengthsNotMultiple
   EXPECT_FLOAT_EQ(scaled[500].real(), 2.0f / std::sqrt(levels[500]));
 }
 
+TEST(SpectrumNormalise, LocalPowerAtAFrequencyAveragesTenBinsEachSideAsymmetrically) {
+  // Powers equal to the bin index: bins 86..95 and 106..115 around r = 100.7 average 100.5.
+  std::vector<Complex> bins(300);
+  for (size_t k = 0; k < bins.size(); ++k) bins[k] = Complex(std::sqrt(float(k)), 0.0f);
+  EXPECT_NEAR(rapt::local_power_at(bins.data(), bins.size(), 100.7), 100.5f, 1e-4);
+  // Near the start only bins 0..5 and 16..25 exist around r = 10: (15 + 205) / 20.
+  EXPECT_NEAR(rapt::local_power_at(bins.data(), bins.size(), 10.0), 11.0f, 1e-4);
+  // Near the end the upper window is cut: bins 281..290 only, / 20.
+  EXPECT_NEAR(rapt::local_power_at(bins.data(), bins.size(), 295.2), 2855.0f / 20, 1e-3);
+}
+
 TEST(SpectrumNormalise, RejectsWhatPrestoCannotNormalise) {
   const std::vector<Complex> few(29);
   EXPECT_THROW(rapt::local_power_levels(few.data(), few.size()), std::invalid_argument);

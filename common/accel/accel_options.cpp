@@ -9,8 +9,6 @@ void add_accel_options(cxxopts::Options& options, bool with_acceleration) {
   if (with_acceleration) {
     add("zmax", "largest drift searched, in Fourier bins (rounded up to even; 0 to 1200)",
         cxxopts::value<int>()->default_value("200"))
-       ("wmax", "jerk search (PRESTO's -wmax); not supported: refused with a message",
-        cxxopts::value<int>())
        ("noharmpolish", "optimise each harmonic on its own instead of together")
        ("noharmremove", "keep harmonically related candidates");
   }
@@ -48,7 +46,7 @@ std::vector<std::string> accel_presto_option_names(bool with_acceleration) {
                                     "lobin", "photon", "median", "locpow", "zaplist",
                                     "baryv", "inmem", "ncpus"};
   if (with_acceleration) {
-    for (const char* name : {"zmax", "wmax", "noharmpolish", "noharmremove"}) {
+    for (const char* name : {"zmax", "noharmpolish", "noharmremove"}) {
       names.emplace_back(name);
     }
   }
@@ -61,9 +59,6 @@ AccelRunOptions read_accel_options(const cxxopts::ParseResult& result,
   AccelRunOptions run;
   AccelSearchOptions& s = run.search;
   if (with_acceleration) {
-    if (result.count("wmax")) {
-      throw UsageError("-wmax: the jerk search is not supported; search with -zmax only");
-    }
     s.zmax = result["zmax"].as<int>();
     s.harmonic_polish = result.count("noharmpolish") == 0;
     s.remove_harmonics = result.count("noharmremove") == 0;

@@ -23,7 +23,7 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 InfFile read_companion_inf(const std::string& root, const std::string& path) {
   const std::string inf_path = root + ".inf";
   if (!path_exists(inf_path))
-    throw file_error(path, "no " + inf_path + " beside it (every input needs its .inf)");
+    throw file_error(path, "no .inf beside it (" + inf_path + ")");
   InfFile inf = read_inf(inf_path);
   if (!(inf.dt_s > 0.0)) throw file_error(inf_path, "sampling time must be positive");
   if (inf.n < kMinSamples)
@@ -90,8 +90,10 @@ AccelSpectrum load_accel_spectrum(const std::string& path, const SpectrumInputOp
                                  std::to_string(spectrum.inf.n / 2));
   } else {
     spectrum.packed = packed_real_fft(read_time_series(path, shorts, spectrum.inf.n));
-    deredden_for_accelsearch(spectrum.packed);
-    if (!options.photon) spectrum.packed[0] = std::complex<float>(1.0f, 1.0f);
+    if (options.deredden_time_series) {
+      deredden_for_accelsearch(spectrum.packed);
+      if (!options.photon) spectrum.packed[0] = std::complex<float>(1.0f, 1.0f);
+    }
   }
   spectrum.numbins = static_cast<int64_t>(spectrum.packed.size());
   return spectrum;

@@ -30,6 +30,7 @@ struct AccelSpectrum {
 
 struct SpectrumInputOptions {
   bool photon = false;  // leave bin 0 of a time series as dereddening left it (-photon)
+  bool deredden_time_series = true;  // false: the plain packed FFT of a .dat/.sdat
 };
 
 // Throws DataError naming the file: unknown suffix, missing or unreadable .inf, a file size

@@ -1,5 +1,6 @@
 #include "accel/spectrum_normalise.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -45,6 +46,20 @@ std::vector<float> local_power_levels(const std::complex<float>* bins, size_t co
     levels[count - 1 - k] = levels[count - 1 - kHalfWidth];
   }
   return levels;
+}
+
+float local_power_at(const std::complex<float>* bins, size_t numbins, double r) {
+  const long centre = static_cast<long>(std::floor(r));
+  const long side = static_cast<long>(kLocalPowerBins / 2);
+  const long skip = static_cast<long>(kSkippedBins);
+  const long n = static_cast<long>(numbins);
+  const auto clamp = [n](long k) { return std::min(std::max(k, 0L), n); };
+  const long lo1 = clamp(centre - skip - side + 1), hi1 = clamp(centre - skip - side + 1 + side);
+  const long lo2 = clamp(centre + skip + 1), hi2 = clamp(centre + skip + 1 + side);
+  float sum = 0.0f;
+  for (long k = lo1; k < hi1; ++k) sum += power_of(bins[k]);
+  for (long k = lo2; k < hi2; ++k) sum += power_of(bins[k]);
+  return sum / static_cast<float>(kLocalPowerBins);
 }
 
 std::vector<float> amplitude_scales(const std::complex<float>* bins, size_t count,

@@ -36,6 +36,11 @@ double amplitude_scale(const std::complex<float>* bins, size_t count, Normalisat
 // fewer than 30 bins.
 std::vector<float> local_power_levels(const std::complex<float>* bins, size_t count);
 
+// PRESTO's get_localpower(): the local power at Fourier frequency r used for single-bin
+// measurements, the sum of the powers of bins floor(r) - 14 .. floor(r) - 5 and
+// floor(r) + 6 .. floor(r) + 15 (cut to 0 .. numbins - 1) divided by 20, in float.
+float local_power_at(const std::complex<float>* bins, size_t numbins, double r);
+
 // One scale per bin for any kind (the same value repeated for BlockMedian and Photon;
 // 1 / sqrtf(level) in float for LocalPower).
 std::vector<float> amplitude_scales(const std::complex<float>* bins, size_t count,

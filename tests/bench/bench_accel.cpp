@@ -1,9 +1,11 @@
 // The acceleration-search rows of `make bench`: the SKA-like trial (2^23 samples of 64 us,
 // 1 Hz to Nyquist, 16 harmonics, zmax 100 and 200) on the GPU, and 2^20 samples on the CPU.
-// "CG" is candidate generation (the engine: upload, normalisation, plane, harmonic sums,
-// compaction); "full" adds de-duplication and the optimisation of every candidate (the (r, z)
+// "plane" is the f-fdot plane (normalisation, correlations, powers), "sums" the harmonic sums
+// with thresholding and compaction, both as the engine measures them; "CG" is candidate
+// generation (the engine: upload, normalisation, plane, harmonic sums, compaction); "full" adds de-duplication and the optimisation of every candidate (the (r, z)
 // maxima on the row's device, the rest on host threads). "opt ms/cand" is that optimisation per
-// candidate; GPU rows also optimise the same candidates on the CPU ("CPU opt ms/cand"). "batch" runs a 20-trial batch of different series through the pipelined run loop
+// candidate; GPU rows also optimise the same candidates on the CPU ("CPU opt ms/cand").
+// "batch" runs a 20-trial batch of different series through the pipelined run loop
 // and gives trials per second. %HBM compares the least traffic a plane-based search needs (the
 // fp32 plane written once and read 1 + sum_j (j/h)^2 = 5.84 times by ideal 16-harmonic sums)
 // with the measured device-to-device copy bandwidth.
@@ -59,7 +61,7 @@ AccelSearchOptions trial_options(int zmax) {
 }
 
 struct TrialTiming {
-  double cg_s = 0.0, full_s = 0.0, plane_s = 0.0;
+  double cg_s = 0.0, full_s = 0.0, plane_s = 0.0, sums_s = 0.0;
   size_t candidates = 0;
   double min_bytes = 0.0;
   double optimise_s_per_candidate = 0.0;      // with the row's maximiser
@@ -91,6 +93,7 @@ TrialTiming time_trial(AccelEngine& engine, RzMaximiser& maximiser,
     if (cg < best.cg_s) {
       best.cg_s = cg;
       best.plane_s = engine.last_timings().plane_s;
+      best.sums_s = engine.last_timings().harmsum_s;
     }
     best.full_s = std::min(best.full_s, full);
     best.candidates = r.accel.candidates.size();
@@ -145,8 +148,8 @@ void add_accel_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<s
     for (int i = 0; i < 20; ++i) batch.push_back(spectra[size_t(i) % spectra.size()]);
     const double rate = batch_trials_per_s(*engine, *maximiser, batch, n, zmax, threads);
     table.add_row({"accel SKA", "2^23 z" + std::to_string(zmax) + " h16", engine->name(),
-                   number_cell(t.plane_s * 1e3), number_cell(t.cg_s * 1e3),
-                   number_cell(t.full_s * 1e3), number_cell(rate),
+                   number_cell(t.plane_s * 1e3), number_cell(t.sums_s * 1e3),
+                   number_cell(t.cg_s * 1e3), number_cell(t.full_s * 1e3), number_cell(rate),
                    percent_cell(t.min_bytes / t.cg_s / limits.copy_bytes_per_s),
                    std::to_string(t.candidates), per_candidate_ms(t.optimise_s_per_candidate),
                    per_candidate_ms(t.cpu_optimise_s_per_candidate)});
@@ -170,17 +173,18 @@ void add_accel_cpu_rows(BenchTable& table, const BenchSettings& s) {
     std::fprintf(stderr, "rapt_bench: accel zmax %d, CPU\n", zmax);
     const TrialTiming t = time_trial(*engine, *maximiser, spectrum, n, zmax, 1, threads);
     table.add_row({"accel", "2^20 z" + std::to_string(zmax) + " h16", engine->name(),
-                   number_cell(t.plane_s * 1e3), number_cell(t.cg_s * 1e3),
-                   number_cell(t.full_s * 1e3), "-", "-", std::to_string(t.candidates),
-                   per_candidate_ms(t.optimise_s_per_candidate), "-"});
+                   number_cell(t.plane_s * 1e3), number_cell(t.sums_s * 1e3),
+                   number_cell(t.cg_s * 1e3), number_cell(t.full_s * 1e3), "-", "-",
+                   std::to_string(t.candidates), per_candidate_ms(t.optimise_s_per_candidate),
+                   "-"});
   }
 }
 
 }  // namespace
 
 void print_accel_tables(const BenchSettings& settings) {
-  BenchTable table({"search", "trial", "engine", "plane ms", "CG ms", "full ms", "batch trials/s",
-                    "%HBM", "cands", "opt ms/cand", "CPU opt ms/cand"});
+  BenchTable table({"search", "trial", "engine", "plane ms", "sums ms", "CG ms", "full ms",
+                    "batch trials/s", "%HBM", "cands", "opt ms/cand", "CPU opt ms/cand"});
   std::vector<std::string> notes;
   add_accel_gpu_rows(table, settings, notes);
   add_accel_cpu_rows(table, settings);

@@ -1,124 +1,97 @@
-// The brute-force folding rows of `make bench`, in a table of their own: one second of
-// Apertif-like data (40.96 us samples, 24,414 per DM) for 2048 DMs x 2048 periods x 32 bins
-// on the GPU (unit noise made on the GPU; moments, bin counts, fold and S/N, input already on
-// the GPU), for the thesis's period grid (1.6 ms + k x 1.3 ms) and for a grid of short periods
-// (1.6 to 3.2 ms: a bin change every ~1-3 samples, the kernel's slow path); on the CPU a reduced
-// case (64 DMs x 256 periods of the thesis grid; times also scaled to 2048 x 2048).
-// %FADD = folds per second over the device's FP32 add rate (SMs x FP32 lanes x peak clock): one
-// add per sample and trial is the least any fold does, so it is the hardware limit.
+// The fold rows of `make bench`, in a table of their own, on prepfold's golden-data setup
+// (128 channels in 32 subbands, 256 us, 2^18 samples, P 87.3 ms, 64 parts x 64 bins):
+//   * the CPU fold engine: 32 subband series of 2^18 samples into the (64 x 32 x 64) cube;
+//   * the search: 385 DMs x 257 periods x 257 P-dots (25.4 million trials, prepfold's
+//     default grid), on one thread and on every core. prepfold needs 86 s on one core.
+// The data are random; the search's work does not depend on them.
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <random>
 #include <thread>
 
 #include "bench_table.hpp"
 #include "bench_workloads.hpp"
-#include "fold/brute_force_fold.hpp"
-#include "gpu_device.hpp"
-
-#ifdef RAPT_WITH_CUDA
-#include "../../gpu/brute_force_fold_bench.hpp"
-#endif
+#include "fold/fold_engine.hpp"
+#include "fold/fold_search.hpp"
 
 namespace rapt::bench {
 namespace {
 
-constexpr double kTsamp = 40.96e-6;
-constexpr int64_t kSamples = 24414;
-constexpr int kBins = 32;
-constexpr int kGpuSide = 2048;
-constexpr int kCpuDms = 64, kCpuPeriods = 256;
-
-BruteForceFoldGrid thesis_grid(int nperiods) {
-  BruteForceFoldGrid grid;
-  grid.tsamp_s = kTsamp;
-  grid.nbins = kBins;
-  for (int k = 0; k < nperiods; ++k) grid.periods_s.push_back(1.6e-3 + 1.3e-3 * k);
-  return grid;
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-[[maybe_unused]] BruteForceFoldGrid short_grid(int nperiods) {
-  BruteForceFoldGrid grid;
-  grid.tsamp_s = kTsamp;
-  grid.nbins = kBins;
-  for (int k = 0; k < nperiods; ++k) grid.periods_s.push_back(1.6e-3 * (1.0 + double(k) / nperiods));
-  return grid;
+FoldLayout golden_layout() {
+  FoldLayout l;
+  l.npart = 64;
+  l.nsub = 32;
+  l.nbins = 64;
+  l.total_samples = int64_t(1) << 18;
+  l.dt_s = 256e-6;
+  l.spin = {1.0 / 0.0873, 8.88e-4, 0.0};
+  return l;
 }
 
-std::string what(int ndm, int nperiods) {
-  return std::to_string(ndm) + " x " + std::to_string(nperiods) + " x " + std::to_string(kBins);
-}
-
-void add_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<std::string>& notes) {
-#ifdef RAPT_WITH_CUDA
-  if (gpu_device_count() > s.gpu) {
-    const double folds = double(kGpuSide) * kGpuSide * double(kSamples);
-    for (const auto& [name, grid] : {std::pair<std::string, BruteForceFoldGrid>{
-                                         "thesis P grid", thesis_grid(kGpuSide)},
-                                     {"P 1.6-3.2 ms", short_grid(kGpuSide)}}) {
-      std::fprintf(stderr, "rapt_bench: brute-force fold, %s\n", name.c_str());
-      const gpu::GpuBruteForceTiming t = gpu::time_gpu_brute_force(
-          kGpuSide, kSamples, brute_force_phase_steps(grid), kBins, s.gpu, s.repeats);
-      const std::string check = t.mismatches == 0
-          ? "ok (" + std::to_string(t.checked) + ")"
-          : "FAIL " + std::to_string(t.mismatches) + "/" + std::to_string(t.checked);
-      table.add_row({name, what(kGpuSide, kGpuSide), "gpu:" + std::to_string(s.gpu),
-                     number_cell(t.kernel_s * 1e3), number_cell(t.kernel_s * 1e3),
-                     number_cell(folds / t.kernel_s * 1e-9),
-                     percent_cell(t.fadd_per_s > 0 ? folds / t.kernel_s / t.fadd_per_s : -1.0),
-                     check});
-      if (name == "thesis P grid") {
-        char line[160];
-        std::snprintf(line, sizeof line,
-                      "# target: 2048 x 2048 x 32, one second of data, <= 20 ms: %.2f ms: %s",
-                      t.kernel_s * 1e3, t.kernel_s <= 20e-3 ? "met" : "missed");
-        notes.push_back(line);
-      }
-    }
-    notes.push_back("# fold: " + gpu_device_description(s.gpu));
-    return;
-  }
-#endif
-  (void)s;
-  (void)notes;
-  table.add_row({"thesis P grid", what(kGpuSide, kGpuSide), "gpu", "skipped: no GPU"});
-}
-
-void add_cpu_row(BenchTable& table) {
-  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-  std::fprintf(stderr, "rapt_bench: brute-force fold on the CPU, %d DMs x %d periods\n", kCpuDms,
-               kCpuPeriods);
-  std::vector<float> series(size_t(kCpuDms) * size_t(kSamples));
-  std::mt19937 rng(9);
-  std::normal_distribution<float> normal;
-  for (float& v : series) v = normal(rng);
-  const BruteForceFoldGrid grid = thesis_grid(kCpuPeriods);
-  auto engine = make_cpu_brute_force_engine(threads);
-  const auto start = std::chrono::steady_clock::now();
-  const BruteForceFoldResult r = engine->fold(series.data(), kCpuDms, kSamples, grid);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double folds = double(kCpuDms) * kCpuPeriods * double(kSamples);
-  const double scale = double(kGpuSide) * kGpuSide / (double(kCpuDms) * kCpuPeriods);
-  const float best = *std::max_element(r.snr.begin(), r.snr.end());
-  table.add_row({"thesis P grid", what(kCpuDms, kCpuPeriods), "cpu x" + std::to_string(threads),
-                 number_cell(s * 1e3), number_cell(s * scale * 1e3),
-                 number_cell(folds / s * 1e-9), "-", "max S/N " + number_cell(best)});
+Pfd random_folds(const FoldLayout& l) {
+  Pfd pfd;
+  pfd.nsub = l.nsub;
+  pfd.npart = l.npart;
+  pfd.proflen = l.nbins;
+  pfd.numchan = 128;
+  pfd.lofreq_mhz = 1246.0;
+  pfd.chan_wid_mhz = 2.0;
+  pfd.dt_s = l.dt_s;
+  pfd.fold.p1 = l.spin.f_hz;
+  pfd.fold.p2 = l.spin.fdot;
+  pfd.bestdm = 56.0;
+  pfd.allocate_folds();
+  std::mt19937 rng(5);
+  std::normal_distribution<double> noise(0.0, 1.0);
+  for (double& v : pfd.rawfolds) v = 64.0 + 8.0 * noise(rng);
+  for (FoldStats& st : pfd.stats) st = {4096, 1.0, 1.0, 64, 64.0, 64.0, 1.0};
+  return pfd;
 }
 
 }  // namespace
 
 void print_fold_tables(const BenchSettings& settings) {
-  BenchTable table({"brute-force fold", "DMs x periods x bins", "engine", "ms",
-                    "ms at 2048 x 2048", "Gfold/s", "%FADD", "check"});
-  std::vector<std::string> notes;
-  if (settings.run_gpu) add_gpu_rows(table, settings, notes);
-  if (settings.run_cpu) add_cpu_row(table);
-  std::printf("\n# brute-force folding: one second of 40.96 us samples (24,414 per DM), S/N of "
-              "every (DM, period); input already in memory\n");
+  if (!settings.run_cpu) return;
+  BenchTable table({"workload", "size", "engine", "time", "rate", "vs prepfold"});
+  const FoldLayout layout = golden_layout();
+  std::vector<float> data(size_t(layout.nsub) * size_t(layout.total_samples));
+  std::mt19937 rng(3);
+  std::normal_distribution<float> noise(0.0f, 1.0f);
+  for (float& v : data) v = noise(rng);
+  double best = 1e30;
+  for (int r = 0; r < settings.repeats; ++r) {
+    auto engine = make_cpu_fold_engine(layout);
+    const auto start = std::chrono::steady_clock::now();
+    engine->fold(data.data(), size_t(layout.total_samples), 0, size_t(layout.total_samples));
+    best = std::min(best, seconds_since(start));
+  }
+  const double samples = double(layout.nsub) * double(layout.total_samples);
+  table.add_row({"fold", "32 x 2^18 samples", "cpu", number_cell(best * 1e3) + " ms",
+                 number_cell(samples / best / 1e6) + " Msamples/s", "-"});
+
+  const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+  for (int threads : {1, cores}) {
+    if (threads == cores && cores == 1) break;
+    Pfd pfd = random_folds(layout);
+    FoldSearchOptions options;
+    options.threads = threads;
+    std::fprintf(stderr, "rapt_bench: fold search, %d thread(s)\n", threads);
+    const auto start = std::chrono::steady_clock::now();
+    const FoldSearchResult result = search_fold(pfd, options);
+    const double seconds = seconds_since(start);
+    table.add_row({"search DM x P x P'", std::to_string(result.trials) + " trials",
+                   "cpu x" + std::to_string(threads), number_cell(seconds) + " s",
+                   number_cell(double(result.trials) / seconds / 1e6) + " Mtrials/s",
+                   number_cell(86.0 / seconds) + "x"});
+  }
+  std::printf("\n# fold: prepfold's golden setup (32 subbands, 64 parts, 64 bins, 2^18 samples); "
+              "prepfold's search took 86 s on one core\n");
   table.print(stdout);
-  for (const auto& line : notes) std::printf("%s\n", line.c_str());
 }
 
 }  // namespace rapt::bench

@@ -19,6 +19,7 @@ namespace rapt::bench {
 void print_snr_tables(const BenchSettings& settings);    // bench_snr.cpp
 void print_accel_tables(const BenchSettings& settings);  // bench_accel.cpp
 void print_fold_tables(const BenchSettings& settings);   // bench_fold.cpp
+void print_brute_force_tables(const BenchSettings& settings);  // bench_brute_force.cpp
 }
 
 namespace {
@@ -47,8 +48,8 @@ int main(int argc, char** argv) {
         cxxopts::value<int>()->default_value("5"))(
         "no-tune", "the default tile configuration instead of the auto-tuner's")(
         "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows")(
-        "tables", "which tables: any of dedisp, snr, accel, fold (comma-separated)",
-        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold"));
+        "tables", "which tables: any of dedisp, snr, accel, fold, brute (comma-separated)",
+        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute"));
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::bench::BenchSettings settings;
     settings.gpu = args.result["gpu"].as<int>();
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
     if (wanted("snr")) rapt::bench::print_snr_tables(settings);
     if (wanted("accel")) rapt::bench::print_accel_tables(settings);
     if (wanted("fold")) rapt::bench::print_fold_tables(settings);
+    if (wanted("brute")) rapt::bench::print_brute_force_tables(settings);
     return 0;
   });
 }

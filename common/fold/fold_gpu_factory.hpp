@@ -1,0 +1,23 @@
+// The CUDA folding engine's factory. The engine lives in gpu/ and is linked only in builds with
+// RAPT_WITH_CUDA; host code reaches it through make_fold_engine() alone.
+//
+// Until gpu/ defines make_gpu_fold_engine, kGpuFoldEngineBuilt stays false: make_fold_engine
+// then folds on the CPU for "auto" and refuses "gpu", and nothing refers to the undefined
+// function. Whoever adds the engine sets it to true for CUDA builds (and adds the engine to the
+// fold equivalence test, which compares every engine with the CPU one).
+#pragma once
+#include <memory>
+
+#include "fold/fold_engine.hpp"
+
+namespace rapt {
+
+#ifdef RAPT_WITH_CUDA
+inline constexpr bool kGpuFoldEngineBuilt = false;
+#else
+inline constexpr bool kGpuFoldEngineBuilt = false;
+#endif
+
+std::unique_ptr<FoldEngine> make_gpu_fold_engine(const FoldLayout& layout, int gpu_index);
+
+}  // namespace rapt

@@ -1,0 +1,139 @@
+#include "fold/fold_options.hpp"
+
+#include <cctype>
+
+#include "cli/errors.hpp"
+
+namespace rapt {
+
+void add_fold_options(cxxopts::Options& options) {
+  options.add_options()
+      ("accelcand", "fold these candidates of --accelfile: N, N,M or N-M (prepfold's -accelcand)",
+       cxxopts::value<std::string>())
+      ("accelfile", "accelsearch's .cand file (its .inf must sit beside it)",
+       cxxopts::value<std::string>())
+      ("p,period", "fold at this period (s)", cxxopts::value<double>())
+      ("pd", "period derivative (s/s)", cxxopts::value<double>()->default_value("0"))
+      ("pdd", "period second derivative (s/s^2)", cxxopts::value<double>()->default_value("0"))
+      ("f,freq", "fold at this frequency (Hz)", cxxopts::value<double>())
+      ("fd", "frequency derivative (Hz/s)", cxxopts::value<double>()->default_value("0"))
+      ("fdd", "frequency second derivative (Hz/s^2)", cxxopts::value<double>()->default_value("0"))
+      ("par", "fold with a par file's F0, F1, F2, PEPOCH (topocentric) and DM",
+       cxxopts::value<std::string>())
+      ("n,nbins", "profile bins (default: P/dt, at most 64)", cxxopts::value<int>())
+      ("npart", "sub-integrations", cxxopts::value<int>()->default_value("64"))
+      ("nsub", "subbands for raw data (default: prepfold's choice)", cxxopts::value<int>())
+      ("dm", "raw data: DM to form the subbands at", cxxopts::value<double>())
+      ("nosearch", "no search: report the fold at the given P, P', DM")
+      ("nopsearch", "do not search periods")
+      ("nopdsearch", "do not search period derivatives")
+      ("nodmsearch", "do not search DMs")
+      ("npfact", "period and P-dot trials span 2 x npfact x nbins bins of drift",
+       cxxopts::value<int>()->default_value("2"))
+      ("ndmfact", "DM trials: 2 x ndmfact x nbins + 1", cxxopts::value<int>()->default_value("3"))
+      ("pstep", "period step, bins of drift over the fold", cxxopts::value<int>()->default_value("2"))
+      ("pdstep", "P-dot step, bins of drift over the fold", cxxopts::value<int>()->default_value("4"))
+      ("dmstep", "DM step, bins of delay at the lowest channel",
+       cxxopts::value<int>()->default_value("2"))
+      ("fine", "finer, narrower search (prepfold's -fine)")
+      ("coarse", "coarser, wider search (prepfold's -coarse)")
+      ("o,output", "output root (default: the input without its suffix)",
+       cxxopts::value<std::string>())
+      ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
+      ("threads", "CPU threads for the search (0 = all cores)",
+       cxxopts::value<int>()->default_value("0"))
+      ("files", "input: .dat/.sdat time series (with .inf) or filterbank/PSRFITS",
+       cxxopts::value<std::vector<std::string>>());
+}
+
+std::vector<std::string> fold_presto_names() {
+  return {
+      "accelcand", "accelfile", "pd",      "pdd",    "fd",     "fdd",        "par",
+      "npart",     "nsub",      "dm",      "nosearch", "nopsearch", "nopdsearch", "nodmsearch",
+      "npfact",    "ndmfact",   "pstep",   "pdstep", "dmstep", "fine",       "coarse"};
+}
+
+std::vector<std::string> join_negative_values(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool is_option = a.size() > 1 && a[0] == '-' && a.find('=') == std::string::npos &&
+                           !std::isdigit(static_cast<unsigned char>(a[1])) && a[1] != '.';
+    if (is_option && i + 1 < args.size()) {
+      const std::string& next = args[i + 1];
+      if (next.size() > 1 && next[0] == '-' &&
+          (std::isdigit(static_cast<unsigned char>(next[1])) || next[1] == '.')) {
+        out.push_back(a + "=" + next);
+        ++i;
+        continue;
+      }
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+namespace {
+
+int positive_int(const cxxopts::ParseResult& r, const char* name) {
+  const int value = r[name].as<int>();
+  if (value < 1) throw UsageError(std::string("--") + name + " must be at least 1");
+  return value;
+}
+
+}  // namespace
+
+FoldOptions read_fold_options(const cxxopts::ParseResult& r,
+                              const std::vector<std::string>& positional) {
+  FoldOptions o;
+  if (positional.size() != 1) throw UsageError("give one input file (a .dat or a filterbank)");
+  o.input = positional[0];
+  if (r.count("accelcand")) o.accelcand = r["accelcand"].as<std::string>();
+  if (r.count("accelfile")) o.accelfile = r["accelfile"].as<std::string>();
+  if (r.count("period")) o.p_s = r["period"].as<double>();
+  if (r.count("freq")) o.f_hz = r["freq"].as<double>();
+  o.pdot = r["pd"].as<double>();
+  o.pddot = r["pdd"].as<double>();
+  o.fdot = r["fd"].as<double>();
+  o.fddot = r["fdd"].as<double>();
+  if (r.count("par")) o.par = r["par"].as<std::string>();
+  const int sources = int(!o.accelcand.empty()) + int(o.p_s.has_value()) +
+                      int(o.f_hz.has_value()) + int(!o.par.empty());
+  if (sources != 1)
+    throw UsageError("give one candidate: --accelcand with --accelfile, -p, -f or --par");
+  if (!o.accelcand.empty() && o.accelfile.empty())
+    throw UsageError("--accelcand needs --accelfile (the ACCEL .cand file)");
+  if (r.count("nbins")) {
+    o.nbins = r["nbins"].as<int>();
+    if (o.nbins < 2) throw UsageError("-n must be at least 2 bins");
+  }
+  o.npart = positive_int(r, "npart");
+  if (r.count("nsub")) {
+    o.nsub = r["nsub"].as<int>();
+    if (o.nsub < 1) throw UsageError("--nsub must be at least 1");
+  }
+  if (r.count("dm")) {
+    o.dm = r["dm"].as<double>();
+    if (*o.dm < 0.0) throw UsageError("--dm must be >= 0");
+  }
+  FoldSearchOptions& s = o.search;
+  s.npfact = positive_int(r, "npfact");
+  s.ndmfact = positive_int(r, "ndmfact");
+  s.pstep = positive_int(r, "pstep");
+  s.pdstep = positive_int(r, "pdstep");
+  s.dmstep = positive_int(r, "dmstep");
+  if (r.count("fine") && r.count("coarse")) throw UsageError("--fine and --coarse exclude each other");
+  if (r.count("fine")) s.set_fine();
+  if (r.count("coarse")) s.set_coarse();
+  s.search_p = !r.count("nopsearch");
+  s.search_pd = !r.count("nopdsearch");
+  s.search_dm = !r.count("nodmsearch");
+  if (r.count("nosearch")) s.set_nosearch();
+  if (r.count("output")) o.outroot = r["output"].as<std::string>();
+  o.device = r["device"].as<std::string>();
+  o.threads = r["threads"].as<int>();
+  if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  return o;
+}
+
+}  // namespace rapt

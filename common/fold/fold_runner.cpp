@@ -1,0 +1,136 @@
+#include "fold/fold_runner.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
+#include "fold/fold_candidate.hpp"
+#include "fold/fold_engine.hpp"
+#include "fold/fold_input.hpp"
+
+namespace rapt {
+namespace {
+
+struct FoldJob {
+  FoldCandidate candidate;
+  FoldLayout layout;
+  FoldOutputNames names;
+  std::unique_ptr<FoldEngine> engine;
+};
+
+std::vector<FoldCandidate> candidates_from(const FoldOptions& o, const FoldObservation& obs) {
+  if (!o.accelcand.empty())
+    return accel_candidates(o.accelfile, parse_candidate_numbers(o.accelcand));
+  if (o.p_s) return {period_candidate(*o.p_s, o.pdot, o.pddot)};
+  if (o.f_hz) return {frequency_candidate(*o.f_hz, o.fdot, o.fddot)};
+  return {par_candidate(o.par, obs.epoch_mjd)};
+}
+
+// prepfold's profile length: the period in samples, rounded, at most 64. Periods shorter than
+// two samples cannot be folded.
+int profile_bins(const FoldOptions& o, const FoldObservation& obs, const FoldCandidate& c) {
+  const double period_samples = 1.0 / c.spin.f_hz / obs.dt_s;
+  if (period_samples < 2.0) {
+    char text[200];
+    std::snprintf(text, sizeof text, "%s: period %.6g s is shorter than 2 samples (%.6g s)",
+                  c.name.c_str(), 1.0 / c.spin.f_hz, 2.0 * obs.dt_s);
+    throw file_error(obs.path, text);
+  }
+  if (o.nbins > 0) return o.nbins;
+  return std::min(64, int(period_samples + 0.5));
+}
+
+std::vector<FoldJob> plan_jobs(const FoldOptions& o, const FoldObservation& obs,
+                               const std::vector<FoldCandidate>& candidates, int nsub, bool force) {
+  const std::string root = o.outroot.empty() ? obs.root : o.outroot;
+  std::vector<FoldJob> jobs;
+  for (const FoldCandidate& c : candidates) {
+    FoldJob job;
+    job.candidate = c;
+    job.layout.npart = o.npart;
+    job.layout.nsub = nsub;
+    job.layout.nbins = profile_bins(o, obs, c);
+    job.layout.total_samples = obs.nsamples;
+    job.layout.dt_s = obs.dt_s;
+    job.layout.spin = c.spin;
+    job.names = fold_output_names(root, c.name);
+    for (const std::string& path : {job.names.pfd, job.names.bestprof})
+      if (!force && path_exists(path))
+        throw file_error(path, "already exists (use --force to overwrite)");
+    jobs.push_back(std::move(job));
+  }
+  for (FoldJob& job : jobs) job.engine = make_fold_engine(job.layout, o.device);
+  return jobs;
+}
+
+// One pass over the data feeds every candidate's engine.
+void fold_all(FoldInput& input, std::vector<FoldJob>& jobs, const Messages& messages) {
+  const FoldObservation& obs = input.observation();
+  const size_t block = std::max<size_t>(1024, (size_t(1) << 22) / size_t(input.nsub()));
+  std::vector<float> data(block * size_t(input.nsub()));
+  int64_t folded = 0;
+  while (folded < obs.nsamples) {
+    const size_t n = input.read(data.data(), block, block);
+    if (n == 0) break;
+    for (FoldJob& job : jobs) job.engine->fold(data.data(), block, folded, n);
+    folded += int64_t(n);
+    if (messages.progress)
+      std::fprintf(stderr, "\r%s: %lld of %lld samples folded", messages.program.c_str(),
+                   (long long)folded, (long long)obs.nsamples);
+  }
+  if (messages.progress) std::fputc('\n', stderr);
+  if (folded != obs.nsamples)
+    throw file_error(obs.path, "ended after " + std::to_string(folded) + " of " +
+                                   std::to_string(obs.nsamples) + " samples");
+}
+
+}  // namespace
+
+std::vector<FoldProduct> run_fold(const FoldOptions& o, bool force, const Messages& messages) {
+  std::unique_ptr<FoldInput> input = open_fold_input(o.input);
+  const FoldObservation& obs = input->observation();
+  const std::vector<FoldCandidate> candidates = candidates_from(o, obs);
+  int nsub = 1;
+  double dm = obs.dm;
+  if (obs.raw) {
+    nsub = o.nsub > 0 ? o.nsub : default_subbands(obs.numchan);
+    if (nsub == 0)
+      throw UsageError("cannot choose --nsub for " + std::to_string(obs.numchan) +
+                       " channels; give --nsub");
+    dm = o.dm ? *o.dm : std::max(0.0, candidates.front().par_dm);
+    input->set_subbands(nsub, dm);
+  } else {
+    if (o.nsub > 1) input->set_subbands(o.nsub, dm);  // refuses with the reason
+    if (o.dm)
+      messages.warning("--dm applies to raw data; " + obs.path + " is folded as it is (DM " +
+                       std::to_string(obs.dm) + " in its .inf)");
+  }
+  if (candidates.front().par_orbit)
+    messages.warning(o.par + ": the binary orbit is not applied; the fold uses the spin alone");
+  std::vector<FoldJob> jobs = plan_jobs(o, obs, candidates, nsub, force);
+  fold_all(*input, jobs, messages);
+
+  FoldSearchOptions search = o.search;
+  search.threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<FoldProduct> products;
+  for (FoldJob& job : jobs) {
+    FoldProduct product;
+    product.names = job.names;
+    product.pfd = make_pfd(obs, job.candidate, job.layout, job.engine->cube(), dm, job.names.pfd);
+    job.engine.reset();
+    product.result = search_fold(product.pfd, search);
+    product.bestprof = make_bestprof(product.pfd, product.result);
+    products.push_back(std::move(product));
+  }
+  return products;
+}
+
+void write_fold_product(const FoldProduct& product, bool force) {
+  write_pfd(product.names.pfd, product.pfd, force);
+  write_bestprof(product.names.bestprof, product.bestprof, force);
+}
+
+}  // namespace rapt

@@ -1,0 +1,44 @@
+#!/bin/sh
+# fold refuses bad input with one clear line naming the file, exit status 1, and writes nothing.
+# Exit 0 = pass, 1 = fail, 77 = skip.
+BIN=${BIN:-build/bin}
+[ -x "$BIN/fold" ] && [ -x "$BIN/simulate" ] && [ -x "$BIN/dedisp" ] || { echo "fold not built"; exit 77; }
+W=$(mktemp -d) || exit 1
+trap 'rm -rf "$W"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+# expect STATUS 'message' command...: the status, the exact one-line message, no new files.
+expect() {
+  want_status=$1; want_text=$2; shift 2
+  before=$(ls "$W/out" | wc -l)
+  "$@" > /dev/null 2> "$W/err"; status=$?
+  [ $status -eq "$want_status" ] || fail "$* exited $status, expected $want_status: $(cat "$W/err")"
+  [ "$(grep -vc "see 'fold --help'" "$W/err")" -eq 1 ] || fail "$*: not one line: $(cat "$W/err")"
+  grep -qxF -- "$want_text" "$W/err" || fail "$*: expected '$want_text', got: $(cat "$W/err")"
+  [ "$(ls "$W/out" | wc -l)" -eq "$before" ] || fail "$*: wrote $(ls "$W/out")"
+}
+mkdir "$W/out"
+"$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 4 --seed 1 -o "$W/a.fil" || fail simulate
+"$BIN/dedisp" -q --device cpu --lodm 0 --numdms 1 -o "$W/a" "$W/a.fil" || fail dedisp
+"$BIN/fold" -q -p 0.1 -o "$W/out/ok" "$W/a_DM0.00.dat" || fail "fold of a good series"
+[ -f "$W/out/ok_100.00ms_Cand.pfd" ] && [ -f "$W/out/ok_100.00ms_Cand.pfd.bestprof" ] || fail "no outputs"
+rm -f "$W/out"/*
+
+expect 1 "fold: $W/a_DM0.00.dat: 0.30ms_Cand: period 0.0003 s is shorter than 2 samples (0.002 s)" \
+  "$BIN/fold" -p 0.0003 -o "$W/out/x" "$W/a_DM0.00.dat"
+printf 'PSRJ J1234+5678\nF1 -1.0D-15\nPEPOCH 60000\nDM 10\n' > "$W/nof0.par"
+expect 1 "fold: $W/nof0.par: no F0 (spin frequency) or P0 in the par file" \
+  "$BIN/fold" -par "$W/nof0.par" -o "$W/out/x" "$W/a_DM0.00.dat"
+expect 1 "fold: $W/missing.dat: cannot open: No such file or directory" \
+  "$BIN/fold" -p 0.1 -o "$W/out/x" "$W/missing.dat"
+expect 2 "fold: give one candidate: --accelcand with --accelfile, -p, -f or --par" \
+  "$BIN/fold" -o "$W/out/x" "$W/a_DM0.00.dat"
+expect 2 "fold: --device gpu: fold has no GPU engine in this build; use --device cpu or auto" \
+  "$BIN/fold" --device gpu -p 0.1 -o "$W/out/x" "$W/a_DM0.00.dat"
+
+# A candidate number past the end of an accelsearch .cand file (PRESTO's own, if present).
+GOLDEN=${RAPT_SHARED_DATA:-../shared/data}/presto-golden
+[ -f "$GOLDEN/test_DM56.00_ACCEL_50.cand" ] || { echo "shared golden data missing"; exit 77; }
+expect 1 "fold: $GOLDEN/test_DM56.00_ACCEL_50.cand: has 46 candidates; there is no candidate 47" \
+  "$BIN/fold" -accelcand 2,47 -accelfile "$GOLDEN/test_DM56.00_ACCEL_50.cand" -o "$W/out/x" \
+  "$GOLDEN/test_DM56.00.dat"
+exit 0

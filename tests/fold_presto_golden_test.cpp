@@ -1,0 +1,115 @@
+// fold against PRESTO's own prepfold outputs in the shared golden data: candidate 2 of the
+// accelsearch of test_DM56.00.dat (the 87.3 ms pulsar), folded and searched as prepfold did.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "cli/program.hpp"
+#include "fold/fold_runner.hpp"
+#include "io/bestprof.hpp"
+#include "io/pfd.hpp"
+#include "test_data.hpp"
+
+namespace {
+
+double correlation(const std::vector<double>& a, const std::vector<double>& b) {
+  const double ma = std::accumulate(a.begin(), a.end(), 0.0) / a.size();
+  const double mb = std::accumulate(b.begin(), b.end(), 0.0) / b.size();
+  double ab = 0, aa = 0, bb = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ab += (a[i] - ma) * (b[i] - mb);
+    aa += (a[i] - ma) * (a[i] - ma);
+    bb += (b[i] - mb) * (b[i] - mb);
+  }
+  return ab / std::sqrt(aa * bb);
+}
+
+rapt::FoldProduct fold_candidate_2(const std::string& dat, const std::string& cand,
+                                   const std::string& root) {
+  rapt::FoldOptions options;
+  options.input = dat;
+  options.accelcand = "2";
+  options.accelfile = cand;
+  options.outroot = root;
+  options.threads = 2;
+  rapt::Messages quiet{"fold", 0, false};
+  std::vector<rapt::FoldProduct> products = rapt::run_fold(options, false, quiet);
+  EXPECT_EQ(products.size(), 1u);
+  return products.front();
+}
+
+}  // namespace
+
+TEST(FoldPrestoGolden, AccelCandidateTwoMatchesPrepfold) {
+  RAPT_REQUIRE_SHARED_FILE(dat, "presto-golden/test_DM56.00.dat");
+  RAPT_REQUIRE_SHARED_FILE(cand, "presto-golden/test_DM56.00_ACCEL_50.cand");
+  RAPT_REQUIRE_SHARED_FILE(golden, "presto-golden/test_DM56.00_ACCEL_Cand_2.pfd.bestprof");
+  rapt::testing::ScratchDir dir;
+  const rapt::FoldProduct ours = fold_candidate_2(dat, cand, dir.file("test_DM56.00"));
+  const rapt::Bestprof theirs = rapt::read_bestprof(golden);
+  EXPECT_EQ(ours.names.pfd, dir.file("test_DM56.00_ACCEL_Cand_2.pfd"));
+  EXPECT_EQ(ours.bestprof.candidate, "ACCEL_Cand_2");
+  EXPECT_EQ(ours.bestprof.data_folded, theirs.data_folded);
+  ASSERT_TRUE(ours.bestprof.topo && theirs.topo);
+  EXPECT_NEAR(ours.bestprof.topo->p_ms, theirs.topo->p_ms, 3.0 * theirs.topo->p_ms_err);
+  EXPECT_NEAR(ours.bestprof.topo->p_ms, 87.30, 0.005);
+  EXPECT_NEAR(ours.bestprof.topo->pdot, theirs.topo->pdot, 3.0 * theirs.topo->pdot_err);
+  EXPECT_NEAR(ours.bestprof.topo->p_ms_err, theirs.topo->p_ms_err, 0.2 * theirs.topo->p_ms_err);
+  EXPECT_NEAR(ours.bestprof.reduced_chi_sqr, theirs.reduced_chi_sqr, 0.1 * theirs.reduced_chi_sqr);
+  EXPECT_NEAR(ours.bestprof.prob_noise_sigma, theirs.prob_noise_sigma, 0.1 * theirs.prob_noise_sigma);
+  EXPECT_NEAR(ours.bestprof.data_avg, theirs.data_avg, 0.01);
+  EXPECT_GE(correlation(ours.bestprof.profile, theirs.profile), 0.99);
+}
+
+TEST(FoldPrestoGolden, PfdHasPrepfoldsLayoutAndRoundTrips) {
+  RAPT_REQUIRE_SHARED_FILE(dat, "presto-golden/test_DM56.00.dat");
+  RAPT_REQUIRE_SHARED_FILE(cand, "presto-golden/test_DM56.00_ACCEL_50.cand");
+  RAPT_REQUIRE_SHARED_FILE(golden_pfd, "presto-golden/test_DM56.00_ACCEL_Cand_2.pfd");
+  rapt::testing::ScratchDir dir;
+  const rapt::FoldProduct ours = fold_candidate_2(dat, cand, dir.file("test_DM56.00"));
+  rapt::write_fold_product(ours, false);
+  const rapt::Pfd back = rapt::read_pfd(ours.names.pfd);
+  const rapt::Pfd theirs = rapt::read_pfd(golden_pfd);
+  EXPECT_EQ(rapt::format_pfd(back), rapt::format_pfd(ours.pfd));
+  EXPECT_EQ(rapt::testing::read_whole_file(ours.names.bestprof), rapt::format_bestprof(ours.bestprof));
+  // Everything but the folds themselves as prepfold lays it out.
+  EXPECT_EQ(back.dms.size(), theirs.dms.size());
+  EXPECT_EQ(back.periods.size(), theirs.periods.size());
+  EXPECT_EQ(back.pdots.size(), theirs.pdots.size());
+  EXPECT_EQ(back.nsub, theirs.nsub);
+  EXPECT_EQ(back.npart, theirs.npart);
+  EXPECT_EQ(back.proflen, theirs.proflen);
+  EXPECT_EQ(back.numchan, theirs.numchan);
+  EXPECT_EQ(back.pstep, theirs.pstep);
+  EXPECT_EQ(back.pdstep, theirs.pdstep);
+  EXPECT_EQ(back.dmstep, theirs.dmstep);
+  EXPECT_EQ(back.ndmfact, theirs.ndmfact);
+  EXPECT_EQ(back.npfact, theirs.npfact);
+  EXPECT_EQ(back.filenm, theirs.filenm);
+  EXPECT_EQ(back.candnm, theirs.candnm);
+  EXPECT_EQ(back.telescope, theirs.telescope);
+  EXPECT_EQ(back.rastr, theirs.rastr);
+  EXPECT_EQ(back.decstr, theirs.decstr);
+  EXPECT_EQ(back.dt_s, theirs.dt_s);
+  EXPECT_NEAR(back.tepoch_mjd, theirs.tepoch_mjd, 1e-9);
+  EXPECT_EQ(back.bepoch_mjd, theirs.bepoch_mjd);
+  EXPECT_EQ(back.lofreq_mhz, theirs.lofreq_mhz);
+  EXPECT_EQ(back.chan_wid_mhz, theirs.chan_wid_mhz);
+  EXPECT_EQ(back.bestdm, theirs.bestdm);
+  EXPECT_NEAR(back.fold.p1, theirs.fold.p1, 1e-9);
+  EXPECT_NEAR(back.fold.p2, theirs.fold.p2, 1e-12);
+  EXPECT_NEAR(back.topo.p1, theirs.topo.p1, 1e-9);
+  // The grids: same folded f and the same number of samples, so the same trial values.
+  for (size_t i = 0; i < back.periods.size(); ++i) EXPECT_NEAR(back.periods[i], theirs.periods[i], 1e-12);
+  for (size_t i = 0; i < back.pdots.size(); ++i) EXPECT_NEAR(back.pdots[i], theirs.pdots[i], 1e-15);
+  // The folds summed over parts agree in shape (part by part they differ where prepfold
+  // carries each part's last partial turn over to the next part).
+  std::vector<double> ours_sum(64), theirs_sum(64);
+  for (int p = 0; p < 64; ++p)
+    for (int b = 0; b < 64; ++b) {
+      ours_sum[b] += back.rawfold(p, 0, b);
+      theirs_sum[b] += theirs.rawfold(p, 0, b);
+    }
+  EXPECT_GE(correlation(ours_sum, theirs_sum), 0.99);
+}
