@@ -1,10 +1,7 @@
 // The CUDA folding engine's factory. The engine lives in gpu/ and is linked only in builds with
 // RAPT_WITH_CUDA; host code reaches it through make_fold_engine() alone.
-//
-// Until gpu/ defines make_gpu_fold_engine, kGpuFoldEngineBuilt stays false: make_fold_engine
-// then folds on the CPU for "auto" and refuses "gpu", and nothing refers to the undefined
-// function. Whoever adds the engine sets it to true for CUDA builds (and adds the engine to the
-// fold equivalence test, which compares every engine with the CPU one).
+// kGpuFoldEngineBuilt is false in builds without CUDA: make_fold_engine then folds on the CPU
+// for "auto" and refuses "gpu", and nothing refers to the undefined function.
 #pragma once
 #include <memory>
 
@@ -13,7 +10,7 @@
 namespace rapt {
 
 #ifdef RAPT_WITH_CUDA
-inline constexpr bool kGpuFoldEngineBuilt = false;
+inline constexpr bool kGpuFoldEngineBuilt = true;
 #else
 inline constexpr bool kGpuFoldEngineBuilt = false;
 #endif

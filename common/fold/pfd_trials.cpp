@@ -1,5 +1,7 @@
 #include "fold/pfd_trials.hpp"
 
+#include "fold/fold_statistics.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -229,11 +231,6 @@ std::vector<double> pfd_subband_delays(const Pfd& pfd, double dm) {
     delays[size_t(s)] = (dispersion_delay_s(dm, f) - top_delay) * bins_per_s;
   }
   return delays;
-}
-
-double dof_correction(double samples_per_bin) {
-  const double power = 1.806, factor = 0.96;
-  return samples_per_bin * factor * std::pow(1.0 + std::pow(samples_per_bin, power), -1.0 / power);
 }
 
 PfdTrials compute_pfd_trials(const Pfd& pfd) {

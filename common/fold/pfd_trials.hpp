@@ -11,6 +11,7 @@
 #pragma once
 #include <vector>
 
+#include "fold/fold_statistics.hpp"  // dof_correction
 #include "io/pfd.hpp"
 
 namespace rapt {
@@ -31,9 +32,6 @@ std::vector<double> shift_profile(const std::vector<double>& in, double shift_bi
 // (positive: the subband's pulse arrives later), as prepfold computes them.
 std::vector<double> pfd_subband_delays(const Pfd& pfd, double dm);
 
-// prepfold's multiplicative correction to the degrees of freedom of a profile folded with
-// `samples_per_bin` samples per bin (fitted to simulations by PRESTO's authors).
-double dof_correction(double samples_per_bin);
 
 struct PfdTrials {
   int best_dm = -1;       // index into pfd.dms of the fold's DM (-1: no DM search, nsub == 1)
