@@ -3,7 +3,7 @@
 // all take the same branches and no vertex needs sharing; only the objective is split up.
 //
 // An evaluation of sum_n |A_n|^2 / norm_n splits each harmonic's bins between a group of warps
-// (all eight warps for one harmonic, one warp each for eight or more harmonics), each lane
+// (all sixteen warps for one harmonic, one warp each for sixteen or more harmonics), each lane
 // striding through the bins; warps reduce their complex partial sums by shuffles, and thread 0
 // adds the groups' partial sums in a fixed order. Shared memory holds one complex value per warp,
 // whatever the kernel's half-width (up to ~700 bins for |z| 1200): bins are looped over, not
@@ -18,7 +18,7 @@ namespace {
 
 using fdotmath::Complex;
 
-constexpr int kThreads = 256;
+constexpr int kThreads = 512;
 constexpr int kWarpSize = 32;
 constexpr int kWarps = kThreads / kWarpSize;
 

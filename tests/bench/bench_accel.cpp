@@ -2,11 +2,11 @@
 // 1 Hz to Nyquist, 16 harmonics, zmax 100 and 200) on the GPU, and 2^20 samples on the CPU.
 // "plane" is the f-fdot plane (normalisation, correlations, powers), "sums" the harmonic sums
 // with thresholding and compaction, both as the engine measures them; "CG" is candidate
-// generation (the engine: upload, normalisation, plane, harmonic sums, compaction); "full" adds de-duplication and the optimisation of every candidate (the (r, z)
-// maxima on the row's device, the rest on host threads). "opt ms/cand" is that optimisation per
-// candidate; GPU rows also optimise the same candidates on the CPU ("CPU opt ms/cand").
-// "batch" runs a 20-trial batch of different series through the pipelined run loop
-// and gives trials per second. %HBM compares the least traffic a plane-based search needs (the
+// generation (the engine: upload, normalisation, plane, harmonic sums, compaction); "full" adds
+// de-duplication and the optimisation of every candidate (the (r, z) maxima on the row's device,
+// the rest on host threads). "opt ms/cand" is that optimisation per candidate; GPU rows also
+// optimise the same candidates on the CPU ("CPU opt ms/cand"). "batch" runs a 20-trial batch of
+// different series through the pipelined run loop and gives trials per second. %HBM compares the least traffic a plane-based search needs (the
 // fp32 plane written once and read 1 + sum_j (j/h)^2 = 5.84 times by ideal 16-harmonic sums)
 // with the measured device-to-device copy bandwidth.
 #include <algorithm>
