@@ -53,6 +53,7 @@ int run_accel_inputs(const AccelRunOptions& run, const ParsedOptions& args,
       run.threads > 0 ? run.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   std::unique_ptr<AccelEngine> engine = make_accel_engine(run.device, threads);
   args.messages.detail("engine " + engine->name());
+  std::unique_ptr<RzMaximiser> maximiser = make_rz_maximiser(run.device, threads);
   // One search runs ahead of the writing of the previous input's results.
   std::future<SearchedInput> next = std::async(std::launch::async, load_and_search,
                                                run.files[0], std::cref(run), std::ref(*engine));
@@ -62,7 +63,8 @@ int run_accel_inputs(const AccelRunOptions& run, const ParsedOptions& args,
       next = std::async(std::launch::async, load_and_search, run.files[i + 1], std::cref(run),
                         std::ref(*engine));
     }
-    optimise_accel_candidates(input.result, input.spectrum.packed, input.inf_text, threads);
+    optimise_accel_candidates(input.result, input.spectrum.packed, input.inf_text, threads,
+                              *maximiser);
     if (hook) hook(input.spectrum.root, input.spectrum.packed, input.result.plan);
     const bool log_txtcand = input.spectrum.source == SpectrumSource::FftFile;
     write_accel_outputs(input.spectrum.root, input.result, log_txtcand, args.force);

@@ -1,24 +1,28 @@
 #include "accel/accel_search.hpp"
 
 #include <chrono>
+#include <memory>
 
 #include "accel/accel_sigma.hpp"
 #include "accel/candidate_optimise.hpp"
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
-#include "dedisp/parallel_for.hpp"
 
 namespace rapt {
 namespace {
 
-AccelCandidate optimised(const std::vector<std::complex<float>>& spectrum,
-                         const AccelSearchOptions& options, const RawCandidate& raw) {
+GridCandidate grid_candidate(const RawCandidate& raw) {
   GridCandidate grid;
   grid.r = raw.r;
   grid.z = raw.z;
   grid.numharm = raw.numharm;
   grid.power = raw.power;
   grid.sigma = raw.sigma;
+  return grid;
+}
+
+OptimiseOptions optimise_options(const std::vector<std::complex<float>>& spectrum,
+                                 const AccelSearchOptions& options) {
   OptimiseOptions how;
   how.harmonic_polish = options.harmonic_polish;
   how.lobin = options.lobin;
@@ -28,7 +32,7 @@ AccelCandidate optimised(const std::vector<std::complex<float>>& spectrum,
   how.single_trial_sigma = [](double power, int numharm) {
     return candidate_sigma(power, numharm, 1.0);
   };
-  return optimise_candidate(spectrum.data(), int64_t(spectrum.size()), grid, how);
+  return how;
 }
 
 }  // namespace
@@ -47,12 +51,14 @@ AccelSearchResult find_accel_candidates(const std::vector<std::complex<float>>& 
 
 void optimise_accel_candidates(AccelSearchResult& result,
                                const std::vector<std::complex<float>>& spectrum,
-                               const std::string& inf_text, int threads) {
+                               const std::string& inf_text, int threads,
+                               RzMaximiser& maximiser) {
   const auto start = std::chrono::steady_clock::now();
-  result.accel.candidates.resize(result.raw.size());
-  parallel_for(threads, result.raw.size(), [&](size_t i, int) {
-    result.accel.candidates[i] = optimised(spectrum, result.plan.options, result.raw[i]);
-  });
+  std::vector<GridCandidate> grids;
+  for (const RawCandidate& raw : result.raw) grids.push_back(grid_candidate(raw));
+  result.accel.candidates =
+      optimise_candidates(spectrum.data(), int64_t(spectrum.size()), grids,
+                          optimise_options(spectrum, result.plan.options), maximiser, threads);
   result.optimise_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.records.clear();
@@ -73,7 +79,8 @@ AccelSearchResult run_accel_search(const std::vector<std::complex<float>>& spect
                                    AccelEngine& engine, int threads) {
   AccelSearchResult result =
       find_accel_candidates(spectrum, options, obs_length_s, log_txtcand, engine);
-  optimise_accel_candidates(result, spectrum, inf_text, threads);
+  const std::unique_ptr<RzMaximiser> maximiser = make_cpu_rz_maximiser(threads);
+  optimise_accel_candidates(result, spectrum, inf_text, threads, *maximiser);
   return result;
 }
 

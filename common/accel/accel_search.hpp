@@ -9,6 +9,7 @@
 #include "accel/accel_engine.hpp"
 #include "accel/accel_plan.hpp"
 #include "accel/candidate_list.hpp"
+#include "accel/rz_maximiser.hpp"
 #include "io/accel_files.hpp"
 
 namespace rapt {
@@ -29,13 +30,14 @@ struct AccelSearchResult {
 AccelSearchResult find_accel_candidates(const std::vector<std::complex<float>>& spectrum,
                                         const AccelSearchOptions& options, double obs_length_s,
                                         bool log_txtcand, AccelEngine& engine);
-// Second: optimise every candidate and assemble the tables; `inf_text` is appended to the
-// ACCEL text.
+// Second: optimise every candidate (the (r, z) maxima by `maximiser`, the rest on up to
+// `threads` host threads) and assemble the tables; `inf_text` is appended to the ACCEL text.
 void optimise_accel_candidates(AccelSearchResult& result,
                                const std::vector<std::complex<float>>& spectrum,
-                               const std::string& inf_text, int threads);
+                               const std::string& inf_text, int threads,
+                               RzMaximiser& maximiser);
 
-// Both halves for one (zapped) spectrum.
+// Both halves for one (zapped) spectrum, optimising on the CPU.
 AccelSearchResult run_accel_search(const std::vector<std::complex<float>>& spectrum,
                                    const AccelSearchOptions& options, double obs_length_s,
                                    const std::string& inf_text, bool log_txtcand,

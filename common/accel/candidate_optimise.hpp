@@ -20,7 +20,9 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
+#include "accel/rz_maximiser.hpp"
 #include "io/accel_files.hpp"
 
 namespace rapt {
@@ -50,5 +52,15 @@ struct OptimiseOptions {
 // numbins complex values; spectrum[k] is Fourier bin lobin + k.
 AccelCandidate optimise_candidate(const std::complex<float>* spectrum, int64_t numbins,
                                   const GridCandidate& grid, const OptimiseOptions& options);
+
+// optimise_candidate for many candidates, the (r, z) maxima found by `maximiser` in one batch
+// (one start per candidate with polishing, numharm single-harmonic starts without); local powers
+// and the measurements at the maxima are computed here on up to `threads` threads. With the CPU
+// maximiser the results equal optimise_candidate's exactly.
+std::vector<AccelCandidate> optimise_candidates(const std::complex<float>* spectrum,
+                                                int64_t numbins,
+                                                const std::vector<GridCandidate>& grids,
+                                                const OptimiseOptions& options,
+                                                RzMaximiser& maximiser, int threads);
 
 }  // namespace rapt

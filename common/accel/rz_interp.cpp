@@ -4,33 +4,21 @@
 #include <cmath>
 
 #include "accel/fourier_response.hpp"
+#include "accel/rz_interp_core.hpp"
 
 namespace rapt {
-namespace {
-
-constexpr double kSmallZ = 1e-4;
-constexpr double kIntegerTolerance = 1e-5;
-
-}  // namespace
 
 std::complex<double> rz_interpolate(const std::complex<float>* spectrum, int64_t numbins, double r,
                                     double z, int halfwidth) {
-  if (r > static_cast<double>(numbins) - 1.0 || r < 0.0) return 0.0;
-  const double whole = std::floor(r);
-  const double frac = r - whole;
-  const int64_t centre = static_cast<int64_t>(whole);
-  if (std::fabs(z) < kSmallZ) {
-    if (frac < kIntegerTolerance) return std::complex<double>(spectrum[centre]);
-    if (1.0 - frac < kIntegerTolerance) return std::complex<double>(spectrum[centre + 1]);
-  }
-  const int64_t first = std::max<int64_t>(centre - halfwidth, 0);
-  const int64_t last = std::min<int64_t>(centre + halfwidth - 1, numbins - 1);
-  std::complex<double> sum = 0.0;
-  for (int64_t k = first; k <= last; ++k) {
-    sum += std::complex<double>(spectrum[k]) *
-           fdot_response_coefficient(frac + static_cast<double>(centre - k), z);
-  }
-  return sum;
+  using namespace fdotmath;
+  const RzSum s = rz_sum_setup(numbins, r, z, halfwidth);
+  if (s.kind == RzSumKind::Zero) return 0.0;
+  if (s.kind == RzSumKind::SingleBin) return std::complex<double>(spectrum[s.first]);
+  // std::complex<float> is laid out as float[2] (re, im).
+  const float* values = reinterpret_cast<const float*>(spectrum);
+  Complex sum{0.0, 0.0};
+  for (int64_t k = s.first; k <= s.last; ++k) sum = sum + rz_sum_term(s, values, k);
+  return {sum.re, sum.im};
 }
 
 double local_power(const std::complex<float>* spectrum, int64_t numbins, double r, double z) {

@@ -37,4 +37,30 @@ struct HarmonicRzMaximum {
 HarmonicRzMaximum maximise_rz_harmonics(const std::complex<float>* spectrum, int64_t numbins,
                                         int numharm, double r_start, double z_start);
 
+// Where the two passes end.
+struct RzPoint {
+  double r = 0.0;         // fundamental, in the spectrum's own indexing
+  double z = 0.0;
+  double value = 0.0;     // the maximised objective there (last pass's kernel)
+  int evaluations = 0;    // objective evaluations spent
+  int halfwidth = 0;      // kernel half-width of the last pass
+};
+
+// The two passes from (r_start, z_start) maximising sum_n P(n r, n z) / power_norms[n-1] over
+// n = 1 .. power_norms.size() (P: raw power, one kernel half-width for all harmonics, sized for
+// the highest). One harmonic with norm 1 is max_rz_arr's objective; the start's local powers
+// (start_local_powers) are max_rz_arr_harmonics'.
+RzPoint maximise_rz_point(const std::complex<float>* spectrum, int64_t numbins,
+                          const std::vector<double>& power_norms, double r_start, double z_start);
+
+// local_power(n r, n z) for n = 1 .. numharm.
+std::vector<double> start_local_powers(const std::complex<float>* spectrum, int64_t numbins,
+                                       int numharm, double r, double z);
+
+// maximise_rz's and maximise_rz_harmonics' measurements at a maximum found by the passes
+// (for maximisers that run the passes elsewhere).
+RzMaximum rz_maximum_at(const std::complex<float>* spectrum, int64_t numbins, const RzPoint& p);
+HarmonicRzMaximum harmonic_rz_maximum_at(const std::complex<float>* spectrum, int64_t numbins,
+                                         int numharm, const RzPoint& p);
+
 }  // namespace rapt
