@@ -3,7 +3,6 @@
 // staged harmonic-sum search with on-device compaction of the hits.
 #include <algorithm>
 #include <cmath>
-#include <string>
 
 #include "accel_kernels.hpp"
 #include "cuda_check.hpp"
@@ -110,56 +109,36 @@ __global__ void interbin_powers_kernel(const float2* amplitudes,
   plane[column] = power_of(v);
 }
 
-// One thread sums kRowsPerThread consecutive rows of one column. Neighbouring rows read the
-// same sub-harmonic row for the low harmonics (row j/h of z moves h/j times slower than z), so
-// a value already loaded for the previous row is reused instead of read again. Blocks are
-// ordered row groups first, so the blocks resident at one time share a column tile and the L2
-// cache serves most of the remaining reads. Tiles beyond the grid's y extent are taken in turn.
-constexpr int kRowsPerThread = 8;
-
-template <int kStages>
+// Blocks are ordered rows first (blockIdx.x = row), so the blocks resident at one time share a
+// column tile: the sub-harmonic rows they read are few and their columns close, and the L2
+// cache serves most of the reads. Tiles beyond the grid's y extent are taken in turn.
 __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns, int numz,
-                                       int64_t first_column, int64_t ncolumns,
+                                       int64_t first_column, int64_t ncolumns, int nstages,
                                        const float* powcut, const int* sub_rows,
                                        AccelDeviceHit* hits, unsigned long long* hit_count,
                                        unsigned long long max_hits) {
-  constexpr int kSubharmonics = (1 << (kStages - 1)) - 1 > 0 ? (1 << (kStages - 1)) - 1 : 1;
-  const int first_row = blockIdx.x * kRowsPerThread;
+  const int row = blockIdx.x;
   const int64_t ntiles = (ncolumns + blockDim.x - 1) / blockDim.x;
-  float cut[kStages];
-#pragma unroll
-  for (int stage = 0; stage < kStages; ++stage) cut[stage] = powcut[stage];
   for (int64_t tile = blockIdx.y; tile < ntiles; tile += gridDim.y) {
     const int64_t x = tile * blockDim.x + threadIdx.x;
     if (x >= ncolumns) continue;
     const int64_t column = first_column + x;
-    int cached_row[kSubharmonics];
-    float cached_value[kSubharmonics];
-#pragma unroll
-    for (int i = 0; i < kSubharmonics; ++i) cached_row[i] = -1;
-    for (int row = first_row; row < min(first_row + kRowsPerThread, numz); ++row) {
-      float sum = __ldg(plane + size_t(row) * plane_columns + column);
-      int slot = 0;
-#pragma unroll
-      for (int stage = 0; stage < kStages; ++stage) {
-        const int harmtosum = 1 << stage;
-#pragma unroll
-        for (int harm = 1; harm < harmtosum; harm += 2, ++slot) {
-          const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
-          if (sub_row != cached_row[slot]) {
-            // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
-            // division is a shift (64-bit division is slow on the GPU).
-            const int64_t sub_column = (2 * column * harm + harmtosum) >> (stage + 1);
-            cached_value[slot] = sub_column < plane_columns
-                ? __ldg(plane + size_t(sub_row) * plane_columns + sub_column)
-                : 0.0f;
-            cached_row[slot] = sub_row;
-          }
-          sum += cached_value[slot];
+    float sum = __ldg(plane + size_t(row) * plane_columns + column);
+    for (int stage = 0; stage < nstages; ++stage) {
+      const int harmtosum = 1 << stage;
+      for (int harm = 1; harm < harmtosum; harm += 2) {
+        // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
+        // division is a shift (64-bit division is slow on the GPU).
+        const int64_t sub_column = (2 * column * harm + harmtosum) >> (stage + 1);
+        const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
+        if (sub_column < plane_columns) {
+          sum += __ldg(plane + size_t(sub_row) * plane_columns + sub_column);
         }
-        if (sum > cut[stage]) {
-          const unsigned long long out = atomicAdd(hit_count, 1ULL);
-          if (out < max_hits) hits[out] = AccelDeviceHit{column, sum, int16_t(stage), int16_t(row)};
+      }
+      if (sum > powcut[stage]) {
+        const unsigned long long slot = atomicAdd(hit_count, 1ULL);
+        if (slot < max_hits) {
+          hits[slot] = AccelDeviceHit{column, sum, int16_t(stage), int16_t(row)};
         }
       }
     }
@@ -227,21 +206,10 @@ void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
   if (ncolumns <= 0) return;
   const int threads = 256;
   const int64_t tiles = (ncolumns + threads - 1) / threads;
-  const dim3 grid(unsigned((numz + kRowsPerThread - 1) / kRowsPerThread),
-                  unsigned(std::min<int64_t>(tiles, 65535)));
-  auto launch = [&](auto kernel) {
-    kernel<<<grid, threads, 0, stream>>>(plane, plane_columns, numz, first_column, ncolumns,
-                                         powcut, sub_rows, hits, hit_count, max_hits);
-  };
-  switch (nstages) {
-    case 1: launch(harmonic_search_kernel<1>); break;
-    case 2: launch(harmonic_search_kernel<2>); break;
-    case 3: launch(harmonic_search_kernel<3>); break;
-    case 4: launch(harmonic_search_kernel<4>); break;
-    case 5: launch(harmonic_search_kernel<5>); break;
-    case 6: launch(harmonic_search_kernel<6>); break;
-    default: throw DataError("harmonic search: " + std::to_string(nstages) + " stages (1 to 6)");
-  }
+  const dim3 grid(unsigned(numz), unsigned(std::min<int64_t>(tiles, 65535)));
+  harmonic_search_kernel<<<grid, threads, 0, stream>>>(plane, plane_columns, numz, first_column,
+                                                        ncolumns, nstages, powcut, sub_rows,
+                                                        hits, hit_count, max_hits);
   RAPT_CUDA_CHECK_LAUNCH("harmonic_search_kernel");
 }
 
