@@ -162,7 +162,7 @@ void add_accel_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<s
 #endif
 }
 
-// On 2 threads, the usual small machine (and the setup), whatever this one has.
+// On 2 threads (a small analysis machine), whatever this one has.
 void add_accel_cpu_rows(BenchTable& table, const BenchSettings& s) {
   if (!s.run_cpu) return;
   const int threads = 2;
