@@ -3,9 +3,9 @@
 //
 // Until gpu/ defines make_gpu_fold_engine, kGpuFoldEngineBuilt stays false: make_fold_engine
 // then folds on the CPU for "auto" and refuses "gpu", and nothing refers to the undefined
-// function. Whoever adds the engine sets it to true for CUDA builds (and adds the engine to the
-// tests/fold_equivalence_test.cpp, which compares every engine with the CPU one; its "gpu"
-// instance skips until then).
+// function. Whoever adds the engine sets it to true for CUDA builds; the "gpu" instance of
+// tests/fold_equivalence_test.cpp (every engine against the CPU one) then runs instead of
+// skipping.
 #pragma once
 #include <memory>
 
