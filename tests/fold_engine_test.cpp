@@ -8,6 +8,8 @@
 
 #include "cli/errors.hpp"
 #include "fold/fold_engine.hpp"
+#include "fold/fold_gpu_factory.hpp"
+#include "gpu_device.hpp"
 
 namespace {
 
@@ -147,15 +149,24 @@ TEST(FoldLayout, RejectsMorePartsThanSamples) {
   EXPECT_THROW(rapt::make_cpu_fold_engine(layout(5, 10, 1, 8, {1.0, 0.0, 0.0})), rapt::UsageError);
 }
 
-TEST(FoldEngineFactory, FoldsOnTheCpuForAutoAndRefusesGpu) {
+TEST(FoldEngineFactory, GivesTheEngineTheDeviceOptionAsksFor) {
   const rapt::FoldLayout l = layout(100, 2, 1, 8, {1.0, 0.0, 0.0});
-  EXPECT_EQ(rapt::make_fold_engine(l, "auto")->name(), "cpu");
   EXPECT_EQ(rapt::make_fold_engine(l, "cpu")->name(), "cpu");
-  try {
-    rapt::make_fold_engine(l, "gpu");
-    FAIL() << "gpu accepted";
-  } catch (const rapt::UsageError& e) {
-    EXPECT_STREQ(e.what(), "--device gpu: fold has no GPU engine in this build; use --device cpu or auto");
+  if (!rapt::kGpuFoldEngineBuilt) {
+    EXPECT_EQ(rapt::make_fold_engine(l, "auto")->name(), "cpu");
+    try {
+      rapt::make_fold_engine(l, "gpu");
+      FAIL() << "gpu accepted";
+    } catch (const rapt::UsageError& e) {
+      EXPECT_STREQ(e.what(),
+                   "--device gpu: fold has no GPU engine in this build; use --device cpu or auto");
+    }
+  } else if (rapt::gpu_device_count() == 0) {
+    EXPECT_EQ(rapt::make_fold_engine(l, "auto")->name(), "cpu");
+    EXPECT_THROW(rapt::make_fold_engine(l, "gpu"), rapt::UsageError);
+  } else {
+    EXPECT_EQ(rapt::make_fold_engine(l, "auto")->name(), "gpu:0");
+    EXPECT_EQ(rapt::make_fold_engine(l, "gpu")->name(), "gpu:0");
   }
 }
 

@@ -1,4 +1,4 @@
-// Folding engines: one interface, a CPU reference here, a CUDA engine to come (fold_gpu_factory).
+// Folding engines: one interface, a CPU reference here, a CUDA engine in gpu/ (fold_gpu_factory).
 //
 // An engine folds the samples of `nsub` series (one per subband; nsub = 1 for a .dat) into a
 // (npart x nsub x nbins) cube. Everything about a sample follows from its absolute index i in
@@ -81,7 +81,7 @@ class FoldEngine {
   FoldLayout layout_;
 };
 
-// `device`: "cpu", "auto", "gpu" or "gpu:N". Until a GPU fold engine is built in
+// `device`: "cpu", "auto", "gpu" or "gpu:N" (see gpu_device.hpp). In a build without CUDA
 // (fold_gpu_factory.hpp), "auto" means the CPU and "gpu" is refused with a UsageError.
 std::unique_ptr<FoldEngine> make_fold_engine(const FoldLayout& layout, const std::string& device);
 std::unique_ptr<FoldEngine> make_cpu_fold_engine(const FoldLayout& layout);

@@ -1,11 +1,8 @@
 // The CUDA folding engine's factory. The engine lives in gpu/ and is linked only in builds with
 // RAPT_WITH_CUDA; host code reaches it through make_fold_engine() alone.
-//
-// Until gpu/ defines make_gpu_fold_engine, kGpuFoldEngineBuilt stays false: make_fold_engine
-// then folds on the CPU for "auto" and refuses "gpu", and nothing refers to the undefined
-// function. Whoever adds the engine sets it to true for CUDA builds; the "gpu" instance of
-// tests/fold_equivalence_test.cpp (every engine against the CPU one) then runs instead of
-// skipping.
+// kGpuFoldEngineBuilt is false in builds without CUDA: make_fold_engine then folds on the CPU
+// for "auto" and refuses "gpu", and nothing refers to the undefined function. The engine is
+// checked against the CPU one by the "gpu" instance of tests/fold_equivalence_test.cpp.
 #pragma once
 #include <memory>
 
@@ -14,7 +11,7 @@
 namespace rapt {
 
 #ifdef RAPT_WITH_CUDA
-inline constexpr bool kGpuFoldEngineBuilt = false;
+inline constexpr bool kGpuFoldEngineBuilt = true;
 #else
 inline constexpr bool kGpuFoldEngineBuilt = false;
 #endif

@@ -1,4 +1,4 @@
-// rapt_bench: fixed dedispersion workloads, one table (`make bench`).
+// rapt_bench: fixed workloads of dedispersion, single-pulse and acceleration search (`make bench`).
 //
 // Times are per second of data. "kernel" is the GPU's unpack and dedispersion kernels with the
 // input already on the GPU; "+H2D" adds the copy of the packed input from page-locked memory;
@@ -16,18 +16,40 @@
 #include "cli/program.hpp"
 
 namespace rapt::bench {
-void print_snr_tables(const BenchSettings& settings);   // bench_snr.cpp
-void print_fold_tables(const BenchSettings& settings);  // bench_fold.cpp
+void print_snr_tables(const BenchSettings& settings);    // bench_snr.cpp
+void print_accel_tables(const BenchSettings& settings);  // bench_accel.cpp
+void print_fold_tables(const BenchSettings& settings);   // bench_fold.cpp
+void print_brute_force_tables(const BenchSettings& settings);  // bench_brute_force.cpp
 }
+
+namespace {
+
+void print_dedisp_tables(const rapt::bench::BenchSettings& settings) {
+  rapt::bench::BenchTable table({"workload", "input", "DMs", "engine", "kernel ms/s", "+H2D ms/s",
+                                 "engine ms/s", "GFLOP/s", "%copy", "%smem", "check", "kernel"});
+  const auto gpu_notes = rapt::bench::add_gpu_rows(table, settings);
+  const auto cpu_notes = rapt::bench::add_cpu_rows(table, settings);
+  std::printf(
+      "# rapt_bench: dedispersion, 1024 channels 1420-1720 MHz, 20,000 samples/s; "
+      "times in ms per second of data\n");
+  table.print(stdout);
+  for (const auto& line : gpu_notes) std::printf("%s\n", line.c_str());
+  for (const auto& line : cpu_notes) std::printf("%s\n", line.c_str());
+  rapt::bench::print_energy(stdout, settings);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   return rapt::run_program("rapt_bench", [&] {
-    auto options = rapt::program_options("rapt_bench", "dedispersion benchmark, one table");
+    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse search, acceleration search, folding");
     options.add_options()("gpu", "the GPU to measure", cxxopts::value<int>()->default_value("0"))(
         "repeats", "timed runs per measurement (the median is shown)",
         cxxopts::value<int>()->default_value("5"))(
         "no-tune", "the default tile configuration instead of the auto-tuner's")(
-        "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows");
+        "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows")(
+        "tables", "which tables: any of dedisp, snr, accel, fold, brute (comma-separated)",
+        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute"));
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::bench::BenchSettings settings;
     settings.gpu = args.result["gpu"].as<int>();
@@ -36,19 +58,15 @@ int main(int argc, char** argv) {
     settings.run_gpu = args.result.count("cpu-only") == 0;
     settings.run_cpu = args.result.count("gpu-only") == 0;
 
-    rapt::bench::BenchTable table({"workload", "input", "DMs", "engine", "kernel ms/s", "+H2D ms/s",
-                                   "engine ms/s", "GFLOP/s", "%copy", "%smem", "check", "kernel"});
-    const auto gpu_notes = rapt::bench::add_gpu_rows(table, settings);
-    const auto cpu_notes = rapt::bench::add_cpu_rows(table, settings);
-    std::printf(
-        "# rapt_bench: dedispersion, 1024 channels 1420-1720 MHz, 20,000 samples/s; "
-        "times in ms per second of data\n");
-    table.print(stdout);
-    for (const auto& line : gpu_notes) std::printf("%s\n", line.c_str());
-    for (const auto& line : cpu_notes) std::printf("%s\n", line.c_str());
-    rapt::bench::print_energy(stdout, settings);
-    rapt::bench::print_snr_tables(settings);
-    rapt::bench::print_fold_tables(settings);
+    const std::string tables = "," + args.result["tables"].as<std::string>() + ",";
+    auto wanted = [&](const char* name) {
+      return tables.find(std::string(",") + name + ",") != std::string::npos;
+    };
+    if (wanted("dedisp")) print_dedisp_tables(settings);
+    if (wanted("snr")) rapt::bench::print_snr_tables(settings);
+    if (wanted("accel")) rapt::bench::print_accel_tables(settings);
+    if (wanted("fold")) rapt::bench::print_fold_tables(settings);
+    if (wanted("brute")) rapt::bench::print_brute_force_tables(settings);
     return 0;
   });
 }

@@ -1,0 +1,76 @@
+#include "accel/accel_run.hpp"
+
+#include <cstdio>
+#include <future>
+#include <thread>
+
+#include "accel/birdie_zap.hpp"
+#include "accel/spectrum_input.hpp"
+#include "cli/file_contents.hpp"
+
+namespace rapt {
+namespace {
+
+struct SearchedInput {
+  AccelSpectrum spectrum;
+  std::string inf_text;
+  AccelSearchResult result;
+};
+
+SearchedInput load_and_search(const std::string& path, const AccelRunOptions& run,
+                              AccelEngine& engine) {
+  SearchedInput input;
+  SpectrumInputOptions load_options;
+  load_options.photon = run.search.normalisation == SpectrumNormalisation::Photon;
+  input.spectrum = load_accel_spectrum(path, load_options);
+  input.inf_text = read_file_contents(input.spectrum.root + ".inf");
+  if (!run.zaplist.empty()) {
+    zap_birdies(input.spectrum.packed,
+                birdie_bins(read_zaplist(run.zaplist), input.spectrum.T_s, run.baryv));
+  }
+  const bool log_txtcand = input.spectrum.source == SpectrumSource::FftFile;
+  input.result = find_accel_candidates(input.spectrum.packed, run.search,
+                                       input.spectrum.T_s, log_txtcand, engine);
+  return input;
+}
+
+std::string summary(const SearchedInput& input) {
+  const AccelSearchResult& r = input.result;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "%s: %zu candidates (plane %.1f ms, harmonic sums %.1f ms, optimisation %.1f ms)",
+                input.spectrum.path.c_str(), r.accel.candidates.size(),
+                r.engine_timings.plane_s * 1e3, r.engine_timings.harmsum_s * 1e3,
+                r.optimise_s * 1e3);
+  return text;
+}
+
+}  // namespace
+
+int run_accel_inputs(const AccelRunOptions& run, const ParsedOptions& args,
+                     const AccelInputHook& hook) {
+  const int threads =
+      run.threads > 0 ? run.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  std::unique_ptr<AccelEngine> engine = make_accel_engine(run.device, threads);
+  args.messages.detail("engine " + engine->name());
+  std::unique_ptr<RzMaximiser> maximiser = make_rz_maximiser(run.device, threads);
+  // One search runs ahead of the writing of the previous input's results.
+  std::future<SearchedInput> next = std::async(std::launch::async, load_and_search,
+                                               run.files[0], std::cref(run), std::ref(*engine));
+  for (size_t i = 0; i < run.files.size(); ++i) {
+    SearchedInput input = next.get();
+    if (i + 1 < run.files.size()) {
+      next = std::async(std::launch::async, load_and_search, run.files[i + 1], std::cref(run),
+                        std::ref(*engine));
+    }
+    optimise_accel_candidates(input.result, input.spectrum.packed, input.inf_text, threads,
+                              *maximiser);
+    if (hook) hook(input.spectrum.root, input.spectrum.packed, input.result.plan);
+    const bool log_txtcand = input.spectrum.source == SpectrumSource::FftFile;
+    write_accel_outputs(input.spectrum.root, input.result, log_txtcand, args.force);
+    args.messages.info(summary(input));
+  }
+  return int(run.files.size());
+}
+
+}  // namespace rapt

@@ -1,0 +1,102 @@
+#include "accel/spectrum_input.hpp"
+
+#include <fftw3.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "accel/red_noise.hpp"
+#include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
+#include "io/presto_series.hpp"
+
+namespace rapt {
+namespace {
+
+constexpr int64_t kMinSamples = 16;
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() > suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+InfFile read_companion_inf(const std::string& root, const std::string& path) {
+  const std::string inf_path = root + ".inf";
+  if (!path_exists(inf_path))
+    throw file_error(path, "no .inf beside it (" + inf_path + ")");
+  InfFile inf = read_inf(inf_path);
+  if (!(inf.dt_s > 0.0)) throw file_error(inf_path, "sampling time must be positive");
+  if (inf.n < kMinSamples)
+    throw file_error(inf_path, "N = " + std::to_string(inf.n) + " samples; at least " +
+                                   std::to_string(kMinSamples) + " needed");
+  if (inf.n % 2 != 0)
+    throw file_error(inf_path, "N = " + std::to_string(inf.n) +
+                                   " is odd; a real FFT search needs an even number of samples");
+  return inf;
+}
+
+std::vector<float> read_time_series(const std::string& path, bool shorts, int64_t n) {
+  std::vector<float> samples = shorts ? read_sdat_as_float(path) : read_dat(path);
+  if (static_cast<int64_t>(samples.size()) != n)
+    throw file_error(path, "holds " + std::to_string(samples.size()) +
+                               " samples; its .inf says N = " + std::to_string(n));
+  return samples;
+}
+
+}  // namespace
+
+std::vector<std::complex<float>> packed_real_fft(const std::vector<float>& samples) {
+  if (samples.size() < 2 || samples.size() % 2 != 0)
+    throw std::invalid_argument("packed_real_fft needs an even number (>= 2) of samples");
+  const size_t num_packed = samples.size() / 2;
+  std::vector<float> input(samples);  // FFTW may overwrite its input while planning
+  std::vector<std::complex<float>> bins(num_packed + 1);
+  const std::unique_ptr<fftwf_plan_s, decltype(&fftwf_destroy_plan)> plan(
+      fftwf_plan_dft_r2c_1d(static_cast<int>(input.size()), input.data(),
+                            reinterpret_cast<fftwf_complex*>(bins.data()), FFTW_ESTIMATE),
+      &fftwf_destroy_plan);
+  if (!plan) throw std::runtime_error("FFTW could not plan a real FFT");
+  fftwf_execute(plan.get());
+  pack_half_spectrum(bins.data(), num_packed);
+  bins.resize(num_packed);
+  return bins;
+}
+
+AccelSpectrum load_accel_spectrum(const std::string& path, const SpectrumInputOptions& options) {
+  AccelSpectrum spectrum;
+  spectrum.path = path;
+  bool shorts = false;
+  if (ends_with(path, ".fft")) {
+    spectrum.root = strip_suffix(path, ".fft");
+  } else if (ends_with(path, ".dat")) {
+    spectrum.root = strip_suffix(path, ".dat");
+    spectrum.source = SpectrumSource::TimeSeries;
+  } else if (ends_with(path, ".sdat")) {
+    spectrum.root = strip_suffix(path, ".sdat");
+    spectrum.source = SpectrumSource::TimeSeries;
+    shorts = true;
+  } else {
+    throw file_error(path, "input must be a .fft, .dat or .sdat file");
+  }
+  if (!path_exists(path)) throw file_error(path, "no such file");
+  spectrum.inf = read_companion_inf(spectrum.root, path);
+  spectrum.T_s = spectrum.inf.n * spectrum.inf.dt_s;
+  if (spectrum.source == SpectrumSource::FftFile) {
+    spectrum.packed = read_fft(path);
+    if (static_cast<int64_t>(spectrum.packed.size()) != spectrum.inf.n / 2)
+      throw file_error(path, "holds " + std::to_string(spectrum.packed.size()) +
+                                 " complex values; its .inf says N = " +
+                                 std::to_string(spectrum.inf.n) + " samples, i.e. " +
+                                 std::to_string(spectrum.inf.n / 2));
+  } else {
+    spectrum.packed = packed_real_fft(read_time_series(path, shorts, spectrum.inf.n));
+    if (options.deredden_time_series) {
+      deredden_for_accelsearch(spectrum.packed);
+      if (!options.photon) spectrum.packed[0] = std::complex<float>(1.0f, 1.0f);
+    }
+  }
+  spectrum.numbins = static_cast<int64_t>(spectrum.packed.size());
+  return spectrum;
+}
+
+}  // namespace rapt

@@ -1,0 +1,248 @@
+// Acceleration-search kernels: segment loading with block-median normalisation, the multiply
+// of segment spectra with the f-fdot kernel spectra, power extraction into the plane, and the
+// staged harmonic-sum search with on-device compaction of the hits.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "accel_kernels.hpp"
+#include "cuda_check.hpp"
+
+namespace rapt::cuda {
+namespace {
+
+constexpr int kLoadThreads = 1024;
+constexpr int kMaxSubharmonicsPerStage = 16;
+
+// Powers exactly as the host computes them (no fused multiply-add), so that both engines find
+// the same median.
+__device__ inline float power_of(float2 a) {
+  return __fadd_rn(__fmul_rn(a.x, a.x), __fmul_rn(a.y, a.y));
+}
+
+__global__ void load_segments_kernel(const float2* spectrum, int64_t numbins, int64_t lobin,
+                                     const AccelSegmentGeometry* segments, int half,
+                                     int sort_size, bool block_median, float2* amplitudes) {
+  extern __shared__ float keys[];
+  const AccelSegmentGeometry segment = segments[blockIdx.x];
+  float2* out = amplitudes + size_t(blockIdx.x) * half;
+  const int64_t offset = segment.first_bin - lobin;
+  for (int i = threadIdx.x; i < half; i += blockDim.x) {
+    const int64_t index = offset + i;
+    out[i] = (index >= 0 && index < numbins) ? spectrum[index] : make_float2(0.0f, 0.0f);
+  }
+  if (!block_median) return;
+  __syncthreads();
+  for (int i = threadIdx.x; i < sort_size; i += blockDim.x) {
+    keys[i] = i < half ? power_of(out[i]) : INFINITY;
+  }
+  __syncthreads();
+  // Bitonic sort in shared memory; only the median element is needed afterwards.
+  for (int k = 2; k <= sort_size; k <<= 1) {
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int i = threadIdx.x; i < sort_size; i += blockDim.x) {
+        const int partner = i ^ j;
+        if (partner > i) {
+          const bool ascending = (i & k) == 0;
+          const float a = keys[i], b = keys[partner];
+          if ((a > b) == ascending) {
+            keys[i] = b;
+            keys[partner] = a;
+          }
+        }
+      }
+      __syncthreads();
+    }
+  }
+  // PRESTO's median: the middle value, or the mean of the middle two for an even count.
+  const double median = (half % 2) ? keys[half / 2]
+                                   : 0.5 * (double(keys[half / 2 - 1]) + double(keys[half / 2]));
+  const double norm = 1.0 / sqrt(median / log(2.0));
+  for (int i = threadIdx.x; i < half; i += blockDim.x) {
+    const float2 a = out[i];
+    out[i] = make_float2(float(a.x * norm), float(a.y * norm));
+  }
+}
+
+__global__ void multiply_kernels_kernel(const float2* segment_spectra, const float2* kernels,
+                                        int first_segment, int numz, int fftlen,
+                                        float2* product) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= fftlen) return;
+  const int row = blockIdx.y;
+  const int s = blockIdx.z;
+  const int half = fftlen / 2;
+  const float2 d = segment_spectra[size_t(first_segment + s) * half + (k < half ? k : k - half)];
+  const float2 q = kernels[size_t(row) * fftlen + k];
+  product[(size_t(s) * numz + row) * fftlen + k] =
+      make_float2(d.x * q.x - d.y * q.y, d.x * q.y + d.y * q.x);
+}
+
+__global__ void store_powers_kernel(const float2* product, const AccelSegmentGeometry* segments,
+                                    int first_segment, int numz, int fftlen, int offset,
+                                    int uselen, float scale, float* plane,
+                                    int64_t plane_columns) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= uselen) return;
+  const int row = blockIdx.y;
+  const int s = blockIdx.z;
+  const AccelSegmentGeometry segment = segments[first_segment + s];
+  const int64_t column = segment.first_column + i;
+  if (column >= segment.column_limit || column >= plane_columns) return;
+  const float2 v = product[(size_t(s) * numz + row) * fftlen + offset + i];
+  plane[size_t(row) * plane_columns + column] = power_of(v) * scale;
+}
+
+__global__ void interbin_powers_kernel(const float2* amplitudes,
+                                       const AccelSegmentGeometry* segments, int half,
+                                       int first_amplitude, int uselen, float* plane,
+                                       int64_t plane_columns) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= uselen) return;
+  const AccelSegmentGeometry segment = segments[blockIdx.y];
+  const int64_t column = segment.first_column + i;
+  if (column >= segment.column_limit || column >= plane_columns) return;
+  const float2* a = amplitudes + size_t(blockIdx.y) * half + first_amplitude + i / 2;
+  constexpr float kInterbinScale = 0.78539816f;  // pi / 4
+  const float2 v = (i % 2 == 0) ? a[0]
+                                : make_float2(kInterbinScale * (a[0].x - a[1].x),
+                                              kInterbinScale * (a[0].y - a[1].y));
+  plane[column] = power_of(v);
+}
+
+// One thread sums kRowsPerThread consecutive rows of one column. Neighbouring rows read the
+// same sub-harmonic row for the low harmonics (row j/h of z moves h/j times slower than z), so
+// a value already loaded for the previous row is reused instead of read again. Blocks are
+// ordered row groups first, so the blocks resident at one time share a column tile and the L2
+// cache serves most of the remaining reads. Tiles beyond the grid's y extent are taken in turn.
+constexpr int kRowsPerThread = 8;
+
+template <int kStages>
+__global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns, int numz,
+                                       int64_t first_column, int64_t ncolumns,
+                                       const float* powcut, const int* sub_rows,
+                                       AccelDeviceHit* hits, unsigned long long* hit_count,
+                                       unsigned long long max_hits) {
+  constexpr int kSubharmonics = (1 << (kStages - 1)) - 1 > 0 ? (1 << (kStages - 1)) - 1 : 1;
+  const int first_row = blockIdx.x * kRowsPerThread;
+  const int64_t ntiles = (ncolumns + blockDim.x - 1) / blockDim.x;
+  float cut[kStages];
+#pragma unroll
+  for (int stage = 0; stage < kStages; ++stage) cut[stage] = powcut[stage];
+  for (int64_t tile = blockIdx.y; tile < ntiles; tile += gridDim.y) {
+    const int64_t x = tile * blockDim.x + threadIdx.x;
+    if (x >= ncolumns) continue;
+    const int64_t column = first_column + x;
+    int cached_row[kSubharmonics];
+    float cached_value[kSubharmonics];
+#pragma unroll
+    for (int i = 0; i < kSubharmonics; ++i) cached_row[i] = -1;
+    for (int row = first_row; row < min(first_row + kRowsPerThread, numz); ++row) {
+      float sum = __ldg(plane + size_t(row) * plane_columns + column);
+      int slot = 0;
+#pragma unroll
+      for (int stage = 0; stage < kStages; ++stage) {
+        const int harmtosum = 1 << stage;
+#pragma unroll
+        for (int harm = 1; harm < harmtosum; harm += 2, ++slot) {
+          const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
+          if (sub_row != cached_row[slot]) {
+            // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
+            // division is a shift (64-bit division is slow on the GPU).
+            const int64_t sub_column = (2 * column * harm + harmtosum) >> (stage + 1);
+            cached_value[slot] = sub_column < plane_columns
+                ? __ldg(plane + size_t(sub_row) * plane_columns + sub_column)
+                : 0.0f;
+            cached_row[slot] = sub_row;
+          }
+          sum += cached_value[slot];
+        }
+        if (sum > cut[stage]) {
+          const unsigned long long out = atomicAdd(hit_count, 1ULL);
+          if (out < max_hits) hits[out] = AccelDeviceHit{column, sum, int16_t(stage), int16_t(row)};
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void launch_load_segments(const float2* spectrum, int64_t numbins, int64_t lobin,
+                          const AccelSegmentGeometry* segments, int nsegments, int half,
+                          bool block_median, float2* amplitudes, cudaStream_t stream) {
+  if (nsegments == 0) return;
+  int sort_size = 1;
+  while (sort_size < half) sort_size *= 2;
+  const size_t shared = block_median ? sort_size * sizeof(float) : 0;
+  RAPT_CUDA_CHECK(cudaFuncSetAttribute(load_segments_kernel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       int(shared)));
+  load_segments_kernel<<<nsegments, kLoadThreads, shared, stream>>>(
+      spectrum, numbins, lobin, segments, half, sort_size, block_median, amplitudes);
+  RAPT_CUDA_CHECK_LAUNCH("load_segments_kernel");
+}
+
+void launch_multiply_kernels(const float2* segment_spectra, const float2* kernels,
+                             int first_segment, int nsegments, int numz, int fftlen,
+                             float2* product, cudaStream_t stream) {
+  if (nsegments == 0) return;
+  const int threads = 256;
+  const dim3 grid((fftlen + threads - 1) / threads, numz, nsegments);
+  multiply_kernels_kernel<<<grid, threads, 0, stream>>>(segment_spectra, kernels, first_segment,
+                                                         numz, fftlen, product);
+  RAPT_CUDA_CHECK_LAUNCH("multiply_kernels_kernel");
+}
+
+void launch_store_powers(const float2* product, const AccelSegmentGeometry* segments,
+                         int first_segment, int nsegments, int numz, int fftlen, int offset,
+                         int uselen, float scale, float* plane, int64_t plane_columns,
+                         cudaStream_t stream) {
+  if (nsegments == 0) return;
+  const int threads = 256;
+  const dim3 grid((uselen + threads - 1) / threads, numz, nsegments);
+  store_powers_kernel<<<grid, threads, 0, stream>>>(product, segments, first_segment, numz,
+                                                     fftlen, offset, uselen, scale, plane,
+                                                     plane_columns);
+  RAPT_CUDA_CHECK_LAUNCH("store_powers_kernel");
+}
+
+void launch_interbin_powers(const float2* amplitudes, const AccelSegmentGeometry* segments,
+                            int nsegments, int half, int first_amplitude, int uselen,
+                            float* plane, int64_t plane_columns, cudaStream_t stream) {
+  if (nsegments == 0) return;
+  const int threads = 256;
+  const dim3 grid((uselen + threads - 1) / threads, nsegments);
+  interbin_powers_kernel<<<grid, threads, 0, stream>>>(amplitudes, segments, half,
+                                                        first_amplitude, uselen, plane,
+                                                        plane_columns);
+  RAPT_CUDA_CHECK_LAUNCH("interbin_powers_kernel");
+}
+
+void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
+                            int64_t first_column, int64_t ncolumns, int nstages,
+                            const float* powcut, const int* sub_rows, AccelDeviceHit* hits,
+                            unsigned long long* hit_count, unsigned long long max_hits,
+                            cudaStream_t stream) {
+  if (ncolumns <= 0) return;
+  const int threads = 256;
+  const int64_t tiles = (ncolumns + threads - 1) / threads;
+  const dim3 grid(unsigned((numz + kRowsPerThread - 1) / kRowsPerThread),
+                  unsigned(std::min<int64_t>(tiles, 65535)));
+  auto launch = [&](auto kernel) {
+    kernel<<<grid, threads, 0, stream>>>(plane, plane_columns, numz, first_column, ncolumns,
+                                         powcut, sub_rows, hits, hit_count, max_hits);
+  };
+  switch (nstages) {
+    case 1: launch(harmonic_search_kernel<1>); break;
+    case 2: launch(harmonic_search_kernel<2>); break;
+    case 3: launch(harmonic_search_kernel<3>); break;
+    case 4: launch(harmonic_search_kernel<4>); break;
+    case 5: launch(harmonic_search_kernel<5>); break;
+    case 6: launch(harmonic_search_kernel<6>); break;
+    default: throw DataError("harmonic search: " + std::to_string(nstages) + " stages (1 to 6)");
+  }
+  RAPT_CUDA_CHECK_LAUNCH("harmonic_search_kernel");
+}
+
+}  // namespace rapt::cuda

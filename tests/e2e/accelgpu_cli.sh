@@ -1,0 +1,51 @@
+#!/bin/sh
+# accelgpu and harmsum on PRESTO's golden series: the three files appear with accelsearch's
+# layout and the pulsar as candidate 2; time-series input; existing outputs are kept; bad input
+# gets one line and the documented status (1 bad data, 2 bad usage).
+# Exit 0 = pass, 1 = fail, 77 = skip.
+BIN=${BIN:-build/bin}
+DATA=${RAPT_SHARED_DATA:-../shared/data}
+GOLDEN=$DATA/presto-golden
+[ -x "$BIN/accelgpu" ] && [ -x "$BIN/harmsum" ] || { echo "accelgpu/harmsum not built"; exit 77; }
+[ -f "$GOLDEN/test_DM56.00.fft" ] || { echo "shared data not found"; exit 77; }
+W=$(mktemp -d) || exit 1
+trap 'rm -rf "$W"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+expect() {
+  want_status=$1; want_text=$2; shift 2
+  "$@" > /dev/null 2> "$W/err"; status=$?
+  [ $status -eq "$want_status" ] || fail "$* exited $status, expected $want_status: $(cat "$W/err")"
+  grep -qF -- "$want_text" "$W/err" || fail "$*: expected '$want_text' in: $(cat "$W/err")"
+  [ "$want_status" -ne 1 ] || [ "$(wc -l < "$W/err")" -eq 1 ] || fail "$*: more than one line: $(cat "$W/err")"
+}
+
+cp "$GOLDEN/test_DM56.00.fft" "$GOLDEN/test_DM56.00.inf" "$GOLDEN/test_DM56.00.dat" "$W/"
+chmod u+w "$W"/*
+"$BIN/accelgpu" -q -zmax 50 -numharm 8 -ncpus 2 "$W/test_DM56.00.fft" || fail "accelgpu"
+A=$W/test_DM56.00_ACCEL_50
+for f in "$A" "$A.cand" "$A.txtcand"; do [ -s "$f" ] || fail "$f missing"; done
+head -3 "$GOLDEN/test_DM56.00_ACCEL_50" > "$W/golden_head"
+head -3 "$A" | cmp -s - "$W/golden_head" || fail "fundamentals header differs from accelsearch's"
+sed -n 5p "$A" | grep -q "87.077(7)" || fail "candidate 2 is not the 87.077 ms pulsar: $(sed -n 5p "$A")"
+[ $(( $(wc -c < "$A.cand") % 88 )) -eq 0 ] || fail ".cand is not whole 88-byte records"
+tail -n 30 "$A" | grep -q "Data file name without suffix" || fail ".inf not appended"
+
+# An existing output is kept without --force, and nothing else is written.
+rm "$A.cand"
+expect 1 "already exists" "$BIN/accelgpu" -zmax 50 -numharm 8 "$W/test_DM56.00.fft"
+[ -e "$A.cand" ] && fail "wrote a .cand next to an existing _ACCEL file"
+"$BIN/accelgpu" -q --force -zmax 50 -numharm 8 "$W/test_DM56.00.fft" || fail "--force"
+
+# Time series: FFT'd and de-reddened in memory; no .txtcand, as accelsearch.
+"$BIN/harmsum" -q --dump -numharm 4 "$W/test_DM56.00.dat" || fail "harmsum .dat"
+[ -s "$W/test_DM56.00_ACCEL_0" ] || fail "harmsum wrote no _ACCEL_0"
+[ -e "$W/test_DM56.00_ACCEL_0.txtcand" ] && fail "time-series input wrote a .txtcand"
+head -1 "$W/test_DM56.00_HARMSUM.txt" | grep -q "P1  P2  P4" || fail "dump header"
+grep -q "^ *1 " "$W/test_DM56.00_ACCEL_0" || fail "harmsum found nothing"
+
+# Bad input.
+expect 2 "numharm" "$BIN/accelgpu" -numharm 3 "$W/test_DM56.00.fft"
+expect 2 "zmax" "$BIN/accelgpu" -zmax 2000 "$W/test_DM56.00.fft"
+expect 1 "test_DM56.00.inf" sh -c "rm '$W/test_DM56.00.inf'; '$BIN/accelgpu' '$W/test_DM56.00.fft'"
+expect 1 "nothere.fft" "$BIN/accelgpu" "$W/nothere.fft"
+echo "accelgpu_cli: ok"
