@@ -37,6 +37,7 @@ void add_fold_options(cxxopts::Options& options) {
        cxxopts::value<int>()->default_value("2"))
       ("fine", "finer, narrower search (prepfold's -fine)")
       ("coarse", "coarser, wider search (prepfold's -coarse)")
+      ("topo", "fold topocentrically: always so; accepted for prepfold command lines")
       ("o,output", "output root (default: the input without its suffix)",
        cxxopts::value<std::string>())
       ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
@@ -50,7 +51,8 @@ std::vector<std::string> fold_presto_names() {
   return {
       "accelcand", "accelfile", "pd",      "pdd",    "fd",     "fdd",        "par",
       "npart",     "nsub",      "dm",      "nosearch", "nopsearch", "nopdsearch", "nodmsearch",
-      "npfact",    "ndmfact",   "pstep",   "pdstep", "dmstep", "fine",       "coarse"};
+      "npfact",    "ndmfact",   "pstep",   "pdstep", "dmstep", "fine",       "coarse",
+      "topo"};
 }
 
 std::vector<std::string> join_negative_values(const std::vector<std::string>& args) {

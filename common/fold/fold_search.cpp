@@ -57,6 +57,7 @@ class FastShift {
         offset_(double(nbins) * std::ceil(double(1 << 24) / nbins)) {}
   int operator()(double bins) const {
     const double x = bins - 0.5 + offset_;  // > 0 for any delay the grids produce
+    if (!(x >= 0.0 && x < 4294967295.0)) return right_shift(bins, int(nbins_));
     uint32_t n = uint32_t(x);               // truncation = floor for positive x
     n += double(n) < x;                     // ceil
     const uint64_t low = magic_ * n;

@@ -72,7 +72,7 @@ sed 1d "$W/multi_ACCEL_Cand_2.pfd.bestprof" | cmp -s - "$W/single.body" \
 
 # 2. The raw filterbank, no search.
 "$PY" "$GOLDEN/mkfil.py" -o "$W/test.fil" > /dev/null || fail "mkfil.py"
-"$BIN/fold" -q -nosearch -p 0.0873 -pd -6.769e-6 -dm 56 -nsub 32 -o "$W/rawfold_ns" "$W/test.fil" \
+"$BIN/fold" -q -topo -nosearch -p 0.0873 -pd -6.769e-6 -dm 56 -nsub 32 -o "$W/rawfold_ns" "$W/test.fil" \
   || fail "raw fold"
 compare "$W/rawfold_ns_87.30ms_Cand.pfd.bestprof" "$GOLDEN/rawfold_ns_87.30ms_Cand.pfd.bestprof" \
   "num(a,'P_topo (ms)') == 87.3;
