@@ -1,6 +1,6 @@
 // Every folding engine against the CPU reference: same cube within float rounding (relative
 // 1e-5 of the largest bin sum), same counts and data sums, for blocks of uneven sizes. The
-// "gpu" instance skips until a GPU engine is built in (fold_gpu_factory.hpp) and a device is
+// "gpu" instance skips in a build without the GPU engine (fold_gpu_factory.hpp) or when no device is
 // present.
 #include <gtest/gtest.h>
 

@@ -38,6 +38,12 @@ void add_fold_options(cxxopts::Options& options) {
       ("fine", "finer, narrower search (prepfold's -fine)")
       ("coarse", "coarser, wider search (prepfold's -coarse)")
       ("topo", "fold topocentrically: always so; accepted for prepfold command lines")
+      ("plot", "also write <name>.pfd.png, the diagnostic plot (prepfold's layout)")
+      ("brute-force", "fold every given DM trial (.dat/.tim) at every period of --pmin, --pmax, "
+       "--nperiods into -n bins (default 32) and write the S/N map")
+      ("pmin", "brute force: shortest trial period (s)", cxxopts::value<double>())
+      ("pmax", "brute force: longest trial period (s)", cxxopts::value<double>())
+      ("nperiods", "brute force: trial periods, evenly spaced", cxxopts::value<int>())
       ("o,output", "output root (default: the input without its suffix)",
        cxxopts::value<std::string>())
       ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
@@ -84,6 +90,25 @@ int positive_int(const cxxopts::ParseResult& r, const char* name) {
 }
 
 }  // namespace
+
+BruteForceRunOptions read_brute_force_options(const cxxopts::ParseResult& r,
+                                              const std::vector<std::string>& positional) {
+  for (const char* name : {"pmin", "pmax", "nperiods"}) {
+    if (!r.count(name)) throw UsageError(std::string("--brute-force needs --") + name);
+  }
+  BruteForceRunOptions o;
+  o.files = positional;
+  if (o.files.empty()) throw UsageError("--brute-force needs the DM trials' series (.dat or .tim)");
+  o.pmin_s = r["pmin"].as<double>();
+  o.pmax_s = r["pmax"].as<double>();
+  o.nperiods = r["nperiods"].as<int>();
+  if (r.count("nbins")) o.nbins = r["nbins"].as<int>();
+  if (r.count("output")) o.outroot = r["output"].as<std::string>();
+  o.device = r["device"].as<std::string>();
+  o.threads = r["threads"].as<int>();
+  if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  return o;
+}
 
 FoldOptions read_fold_options(const cxxopts::ParseResult& r,
                               const std::vector<std::string>& positional) {
@@ -135,6 +160,7 @@ FoldOptions read_fold_options(const cxxopts::ParseResult& r,
   o.device = r["device"].as<std::string>();
   o.threads = r["threads"].as<int>();
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  o.plot = r.count("plot") > 0;
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fold/brute_force_run.hpp"
 #include "fold/fold_search.hpp"
 
 namespace rapt {
@@ -28,6 +29,7 @@ struct FoldOptions {
   std::string outroot;             // -o; default: the input without its suffix
   std::string device = "auto";
   int threads = 0;                 // 0: all cores
+  bool plot = false;               // also <pfd>.png
 };
 
 void add_fold_options(cxxopts::Options& options);
@@ -38,6 +40,10 @@ FoldOptions read_fold_options(const cxxopts::ParseResult& result,
 
 // Rewrites "--name -1e-6" to "--name=-1e-6" for options that take a number, so a negative value
 // (prepfold's "-pd -6.769e-6") is not read as an option.
+// --brute-force's options (the files are the DM trials). Throws UsageError.
+BruteForceRunOptions read_brute_force_options(const cxxopts::ParseResult& result,
+                                              const std::vector<std::string>& positional);
+
 std::vector<std::string> join_negative_values(const std::vector<std::string>& args);
 
 }  // namespace rapt

@@ -1,0 +1,99 @@
+#include "fold/brute_force_run.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+#include "snr/series_input.hpp"
+
+namespace rapt {
+namespace {
+
+// "dir/obs_DM12.00" -> "dir/obs".
+std::string observation_root(const std::string& root) {
+  const size_t dm = root.rfind("_DM");
+  const size_t slash = root.find_last_of('/');
+  if (dm == std::string::npos || (slash != std::string::npos && dm < slash)) return root;
+  return root.substr(0, dm);
+}
+
+std::string format_map(const std::vector<SeriesInput>& series, const BruteForceFoldGrid& grid,
+                       const BruteForceFoldResult& result) {
+  std::string text = "# brute-force fold: S/N of every (DM, period), " +
+                     std::to_string(grid.nbins) + " bins, " +
+                     std::to_string(series.front().usable_samples) + " samples of " +
+                     format_string("%.9g", series.front().dt_s) + " s\n# periods (s):";
+  for (double p : grid.periods_s) text += format_string(" %.12g", p);
+  text += "\n# DM  S/N at each period\n";
+  for (int d = 0; d < result.ndm; ++d) {
+    text += format_string("%.3f", series[size_t(d)].dm);
+    for (int p = 0; p < result.nperiods; ++p) text += format_string(" %.3f", result.at(d, p));
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<double> brute_force_periods(double pmin_s, double pmax_s, int nperiods) {
+  if (!(pmin_s > 0.0)) throw UsageError("--pmin must be positive");
+  if (!(pmax_s >= pmin_s)) throw UsageError("--pmax must be at least --pmin");
+  if (nperiods < 1) throw UsageError("--nperiods must be at least 1");
+  std::vector<double> periods;
+  for (int k = 0; k < nperiods; ++k) {
+    periods.push_back(nperiods == 1 ? pmin_s
+                                    : pmin_s + k * (pmax_s - pmin_s) / (nperiods - 1));
+  }
+  return periods;
+}
+
+std::string brute_force_map_path(const BruteForceRunOptions& options) {
+  const std::string root = options.outroot.empty()
+      ? observation_root(describe_series(options.files.front()).root)
+      : options.outroot;
+  return root + "_bruteforce.txt";
+}
+
+std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options, bool overwrite,
+                                            size_t top) {
+  if (options.files.empty()) throw UsageError("--brute-force needs the DM trials' series");
+  BruteForceFoldGrid grid;
+  grid.periods_s = brute_force_periods(options.pmin_s, options.pmax_s, options.nperiods);
+  grid.nbins = options.nbins;
+  std::vector<SeriesInput> series;
+  for (const std::string& path : options.files) series.push_back(describe_series(path));
+  check_series_agree(series);
+  grid.tsamp_s = series.front().dt_s;
+  check_brute_force_grid(grid);
+  const std::string map_path = brute_force_map_path(options);
+  if (!overwrite && path_exists(map_path)) {
+    throw file_error(map_path, "already exists (use --force to overwrite)");
+  }
+  // Every series is cut to the shortest usable length, so all DMs fold the same samples.
+  int64_t nsamples = series.front().usable_samples;
+  for (const SeriesInput& s : series) nsamples = std::min(nsamples, s.usable_samples);
+  std::vector<float> block(series.size() * size_t(nsamples));
+  for (size_t d = 0; d < series.size(); ++d) {
+    load_series_samples(series[d]);
+    std::copy_n(series[d].samples.begin(), nsamples, block.begin() + d * size_t(nsamples));
+    series[d].samples = {};
+  }
+  auto engine = make_brute_force_engine(options.device, options.threads);
+  const BruteForceFoldResult result = engine->fold(block.data(), int(series.size()), nsamples, grid);
+  write_file_atomically(map_path, format_map(series, grid, result), overwrite);
+  std::vector<BruteForcePeak> peaks;
+  for (int d = 0; d < result.ndm; ++d) {
+    for (int p = 0; p < result.nperiods; ++p) {
+      peaks.push_back({series[size_t(d)].dm, grid.periods_s[size_t(p)], result.at(d, p)});
+    }
+  }
+  const size_t keep = std::min(top, peaks.size());
+  std::partial_sort(peaks.begin(), peaks.begin() + std::ptrdiff_t(keep), peaks.end(),
+                    [](const BruteForcePeak& a, const BruteForcePeak& b) { return a.snr > b.snr; });
+  peaks.resize(keep);
+  return peaks;
+}
+
+}  // namespace rapt
