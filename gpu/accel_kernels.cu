@@ -3,6 +3,7 @@
 // staged harmonic-sum search with on-device compaction of the hits.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "accel_kernels.hpp"
 #include "cuda_check.hpp"
@@ -111,9 +112,12 @@ __global__ void interbin_powers_kernel(const float2* amplitudes,
 
 // Blocks are ordered rows first (blockIdx.x = row), so the blocks resident at one time share a
 // column tile: the sub-harmonic rows they read are few and their columns close, and the L2
-// cache serves most of the reads. Tiles beyond the grid's y extent are taken in turn.
+// cache serves most of the reads. Tiles beyond the grid's y extent are taken in turn. The
+// stage count is a template parameter so the loops unroll and every harmonic's load of a stage
+// is in flight at once; Index is 32-bit when 2 * column * 31 fits, as it does up to 2^25 bins.
+template <int kStages, typename Index>
 __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns, int numz,
-                                       int64_t first_column, int64_t ncolumns, int nstages,
+                                       int64_t first_column, int64_t ncolumns,
                                        const float* powcut, const int* sub_rows,
                                        AccelDeviceHit* hits, unsigned long long* hit_count,
                                        unsigned long long max_hits) {
@@ -122,23 +126,29 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
   for (int64_t tile = blockIdx.y; tile < ntiles; tile += gridDim.y) {
     const int64_t x = tile * blockDim.x + threadIdx.x;
     if (x >= ncolumns) continue;
-    const int64_t column = first_column + x;
+    const Index column = Index(first_column + x);
     float sum = __ldg(plane + size_t(row) * plane_columns + column);
-    for (int stage = 0; stage < nstages; ++stage) {
+#pragma unroll
+    for (int stage = 0; stage < kStages; ++stage) {
       const int harmtosum = 1 << stage;
+      float parts[kMaxSubharmonicsPerStage];
+#pragma unroll
       for (int harm = 1; harm < harmtosum; harm += 2) {
         // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
-        // division is a shift (64-bit division is slow on the GPU).
-        const int64_t sub_column = (2 * column * harm + harmtosum) >> (stage + 1);
+        // division is a shift.
+        const Index sub_column = (Index(2) * column * Index(harm) + Index(harmtosum)) >> (stage + 1);
         const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
-        if (sub_column < plane_columns) {
-          sum += __ldg(plane + size_t(sub_row) * plane_columns + sub_column);
-        }
+        parts[harm / 2] = int64_t(sub_column) < plane_columns
+            ? __ldg(plane + size_t(sub_row) * plane_columns + size_t(sub_column))
+            : 0.0f;
       }
+      // Added in harmonic order, as the CPU engine adds them, so both sums round alike.
+#pragma unroll
+      for (int harm = 1; harm < harmtosum; harm += 2) sum += parts[harm / 2];
       if (sum > powcut[stage]) {
         const unsigned long long slot = atomicAdd(hit_count, 1ULL);
         if (slot < max_hits) {
-          hits[slot] = AccelDeviceHit{column, sum, int16_t(stage), int16_t(row)};
+          hits[slot] = AccelDeviceHit{int64_t(column), sum, int16_t(stage), int16_t(row)};
         }
       }
     }
@@ -198,6 +208,28 @@ void launch_interbin_powers(const float2* amplitudes, const AccelSegmentGeometry
   RAPT_CUDA_CHECK_LAUNCH("interbin_powers_kernel");
 }
 
+template <typename Index>
+void launch_harmonic_search_with(const dim3& grid, int threads, const float* plane,
+                                 int64_t plane_columns, int numz, int64_t first_column,
+                                 int64_t ncolumns, int nstages, const float* powcut,
+                                 const int* sub_rows, AccelDeviceHit* hits,
+                                 unsigned long long* hit_count, unsigned long long max_hits,
+                                 cudaStream_t stream) {
+  auto launch = [&](auto kernel) {
+    kernel<<<grid, threads, 0, stream>>>(plane, plane_columns, numz, first_column, ncolumns,
+                                         powcut, sub_rows, hits, hit_count, max_hits);
+  };
+  switch (nstages) {
+    case 1: launch(harmonic_search_kernel<1, Index>); break;
+    case 2: launch(harmonic_search_kernel<2, Index>); break;
+    case 3: launch(harmonic_search_kernel<3, Index>); break;
+    case 4: launch(harmonic_search_kernel<4, Index>); break;
+    case 5: launch(harmonic_search_kernel<5, Index>); break;
+    case 6: launch(harmonic_search_kernel<6, Index>); break;
+    default: throw DataError("harmonic search: " + std::to_string(nstages) + " stages (1 to 6)");
+  }
+}
+
 void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
                             int64_t first_column, int64_t ncolumns, int nstages,
                             const float* powcut, const int* sub_rows, AccelDeviceHit* hits,
@@ -207,9 +239,16 @@ void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
   const int threads = 256;
   const int64_t tiles = (ncolumns + threads - 1) / threads;
   const dim3 grid(unsigned(numz), unsigned(std::min<int64_t>(tiles, 65535)));
-  harmonic_search_kernel<<<grid, threads, 0, stream>>>(plane, plane_columns, numz, first_column,
-                                                        ncolumns, nstages, powcut, sub_rows,
-                                                        hits, hit_count, max_hits);
+  // 2 * column * 31 + 32 must not overflow the index type.
+  if (plane_columns < (int64_t(1) << 25)) {
+    launch_harmonic_search_with<uint32_t>(grid, threads, plane, plane_columns, numz,
+                                          first_column, ncolumns, nstages, powcut, sub_rows,
+                                          hits, hit_count, max_hits, stream);
+  } else {
+    launch_harmonic_search_with<int64_t>(grid, threads, plane, plane_columns, numz, first_column,
+                                         ncolumns, nstages, powcut, sub_rows, hits, hit_count,
+                                         max_hits, stream);
+  }
   RAPT_CUDA_CHECK_LAUNCH("harmonic_search_kernel");
 }
 
