@@ -1,7 +1,7 @@
 #!/bin/sh
 # make demo: simulate a short observation with a pulsar and a dispersed burst, inspect it,
-# dedisperse it and search the series for single pulses. Everything goes into demo-output/
-# (replaced on each run).
+# dedisperse it, search the series for single pulses and for periodic signals, and fold the
+# best periodicity candidate. Everything goes into demo-output/ (replaced on each run).
 set -e
 BIN=${BUILD:-build}/bin
 OUT=demo-output
@@ -30,4 +30,17 @@ echo "== snr: single-pulse search of the 200 series; the burst at DM 300, t = 9.
 { head -n 1 "$OUT/demo_cands.txt"; grep -v '^#' "$OUT/demo_cands.txt" | sort -g -r -k 5 | head -n 3; }
 if "$BIN/snr" -q -t 6 --force --plot "$OUT/demo_singlepulse.png" "$OUT"/demo_DM*.dat >/dev/null 2>&1; then
   echo "   plot: $OUT/demo_singlepulse.png"
+fi
+
+echo "== accelgpu: periodicity search of the DM trials around the pulsar (zmax 20, 8 harmonics)"
+"$BIN/accelgpu" -q -zmax 20 -numharm 8 "$OUT"/demo_DM5[2-9].00.dat "$OUT"/demo_DM6[0-2].00.dat
+echo "   $OUT/demo_DM56.00_ACCEL_20, best candidates:"
+sed -n '1,6p' "$OUT/demo_DM56.00_ACCEL_20" | cut -c1-110
+
+echo "== fold: the best candidate of DM 56, P, P' and DM searched as prepfold does"
+"$BIN/fold" -q --accelcand 1 --accelfile "$OUT/demo_DM56.00_ACCEL_20.cand" "$OUT/demo_DM56.00.dat"
+grep -E "Candidate|P_topo|Reduced chi|Prob" "$OUT/demo_DM56.00_ACCEL_Cand_1.pfd.bestprof"
+if "$BIN/fold" -q --force --plot --accelcand 1 --accelfile "$OUT/demo_DM56.00_ACCEL_20.cand" \
+    "$OUT/demo_DM56.00.dat" >/dev/null 2>&1; then
+  echo "   plot: $OUT/demo_DM56.00_ACCEL_Cand_1.pfd.png"
 fi
