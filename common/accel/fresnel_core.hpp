@@ -16,8 +16,12 @@ struct Complex {
   double im;
 };
 
-RAPT_HOST_DEVICE inline Complex operator+(Complex a, Complex b) { return {a.re + b.re, a.im + b.im}; }
-RAPT_HOST_DEVICE inline Complex operator-(Complex a, Complex b) { return {a.re - b.re, a.im - b.im}; }
+RAPT_HOST_DEVICE inline Complex operator+(Complex a, Complex b) {
+  return {a.re + b.re, a.im + b.im};
+}
+RAPT_HOST_DEVICE inline Complex operator-(Complex a, Complex b) {
+  return {a.re - b.re, a.im - b.im};
+}
 RAPT_HOST_DEVICE inline Complex operator*(Complex a, Complex b) {
   return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }

@@ -6,9 +6,10 @@
 // de-duplication and the optimisation of every candidate (the (r, z) maxima on the row's device,
 // the rest on host threads). "opt ms/cand" is that optimisation per candidate; GPU rows also
 // optimise the same candidates on the CPU ("CPU opt ms/cand"). "batch" runs a 20-trial batch of
-// different series through the pipelined run loop and gives trials per second. %HBM compares the least traffic a plane-based search needs (the
-// fp32 plane written once and read 1 + sum_j (j/h)^2 = 5.84 times by ideal 16-harmonic sums)
-// with the measured device-to-device copy bandwidth.
+// different series through the pipelined run loop and gives trials per second. %HBM compares
+// the least traffic a plane-based search needs (the fp32 plane written once and read
+// 1 + sum_j (j/h)^2 = 5.84 times by ideal 16-harmonic sums) with the measured device-to-device
+// copy bandwidth.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
