@@ -38,6 +38,7 @@ void add_fold_options(cxxopts::Options& options) {
       ("fine", "finer, narrower search (prepfold's -fine)")
       ("coarse", "coarser, wider search (prepfold's -coarse)")
       ("topo", "fold topocentrically: always so; accepted for prepfold command lines")
+      ("noxwin", "no X window: never opened; accepted for prepfold command lines")
       ("plot", "also write <name>.pfd.png, the diagnostic plot (prepfold's layout)")
       ("brute-force", "fold every given DM trial (.dat/.tim) at every period of --pmin, --pmax, "
        "--nperiods into -n bins (default 32) and write the S/N map")
@@ -58,7 +59,7 @@ std::vector<std::string> fold_presto_names() {
       "accelcand", "accelfile", "pd",      "pdd",    "fd",     "fdd",        "par",
       "npart",     "nsub",      "dm",      "nosearch", "nopsearch", "nopdsearch", "nodmsearch",
       "npfact",    "ndmfact",   "pstep",   "pdstep", "dmstep", "fine",       "coarse",
-      "topo"};
+      "topo", "noxwin"};
 }
 
 std::vector<std::string> join_negative_values(const std::vector<std::string>& args) {
