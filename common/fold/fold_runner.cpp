@@ -9,7 +9,9 @@
 #include "cli/errors.hpp"
 #include "fold/fold_candidate.hpp"
 #include "fold/fold_engine.hpp"
+#include "fold/fold_gpu_factory.hpp"
 #include "fold/fold_input.hpp"
+#include "gpu_device.hpp"
 
 namespace rapt {
 namespace {
@@ -115,6 +117,11 @@ std::vector<FoldProduct> run_fold(const FoldOptions& o, bool force, const Messag
 
   FoldSearchOptions search = o.search;
   search.threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  // The search runs where the folding did.
+  if (kGpuFoldEngineBuilt) {
+    const DeviceChoice device = choose_device(o.device);
+    if (device.use_gpu) search.gpu = device.gpu_index;
+  }
   std::vector<FoldProduct> products;
   for (FoldJob& job : jobs) {
     FoldProduct product;

@@ -7,6 +7,7 @@
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_plan.hpp"
 #include "dedisp/parallel_for.hpp"
+#include "fold/fold_search_gpu.hpp"
 
 namespace rapt {
 
@@ -49,12 +50,15 @@ int right_shift(double bins, int nbins) {
 // no libm call and no division. Delays are offset by a whole number of profiles so the
 // rounded value is a non-negative 32-bit integer, reduced modulo nbins by multiplication
 // (Lemire's fastmod).
+// The whole number of profiles FastShift adds to a delay before truncating it.
+double shift_offset(int nbins) { return double(nbins) * std::ceil(double(1 << 24) / nbins); }
+
 class FastShift {
  public:
   explicit FastShift(int nbins)
       : nbins_(uint32_t(nbins)),
         magic_(~uint64_t(0) / uint64_t(nbins) + 1),
-        offset_(double(nbins) * std::ceil(double(1 << 24) / nbins)) {}
+        offset_(shift_offset(nbins)) {}
   int operator()(double bins) const {
     const double x = bins - 0.5 + offset_;  // > 0 for any delay the grids produce
     if (!(x >= 0.0 && x < 4294967295.0)) return right_shift(bins, int(nbins_));
@@ -259,6 +263,39 @@ double period_second_derivative(double f, double fd, double fdd) {
   return fdd == 0.0 ? 0.0 : 2.0 * fd * fd / (f * f * f) - fdd / (f * f);
 }
 
+#ifdef RAPT_WITH_CUDA
+// The same search on a GPU: the host forms each DM's centred parts, the device tries every
+// (P', P) of every DM.
+Best search_grid_gpu(const Pfd& pfd, const Grid& grid, const std::vector<int>& dms,
+                     const std::vector<int>& pds, const std::vector<int>& ps, int threads,
+                     int gpu) {
+  const int nbins = pfd.proflen;
+  FoldGridInput input;
+  input.nbins = nbins;
+  input.npart = pfd.npart;
+  input.times_s = part_start_times(pfd);
+  input.df_hz = grid.df_hz;
+  input.dfdot = grid.dfdot;
+  input.dms = dms;
+  input.pds = pds;
+  input.ps = ps;
+  input.shift_offset = shift_offset(nbins);
+  const size_t stride = size_t(2 * nbins + 8) * size_t(pfd.npart);
+  input.centred.resize(dms.size() * stride);
+  input.variance.resize(dms.size());
+  parallel_for(threads, dms.size(), [&](size_t d, int) {
+    std::vector<double> profiles;
+    std::vector<FoldStats> stats;
+    dedisperse_parts(pfd, pfd.dms.empty() ? 0.0 : pfd.dms[size_t(dms[d])], profiles, stats);
+    const CentredParts centred = centre_parts(profiles, stats, nbins);
+    std::copy(centred.values.begin(), centred.values.end(), input.centred.begin() + d * stride);
+    input.variance[d] = centred.variance;
+  });
+  const FoldGridBest found = search_fold_grid_gpu(input, gpu);
+  return {found.redchi, found.dm, found.p, found.pd};
+}
+#endif
+
 // Searches the P x P' plane of every DM in `dms`, in PRESTO's loop order (DM, P', P); the
 // first largest reduced chi^2 wins.
 Best search_grid(const Pfd& pfd, const Grid& grid, const std::vector<int>& dms,
@@ -377,7 +414,13 @@ FoldSearchResult search_fold(Pfd& pfd, const FoldSearchOptions& options) {
   const std::vector<int> dms = indices(options.search_dm && pfd.nsub > 1, ndms, dm_centre);
   const std::vector<int> pds = indices(options.search_pd, ntrials, mid);
   const std::vector<int> ps = indices(options.search_p, ntrials, mid);
+#ifdef RAPT_WITH_CUDA
+  const bool on_gpu = options.gpu >= 0 && fold_grid_gpu_supported(pfd.proflen, pfd.npart);
+  const Best best = on_gpu ? search_grid_gpu(pfd, grid, dms, pds, ps, options.threads, options.gpu)
+                           : search_grid(pfd, grid, dms, pds, ps, options.threads);
+#else
   const Best best = search_grid(pfd, grid, dms, pds, ps, options.threads);
+#endif
 
   FoldSearchResult result;
   result.dm_index = best.dm;

@@ -25,6 +25,7 @@ struct FoldSearchOptions {
   int npfact = 2, ndmfact = 3;
   int pstep = 2, pdstep = 4, dmstep = 2;
   int threads = 1;
+  int gpu = -1;            // >= 0: search on this GPU (builds with CUDA; shapes it supports)
 
   bool nosearch() const { return !search_p && !search_pd && !search_dm; }
   void set_nosearch() { search_p = search_pd = search_dm = false; }

@@ -13,6 +13,8 @@
 #include "bench_table.hpp"
 #include "bench_workloads.hpp"
 #include "fold/fold_engine.hpp"
+#include "fold/fold_gpu_factory.hpp"
+#include "gpu_device.hpp"
 #include "fold/fold_search.hpp"
 
 namespace rapt::bench {
@@ -56,7 +58,6 @@ Pfd random_folds(const FoldLayout& l) {
 }  // namespace
 
 void print_fold_tables(const BenchSettings& settings) {
-  if (!settings.run_cpu) return;
   BenchTable table({"workload", "size", "engine", "time", "rate", "vs prepfold"});
   const FoldLayout layout = golden_layout();
   std::vector<float> data(size_t(layout.nsub) * size_t(layout.total_samples));
@@ -88,6 +89,37 @@ void print_fold_tables(const BenchSettings& settings) {
                    "cpu x" + std::to_string(threads), number_cell(seconds) + " s",
                    number_cell(double(result.trials) / seconds / 1e6) + " Mtrials/s",
                    number_cell(86.0 / seconds) + "x"});
+  }
+  // The same search on the GPU (the parts formed on the host, every trial on the device), and
+  // the fold engine there, when there is a GPU.
+  if (settings.run_gpu && kGpuFoldEngineBuilt && gpu_device_count() > settings.gpu) {
+    for (int r = 0; r < 2; ++r) {  // the first run includes the CUDA context's start
+      Pfd pfd = random_folds(layout);
+      FoldSearchOptions options;
+      options.threads = cores;
+      options.gpu = settings.gpu;
+      std::fprintf(stderr, "rapt_bench: fold search on the GPU\n");
+      const auto start = std::chrono::steady_clock::now();
+      const FoldSearchResult result = search_fold(pfd, options);
+      const double seconds = seconds_since(start);
+      if (r == 1) {
+        table.add_row({"search DM x P x P'", std::to_string(result.trials) + " trials",
+                       "gpu:" + std::to_string(settings.gpu), number_cell(seconds * 1e3) + " ms",
+                       number_cell(double(result.trials) / seconds / 1e6) + " Mtrials/s",
+                       number_cell(86.0 / seconds) + "x"});
+      }
+    }
+    double gpu_best = 1e30;
+    for (int r = 0; r < settings.repeats; ++r) {
+      auto engine = make_fold_engine(layout, "gpu:" + std::to_string(settings.gpu));
+      const auto start = std::chrono::steady_clock::now();
+      engine->fold(data.data(), size_t(layout.total_samples), 0, size_t(layout.total_samples));
+      engine->cube();
+      gpu_best = std::min(gpu_best, seconds_since(start));
+    }
+    table.add_row({"fold (incl. copies)", "32 x 2^18 samples", "gpu:" + std::to_string(settings.gpu),
+                   number_cell(gpu_best * 1e3) + " ms",
+                   number_cell(samples / gpu_best / 1e6) + " Msamples/s", "-"});
   }
   std::printf("\n# fold: prepfold's golden setup (32 subbands, 64 parts, 64 bins, 2^18 samples); "
               "prepfold's search took 86 s on one core\n");
