@@ -5,6 +5,7 @@
 #include <cufft.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -122,6 +123,14 @@ class GpuAccelEngine final : public AccelEngine {
     RAPT_CUDA_CHECK(cudaMemcpy(kernels_.get(), bank.spectra.data(), kernels_.bytes(),
                                cudaMemcpyHostToDevice));
     kernels_key_ = key;
+    std::vector<float2> twiddles(size_t(plan.fftlen));
+    for (size_t q = 0; q < twiddles.size(); ++q) {
+      const double angle = 2.0 * 3.14159265358979323846 * double(q) / plan.fftlen;
+      twiddles[q] = make_float2(float(std::cos(angle)), float(std::sin(angle)));
+    }
+    twiddles_ = DeviceBuffer<float2>(twiddles.size());
+    RAPT_CUDA_CHECK(cudaMemcpy(twiddles_.get(), twiddles.data(), twiddles_.bytes(),
+                               cudaMemcpyHostToDevice));
   }
 
   const float* build_plane(const std::vector<std::complex<float>>& spectrum,
@@ -163,14 +172,22 @@ class GpuAccelEngine final : public AccelEngine {
     check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(work_.amplitudes.get()),
                              reinterpret_cast<cufftComplex*>(work_.amplitudes.get()), CUFFT_FORWARD),
                 "forward segment FFTs");
+    const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
+    const int offset = kAccelNumBetween * plan.kernel_halfwidth;
+    if (cuda::fused_correlation_supported(plan.fftlen)) {
+      cuda::launch_correlate_fused(work_.amplitudes.get(), kernels_.get(), twiddles_.get(),
+                                   work_.geometry.get(), nsegments, plan.numz, plan.fftlen,
+                                   offset, plan.uselen, scale, plane, plan.plane_columns(),
+                                   stream);
+      return plane;
+    }
+    // Longer FFTs (zmax above about 600): cuFFT in batches through device memory.
     const size_t per_segment = size_t(plan.numz) * plan.fftlen * sizeof(float2);
     const int chunk = int(std::max<size_t>(1, std::min<size_t>(nsegments,
                                                                 kProductBudgetBytes / per_segment)));
     ensure_size(work_.product, size_t(chunk) * plan.numz * plan.fftlen);
     const CufftPlan& inverse = cufft_plan(work_.inverse, work_.inverse_key, plan.fftlen,
                                           chunk * plan.numz, stream);
-    const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
-    const int offset = kAccelNumBetween * plan.kernel_halfwidth;
     for (int first = 0; first < nsegments; first += chunk) {
       const int count = std::min(chunk, nsegments - first);
       cuda::launch_multiply_kernels(work_.amplitudes.get(), kernels_.get(), first, count,
@@ -272,7 +289,7 @@ class GpuAccelEngine final : public AccelEngine {
 
   int gpu_index_;
   cuda::Stream stream_;
-  DeviceBuffer<float2> kernels_;
+  DeviceBuffer<float2> kernels_, twiddles_;
   std::pair<int, int> kernels_key_{0, 0};
   AccelWorkspace work_;
   AccelEngineTimings timings_;

@@ -78,6 +78,116 @@ __global__ void multiply_kernels_kernel(const float2* segment_spectra, const flo
       make_float2(d.x * q.x - d.y * q.y, d.x * q.y + d.y * q.x);
 }
 
+__device__ inline float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ inline float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__device__ inline float2 cmul(float2 a, float2 b) {
+  return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+// Multiplies by +i (the inverse transform's quarter turn).
+__device__ inline float2 times_i(float2 a) { return make_float2(-a.y, a.x); }
+
+// Inverse (+i) DFTs of 2, 4 and 8 points in registers, natural order in and out.
+__device__ inline void idft2(float2* v) {
+  const float2 a = v[0], b = v[1];
+  v[0] = cadd(a, b);
+  v[1] = csub(a, b);
+}
+__device__ inline void idft4(float2* v) {
+  const float2 e0 = cadd(v[0], v[2]), e1 = csub(v[0], v[2]);
+  const float2 o0 = cadd(v[1], v[3]), o1 = times_i(csub(v[1], v[3]));
+  v[0] = cadd(e0, o0);
+  v[1] = cadd(e1, o1);
+  v[2] = csub(e0, o0);
+  v[3] = csub(e1, o1);
+}
+__device__ inline void idft8(float2* v) {
+  float2 even[4] = {v[0], v[2], v[4], v[6]};
+  float2 odd[4] = {v[1], v[3], v[5], v[7]};
+  idft4(even);
+  idft4(odd);
+  constexpr float c = 0.70710678118654752f;
+  odd[1] = cmul(odd[1], make_float2(c, c));
+  odd[2] = times_i(odd[2]);
+  odd[3] = cmul(odd[3], make_float2(-c, c));
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    v[k] = cadd(even[k], odd[k]);
+    v[k + 4] = csub(even[k], odd[k]);
+  }
+}
+
+// One Stockham stage of radix R and span m (the product of the earlier radices): butterfly j
+// reads x[j + t n/R], twiddles input t by exp(2 pi i t k / (R m)), k = j mod m, and writes
+// y[(j - k) R + k + t' m].
+template <int R>
+__device__ inline void stockham_stage(const float2* x, float2* y, int n, int m,
+                                      const float2* twiddles) {
+  const int stride = n / R;
+  const int twiddle_step = n / (R * m);
+  for (int j = threadIdx.x; j < stride; j += blockDim.x) {
+    const int k = j & (m - 1);
+    float2 v[R];
+#pragma unroll
+    for (int t = 0; t < R; ++t) {
+      const float2 a = x[j + t * stride];
+      v[t] = t == 0 ? a : cmul(a, twiddles[t * k * twiddle_step]);
+    }
+    if constexpr (R == 8) idft8(v);
+    if constexpr (R == 4) idft4(v);
+    if constexpr (R == 2) idft2(v);
+    const int base = (j - k) * R + k;
+#pragma unroll
+    for (int t = 0; t < R; ++t) y[base + t * m] = v[t];
+  }
+}
+
+__global__ void correlate_fused_kernel(const float2* segment_spectra, const float2* kernels,
+                                       const float2* twiddles,
+                                       const AccelSegmentGeometry* segments, int first_segment,
+                                       int fftlen, int offset, int uselen, float scale,
+                                       float* plane, int64_t plane_columns) {
+  extern __shared__ float2 buffers[];
+  float2* x = buffers;
+  float2* y = buffers + fftlen;
+  const int row = blockIdx.x;
+  const int s = first_segment + blockIdx.y;
+  const int half = fftlen / 2;
+  const float2* spectrum = segment_spectra + size_t(s) * half;
+  const float2* kernel = kernels + size_t(row) * fftlen;
+  for (int i = threadIdx.x; i < fftlen; i += blockDim.x) {
+    x[i] = cmul(spectrum[i < half ? i : i - half], kernel[i]);
+  }
+  int m = 1;
+  while (m * 8 <= fftlen) {
+    __syncthreads();
+    stockham_stage<8>(x, y, fftlen, m, twiddles);
+    float2* swap = x;
+    x = y;
+    y = swap;
+    m *= 8;
+  }
+  if (m < fftlen) {
+    __syncthreads();
+    if (fftlen / m == 4) {
+      stockham_stage<4>(x, y, fftlen, m, twiddles);
+    } else {
+      stockham_stage<2>(x, y, fftlen, m, twiddles);
+    }
+    float2* swap = x;
+    x = y;
+    y = swap;
+  }
+  __syncthreads();
+  const AccelSegmentGeometry segment = segments[s];
+  float* out = plane + size_t(row) * plane_columns;
+  for (int i = threadIdx.x; i < uselen; i += blockDim.x) {
+    const int64_t column = segment.first_column + i;
+    if (column < segment.column_limit && column < plane_columns) {
+      out[column] = power_of(x[offset + i]) * scale;
+    }
+  }
+}
+
 __global__ void store_powers_kernel(const float2* product, const AccelSegmentGeometry* segments,
                                     int first_segment, int numz, int fftlen, int offset,
                                     int uselen, float scale, float* plane,
@@ -181,6 +291,29 @@ void launch_multiply_kernels(const float2* segment_spectra, const float2* kernel
   multiply_kernels_kernel<<<grid, threads, 0, stream>>>(segment_spectra, kernels, first_segment,
                                                          numz, fftlen, product);
   RAPT_CUDA_CHECK_LAUNCH("multiply_kernels_kernel");
+}
+
+bool fused_correlation_supported(int fftlen) {
+  return fftlen >= 64 && fftlen <= kMaxFusedFftlen && (fftlen & (fftlen - 1)) == 0;
+}
+
+void launch_correlate_fused(const float2* segment_spectra, const float2* kernels,
+                            const float2* twiddles, const AccelSegmentGeometry* segments,
+                            int nsegments, int numz, int fftlen, int offset, int uselen,
+                            float scale, float* plane, int64_t plane_columns,
+                            cudaStream_t stream) {
+  const size_t shared = 2 * size_t(fftlen) * sizeof(float2);
+  RAPT_CUDA_CHECK(cudaFuncSetAttribute(correlate_fused_kernel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  constexpr int kThreads = 256;
+  constexpr int kMaxGridY = 65535;
+  for (int first = 0; first < nsegments; first += kMaxGridY) {
+    const dim3 grid(unsigned(numz), unsigned(std::min(kMaxGridY, nsegments - first)));
+    correlate_fused_kernel<<<grid, kThreads, shared, stream>>>(
+        segment_spectra, kernels, twiddles, segments, first, fftlen, offset, uselen, scale, plane,
+        plane_columns);
+    RAPT_CUDA_CHECK_LAUNCH("correlate_fused_kernel");
+  }
 }
 
 void launch_store_powers(const float2* product, const AccelSegmentGeometry* segments,
