@@ -116,6 +116,10 @@ __device__ inline void idft8(float2* v) {
   }
 }
 
+// Shared-memory index with one spare element per 8: the radix-8 stages write with strides of 8
+// and more, which would put 16 threads of a warp on one bank pair without it.
+__device__ inline int padded(int i) { return i + (i >> 3); }
+
 // One Stockham stage of radix R and span m (the product of the earlier radices): butterfly j
 // reads x[j + t n/R], twiddles input t by exp(2 pi i t k / (R m)), k = j mod m, and writes
 // y[(j - k) R + k + t' m].
@@ -129,7 +133,7 @@ __device__ inline void stockham_stage(const float2* x, float2* y, int n, int m,
     float2 v[R];
 #pragma unroll
     for (int t = 0; t < R; ++t) {
-      const float2 a = x[j + t * stride];
+      const float2 a = x[padded(j + t * stride)];
       v[t] = t == 0 ? a : cmul(a, twiddles[t * k * twiddle_step]);
     }
     if constexpr (R == 8) idft8(v);
@@ -137,7 +141,7 @@ __device__ inline void stockham_stage(const float2* x, float2* y, int n, int m,
     if constexpr (R == 2) idft2(v);
     const int base = (j - k) * R + k;
 #pragma unroll
-    for (int t = 0; t < R; ++t) y[base + t * m] = v[t];
+    for (int t = 0; t < R; ++t) y[padded(base + t * m)] = v[t];
   }
 }
 
@@ -148,14 +152,14 @@ __global__ void correlate_fused_kernel(const float2* segment_spectra, const floa
                                        float* plane, int64_t plane_columns) {
   extern __shared__ float2 buffers[];
   float2* x = buffers;
-  float2* y = buffers + fftlen;
+  float2* y = buffers + padded(fftlen);
   const int row = blockIdx.x;
   const int s = first_segment + blockIdx.y;
   const int half = fftlen / 2;
   const float2* spectrum = segment_spectra + size_t(s) * half;
   const float2* kernel = kernels + size_t(row) * fftlen;
   for (int i = threadIdx.x; i < fftlen; i += blockDim.x) {
-    x[i] = cmul(spectrum[i < half ? i : i - half], kernel[i]);
+    x[padded(i)] = cmul(spectrum[i < half ? i : i - half], kernel[i]);
   }
   int m = 1;
   while (m * 8 <= fftlen) {
@@ -183,7 +187,7 @@ __global__ void correlate_fused_kernel(const float2* segment_spectra, const floa
   for (int i = threadIdx.x; i < uselen; i += blockDim.x) {
     const int64_t column = segment.first_column + i;
     if (column < segment.column_limit && column < plane_columns) {
-      out[column] = power_of(x[offset + i]) * scale;
+      out[column] = power_of(x[padded(offset + i)]) * scale;
     }
   }
 }
@@ -231,13 +235,31 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
                                        const float* powcut, const int* sub_rows,
                                        AccelDeviceHit* hits, unsigned long long* hit_count,
                                        unsigned long long max_hits) {
+  constexpr int kSubharmonics = (1 << (kStages - 1)) > 1 ? (1 << (kStages - 1)) - 1 : 1;
   const int row = blockIdx.x;
+  // Everything that depends on the row only (the block's): each harmonic's sub-plane row and
+  // the stage cuts, fetched once instead of for every column.
+  __shared__ const float* sub_row_start[kSubharmonics];
+  float cut[kStages];
+#pragma unroll
+  for (int stage = 0; stage < kStages; ++stage) cut[stage] = powcut[stage];
+  if (threadIdx.x < kSubharmonics) {
+    // Harmonic slot i: stage s = floor(log2(i + 1)) + 1, harm = 2 (i + 1 - 2^(s-1)) + 1.
+    int stage = 1;
+    while ((1 << stage) - 1 <= int(threadIdx.x)) ++stage;
+    const int harm = 2 * (int(threadIdx.x) + 1 - (1 << (stage - 1))) + 1;
+    const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
+    sub_row_start[threadIdx.x] = plane + size_t(sub_row) * plane_columns;
+  }
+  __syncthreads();
+  const float* row_start = plane + size_t(row) * plane_columns;
   const int64_t ntiles = (ncolumns + blockDim.x - 1) / blockDim.x;
   for (int64_t tile = blockIdx.y; tile < ntiles; tile += gridDim.y) {
     const int64_t x = tile * blockDim.x + threadIdx.x;
     if (x >= ncolumns) continue;
     const Index column = Index(first_column + x);
-    float sum = __ldg(plane + size_t(row) * plane_columns + column);
+    float sum = __ldg(row_start + column);
+    int harmonic = 0;
 #pragma unroll
     for (int stage = 0; stage < kStages; ++stage) {
       const int harmtosum = 1 << stage;
@@ -247,18 +269,18 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
         // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
         // division is a shift.
         const Index sub_column = (Index(2) * column * Index(harm) + Index(harmtosum)) >> (stage + 1);
-        const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
         parts[harm / 2] = int64_t(sub_column) < plane_columns
-            ? __ldg(plane + size_t(sub_row) * plane_columns + size_t(sub_column))
+            ? __ldg(sub_row_start[harmonic + harm / 2] + sub_column)
             : 0.0f;
       }
+      harmonic += harmtosum / 2;
       // Added in harmonic order, as the CPU engine adds them, so both sums round alike.
 #pragma unroll
       for (int harm = 1; harm < harmtosum; harm += 2) sum += parts[harm / 2];
-      if (sum > powcut[stage]) {
-        const unsigned long long slot = atomicAdd(hit_count, 1ULL);
-        if (slot < max_hits) {
-          hits[slot] = AccelDeviceHit{int64_t(column), sum, int16_t(stage), int16_t(row)};
+      if (sum > cut[stage]) {
+        const unsigned long long out = atomicAdd(hit_count, 1ULL);
+        if (out < max_hits) {
+          hits[out] = AccelDeviceHit{int64_t(column), sum, int16_t(stage), int16_t(row)};
         }
       }
     }
@@ -302,7 +324,7 @@ void launch_correlate_fused(const float2* segment_spectra, const float2* kernels
                             int nsegments, int numz, int fftlen, int offset, int uselen,
                             float scale, float* plane, int64_t plane_columns,
                             cudaStream_t stream) {
-  const size_t shared = 2 * size_t(fftlen) * sizeof(float2);
+  const size_t shared = 2 * size_t(fftlen + fftlen / 8) * sizeof(float2);
   RAPT_CUDA_CHECK(cudaFuncSetAttribute(correlate_fused_kernel,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   constexpr int kThreads = 256;
