@@ -268,10 +268,9 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
       for (int harm = 1; harm < harmtosum; harm += 2) {
         // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
         // division is a shift.
+        // It never exceeds `column` (harm < harmtosum), so it needs no bounds check.
         const Index sub_column = (Index(2) * column * Index(harm) + Index(harmtosum)) >> (stage + 1);
-        parts[harm / 2] = int64_t(sub_column) < plane_columns
-            ? __ldg(sub_row_start[harmonic + harm / 2] + sub_column)
-            : 0.0f;
+        parts[harm / 2] = __ldg(sub_row_start[harmonic + harm / 2] + sub_column);
       }
       harmonic += harmtosum / 2;
       // Added in harmonic order, as the CPU engine adds them, so both sums round alike.
