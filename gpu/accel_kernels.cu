@@ -130,11 +130,18 @@ __device__ inline void stockham_stage(const float2* x, float2* y, int n, int m,
   const int twiddle_step = n / (R * m);
   for (int j = threadIdx.x; j < stride; j += blockDim.x) {
     const int k = j & (m - 1);
+    // Input t is turned by w^t, w = exp(2 pi i k / (R m)): one table value, the rest its
+    // powers (a few roundings, against seven loads through the L1 cache).
+    float2 w[R];
+    w[0] = make_float2(1.0f, 0.0f);
+    if constexpr (R > 1) w[1] = twiddles[k * twiddle_step];
+#pragma unroll
+    for (int t = 2; t < R; ++t) w[t] = cmul(w[t / 2], w[t - t / 2]);
     float2 v[R];
 #pragma unroll
     for (int t = 0; t < R; ++t) {
       const float2 a = x[padded(j + t * stride)];
-      v[t] = t == 0 ? a : cmul(a, twiddles[t * k * twiddle_step]);
+      v[t] = t == 0 ? a : cmul(a, w[t]);
     }
     if constexpr (R == 8) idft8(v);
     if constexpr (R == 4) idft4(v);
