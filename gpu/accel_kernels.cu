@@ -13,6 +13,7 @@ namespace {
 
 constexpr int kLoadThreads = 1024;
 constexpr int kMaxSubharmonicsPerStage = 16;
+constexpr int kColumnsPerThread = 4;  // harmonic sums: neighbouring columns per thread
 
 // Powers exactly as the host computes them (no fused multiply-add), so that both engines find
 // the same median.
@@ -260,18 +261,21 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
   }
   __syncthreads();
   const float* row_start = plane + size_t(row) * plane_columns;
-  // Each thread sums two neighbouring columns: they share the per-harmonic work (pointer,
-  // multiply, loop) and their sub-harmonic reads are the same or adjacent words.
-  const int64_t pairs = (ncolumns + 1) / 2;
-  const int64_t ntiles = (pairs + blockDim.x - 1) / blockDim.x;
+  // Each thread sums kColumnsPerThread neighbouring columns: they share the per-harmonic work
+  // (pointer, multiply, loop) and their sub-harmonic reads are the same or adjacent words.
+  const int64_t groups = (ncolumns + kColumnsPerThread - 1) / kColumnsPerThread;
+  const int64_t ntiles = (groups + blockDim.x - 1) / blockDim.x;
   for (int64_t tile = blockIdx.y; tile < ntiles; tile += gridDim.y) {
-    const int64_t pair = tile * blockDim.x + threadIdx.x;
-    if (pair >= pairs) continue;
-    const int64_t x = 2 * pair;
-    const bool second = x + 1 < ncolumns;
+    const int64_t group = tile * blockDim.x + threadIdx.x;
+    if (group >= groups) continue;
+    const int64_t x = kColumnsPerThread * group;
+    const int valid = int(min(int64_t(kColumnsPerThread), ncolumns - x));
     const Index column = Index(first_column + x);
-    float sum0 = __ldg(row_start + column);
-    float sum1 = second ? __ldg(row_start + column + 1) : 0.0f;
+    float sum[kColumnsPerThread];
+#pragma unroll
+    for (int c = 0; c < kColumnsPerThread; ++c) {
+      sum[c] = c < valid ? __ldg(row_start + column + c) : 0.0f;
+    }
     int harmonic = 0;
 #pragma unroll
     for (int stage = 0; stage < kStages; ++stage) {
@@ -282,23 +286,23 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
       for (int harm = 1; harm < harmtosum; harm += 2) {
         // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
         // division is a shift. It never exceeds the column (harm < harmtosum), so it needs
-        // no bounds check; the next column's adds 2 harm before the shift.
+        // no bounds check; each next column adds 2 harm before the shift. Reads for columns
+        // past the last valid one stay inside the plane (they are below its width).
         const Index scaled = Index(2) * column * Index(harm) + Index(harmtosum);
         const float* sub = sub_row_start[harmonic + harm / 2];
-        sum0 += __ldg(sub + (scaled >> (stage + 1)));
-        sum1 += __ldg(sub + ((scaled + Index(2 * harm)) >> (stage + 1)));
-      }
-      harmonic += harmtosum / 2;
-      if (sum0 > cut[stage]) {
-        const unsigned long long out = atomicAdd(hit_count, 1ULL);
-        if (out < max_hits) {
-          hits[out] = AccelDeviceHit{int64_t(column), sum0, int16_t(stage), int16_t(row)};
+#pragma unroll
+        for (int c = 0; c < kColumnsPerThread; ++c) {
+          sum[c] += __ldg(sub + ((scaled + Index(2 * harm * c)) >> (stage + 1)));
         }
       }
-      if (second && sum1 > cut[stage]) {
-        const unsigned long long out = atomicAdd(hit_count, 1ULL);
-        if (out < max_hits) {
-          hits[out] = AccelDeviceHit{int64_t(column) + 1, sum1, int16_t(stage), int16_t(row)};
+      harmonic += harmtosum / 2;
+#pragma unroll
+      for (int c = 0; c < kColumnsPerThread; ++c) {
+        if (c < valid && sum[c] > cut[stage]) {
+          const unsigned long long out = atomicAdd(hit_count, 1ULL);
+          if (out < max_hits) {
+            hits[out] = AccelDeviceHit{int64_t(column) + c, sum[c], int16_t(stage), int16_t(row)};
+          }
         }
       }
     }
@@ -410,9 +414,10 @@ void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
                             cudaStream_t stream) {
   if (ncolumns <= 0) return;
   const int threads = 256;
-  const int64_t tiles = ((ncolumns + 1) / 2 + threads - 1) / threads;  // two columns a thread
+  const int64_t groups = (ncolumns + kColumnsPerThread - 1) / kColumnsPerThread;
+  const int64_t tiles = (groups + threads - 1) / threads;
   const dim3 grid(unsigned(numz), unsigned(std::min<int64_t>(tiles, 65535)));
-  // 2 * column * 31 + 32 + 62 must not overflow the index type.
+  // 2 * column * 31 + 32 + 2 * 31 * 3 must not overflow the index type.
   if (plane_columns < (int64_t(1) << 25)) {
     launch_harmonic_search_with<uint32_t>(grid, threads, plane, plane_columns, numz,
                                           first_column, ncolumns, nstages, powcut, sub_rows,
