@@ -128,9 +128,5 @@ int subharmonic_row(const AccelPlan& plan, int row, int harm, int harmtosum) {
   return (subz - plan.zlo()) / kAccelDz;
 }
 
-int64_t subharmonic_column(int64_t column, int harm, int harmtosum) {
-  const double fraction = static_cast<double>(harm) / harmtosum;
-  return static_cast<int64_t>(column * fraction + 0.5);
-}
 
 }  // namespace rapt

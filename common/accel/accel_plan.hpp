@@ -76,7 +76,10 @@ AccelPlan make_accel_plan(const AccelSearchOptions& options, int64_t numbins,
 // PRESTO's sub-harmonic index maps: the plane row and half-bin column read for harmonic
 // `harm` of `harmtosum` when the highest harmonic is at (column, row).
 int subharmonic_row(const AccelPlan& plan, int row, int harm, int harmtosum);
-int64_t subharmonic_column(int64_t column, int harm, int harmtosum);
+// Columns: floor(column * harm / harmtosum + 1/2), in integers (column >= 0).
+inline int64_t subharmonic_column(int64_t column, int harm, int harmtosum) {
+  return (2 * column * harm + harmtosum) / (2 * int64_t(harmtosum));
+}
 
 // PRESTO's correlation FFT length for a kernel of `kernel_points` points.
 int fftlen_for_kernel_width(int kernel_points);

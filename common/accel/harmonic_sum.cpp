@@ -14,10 +14,9 @@ void add_stage(const FfdotPlane& plane, const AccelPlan& plan, int row, int stag
   const int harmtosum = 1 << stage;
   for (int harm = 1; harm < harmtosum; harm += 2) {
     const float* sub = plane.row(subharmonic_row(plan, row, harm, harmtosum));
-    for (int64_t i = 0; i < count; ++i) {
-      const int64_t column = subharmonic_column(first_column + i, harm, harmtosum);
-      if (column < plane.columns) sums[i] += sub[column];
-    }
+    // subharmonic_column() as a shift (harmtosum = 2^stage); it never passes the column.
+    int64_t scaled = 2 * first_column * harm + harmtosum;
+    for (int64_t i = 0; i < count; ++i, scaled += 2 * harm) sums[i] += sub[scaled >> (stage + 1)];
   }
 }
 
