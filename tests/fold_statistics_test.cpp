@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "accel/accel_sigma.hpp"
 #include "fold/fold_statistics.hpp"
 
 TEST(FoldStatistics, ChiSquareProbabilityOfTwoDegreesIsExponential) {
@@ -17,9 +18,9 @@ TEST(FoldStatistics, ChiSquareProbabilityMatchesKnownValues) {
 }
 
 TEST(FoldStatistics, GaussianSigmaInvertsTheNormalTail) {
-  EXPECT_NEAR(rapt::equivalent_gaussian_sigma(std::log(0.0013498980316301)), 3.0, 1e-6);
-  EXPECT_NEAR(rapt::equivalent_gaussian_sigma(std::log(2.866515718791939e-7)), 5.0, 1e-6);
-  EXPECT_EQ(rapt::equivalent_gaussian_sigma(std::log(0.7)), 0.0);
+  EXPECT_NEAR(rapt::gaussian_sigma_from_log_p(std::log(0.0013498980316301)), 3.0, 1e-6);
+  EXPECT_NEAR(rapt::gaussian_sigma_from_log_p(std::log(2.866515718791939e-7)), 5.0, 1e-6);
+  EXPECT_EQ(rapt::gaussian_sigma_from_log_p(std::log(0.7)), 0.0);
 }
 
 // The sigmas PRESTO printed in the golden .bestprof files for their reduced chi^2 and period.
@@ -31,7 +32,7 @@ TEST(FoldStatistics, ReproducesPrestoSigmasOfTheGoldenFolds) {
   for (const auto& c : cases) {
     const double dof_eff = 63.0 * rapt::dof_correction(c.period_s / 64 / 0.000256);
     const double log_p = rapt::chi2_log_probability(c.redchi * dof_eff, dof_eff);
-    EXPECT_NEAR(rapt::equivalent_gaussian_sigma(log_p), c.sigma, 0.05) << c.redchi;
+    EXPECT_NEAR(rapt::gaussian_sigma_from_log_p(log_p), c.sigma, 0.05) << c.redchi;
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "accel/accel_sigma.hpp"
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_plan.hpp"
 #include "dedisp/parallel_for.hpp"
@@ -389,7 +390,7 @@ void finish_result(Pfd& pfd, const Grid& grid, double n_samples, FoldSearchResul
   // The effective (fractional) degrees of freedom, as the PRESTO that made the golden files.
   result.log_prob_noise =
       chi2_log_probability(result.stats.redchi * result.dof_effective, result.dof_effective);
-  result.sigma = equivalent_gaussian_sigma(result.log_prob_noise);
+  result.sigma = gaussian_sigma_from_log_p(result.log_prob_noise);
   result.errors = fold_errors(result.profile, pfd.dt_s, n_samples, result.stats.data_var, best_p,
                               best_pd, best_pdd);
   PfdPosition& position = pfd.fold.pow == 1.0f ? pfd.bary : pfd.topo;

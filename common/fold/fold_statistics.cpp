@@ -1,5 +1,7 @@
 #include "fold/fold_statistics.hpp"
 
+#include "accel/accel_sigma.hpp"
+
 #include <cmath>
 #include <complex>
 #include <algorithm>
@@ -19,35 +21,6 @@ double dof_correction(double samples_per_bin) {
 }
 
 namespace {
-
-// ln Q(a, x), the regularised upper incomplete gamma function, for moderate arguments:
-// the power series for P when x < a + 1, else the continued fraction for Q (Lentz).
-double log_gamma_q(double a, double x) {
-  const double log_prefactor = a * std::log(x) - x - std::lgamma(a);
-  if (x < a + 1.0) {
-    double term = 1.0 / a, sum = term;
-    for (int n = 1; n < 100000 && std::fabs(term) > std::fabs(sum) * 1e-16; ++n) {
-      term *= x / (a + n);
-      sum += term;
-    }
-    return std::log1p(-std::exp(log_prefactor) * sum);
-  }
-  const double tiny = 1e-300;
-  double b = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / b, h = d;
-  for (int i = 1; i < 100000; ++i) {
-    const double an = -i * (i - a);
-    b += 2.0;
-    d = an * d + b;
-    if (std::fabs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (std::fabs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    const double delta = d * c;
-    h *= delta;
-    if (std::fabs(delta - 1.0) < 1e-16) break;
-  }
-  return log_prefactor + std::log(h);
-}
 
 // ln of the upper incomplete gamma function Gamma(a, z) for z >> a: the asymptotic series
 // (Abramowitz & Stegun 6.5.32), which stays finite where Q underflows.
@@ -70,29 +43,7 @@ double chi2_log_probability(double chi2, double dof) {
   // Where PRESTO switches to the asymptotic form (characteristics.c, chi2_logp).
   if (chi2 / dof > 15.0 || (dof > 150 && chi2 / dof > 6.0))
     return log_asymptotic_upper_gamma(a, x) - std::lgamma(a);
-  return log_gamma_q(a, x);
-}
-
-double equivalent_gaussian_sigma(double log_p) {
-  // Abramowitz & Stegun 26.2.23 from ln p: PRESTO's form below ln p = -600, and the first guess
-  // for Newton's method on ln Q(x) above it.
-  const auto rational = [](double lp) {
-    const double t = std::sqrt(-2.0 * lp);
-    return t - (2.515517 + t * (0.802853 + t * 0.010328)) /
-                   (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308)));
-  };
-  if (log_p < -600.0) return rational(log_p);
-  if (log_p >= std::log(0.5)) return 0.0;
-  double x = rational(log_p);
-  for (int i = 0; i < 50; ++i) {
-    const double q = 0.5 * std::erfc(x / std::sqrt(2.0));
-    if (!(q > 0.0)) return 38.5;  // PRESTO's cap where the tail underflows
-    const double pdf = std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI);
-    const double step = (std::log(q) - log_p) * q / pdf;  // f / f' with f = ln Q(x) - ln p
-    x += step;
-    if (std::fabs(step) < 1e-12 * std::max(1.0, std::fabs(x))) break;
-  }
-  return x < 0.0 ? 0.0 : x;
+  return log_regularized_gamma_q(a, x);
 }
 
 SpinErrors fold_errors(const std::vector<double>& profile, double dt_s, double n_samples,

@@ -20,8 +20,7 @@ double dof_correction(double samples_per_bin);
 // not be whole: prepfold passes the effective degrees of freedom, (nbins - 1) dof_correction.
 double chi2_log_probability(double chi2, double dof);
 
-// The x with upper Gaussian tail probability exp(log_p); 0 for probabilities >= 0.5.
-double equivalent_gaussian_sigma(double log_p);
+// The sigma of a probability is accel_sigma.hpp's gaussian_sigma_from_log_p.
 
 struct SpinErrors {
   double p_s = 0.0;    // 1-sigma error on P
