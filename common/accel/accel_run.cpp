@@ -22,6 +22,7 @@ SearchedInput load_and_search(const std::string& path, const AccelRunOptions& ru
   SearchedInput input;
   SpectrumInputOptions load_options;
   load_options.photon = run.search.normalisation == SpectrumNormalisation::Photon;
+  load_options.lobin = run.search.lobin;
   input.spectrum = load_accel_spectrum(path, load_options);
   input.inf_text = read_file_contents(input.spectrum.root + ".inf");
   if (!run.zaplist.empty()) {

@@ -83,11 +83,15 @@ AccelSpectrum load_accel_spectrum(const std::string& path, const SpectrumInputOp
   spectrum.T_s = spectrum.inf.n * spectrum.inf.dt_s;
   if (spectrum.source == SpectrumSource::FftFile) {
     spectrum.packed = read_fft(path);
-    if (static_cast<int64_t>(spectrum.packed.size()) != spectrum.inf.n / 2)
+    // A spectrum cut from a longer one (-lobin) holds the bins from lobin on.
+    const int64_t expected = spectrum.inf.n / 2 - options.lobin;
+    if (static_cast<int64_t>(spectrum.packed.size()) != expected)
       throw file_error(path, "holds " + std::to_string(spectrum.packed.size()) +
                                  " complex values; its .inf says N = " +
                                  std::to_string(spectrum.inf.n) + " samples, i.e. " +
-                                 std::to_string(spectrum.inf.n / 2));
+                                 std::to_string(expected) +
+                                 (options.lobin ? " from bin " + std::to_string(options.lobin)
+                                                : std::string()));
   } else {
     spectrum.packed = packed_real_fft(read_time_series(path, shorts, spectrum.inf.n));
     if (options.deredden_time_series) {

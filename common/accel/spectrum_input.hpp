@@ -31,6 +31,7 @@ struct AccelSpectrum {
 struct SpectrumInputOptions {
   bool photon = false;  // leave bin 0 of a time series as dereddening left it (-photon)
   bool deredden_time_series = true;  // false: the plain packed FFT of a .dat/.sdat
+  int64_t lobin = 0;    // a .fft that starts at this Fourier bin (-lobin): N/2 - lobin values
 };
 
 // Throws DataError naming the file: unknown suffix, missing or unreadable .inf, a file size

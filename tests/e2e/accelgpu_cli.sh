@@ -43,9 +43,41 @@ expect 1 "already exists" "$BIN/accelgpu" -zmax 50 -numharm 8 "$W/test_DM56.00.f
 head -1 "$W/test_DM56.00_HARMSUM.txt" | grep -q "P1  P2  P4" || fail "dump header"
 grep -q "^ *1 " "$W/test_DM56.00_ACCEL_0" || fail "harmsum found nothing"
 
+# Options: each changes what it says.
+cands() { awk 'NR > 3 && NF == 0 { exit } NR > 3' "$1" | wc -l; }
+run() { out=$1; shift; "$BIN/accelgpu" -q --force "$@" "$W/test_DM56.00.fft" || fail "accelgpu $*"; cp "$A" "$W/$out"; }
+run plain.txt -zmax 50 -numharm 8 --device cpu -inmem -ncpus 2
+run keep.txt -zmax 50 -numharm 8 --device cpu -noharmremove
+[ "$(cands "$W/keep.txt")" -gt "$(cands "$W/plain.txt")" ] || fail "-noharmremove kept no more candidates"
+{ echo "# the pulsar and its first 16 harmonics"; for h in $(seq 1 16); do
+  awk -v h="$h" 'BEGIN { printf "%.4f 0.05\n", 11.4841 * h }'; done; } > "$W/zap.txt"
+run zapped.txt -zmax 50 -numharm 8 --device cpu -zaplist "$W/zap.txt" -baryv 0
+sigma_of_pulsar() { awk '/87.077\(7\)/ { print $2; exit }' "$1"; }
+awk -v z="$(sigma_of_pulsar "$W/zapped.txt")" -v p="$(sigma_of_pulsar "$W/plain.txt")" \
+    'BEGIN { exit !(z == "" || z < 0.8 * p) }' || fail "-zaplist did not weaken the pulsar"
+run band.txt -zmax 50 -numharm 1 --device cpu -rlo 3000 -rhi 5000
+awk 'NR > 3 && NF == 0 { exit } NR > 3 { r = $8; sub(/\(.*/, "", r); if (r < 2999 || r > 5001) bad = 1 } END { exit bad }' \
+    "$W/band.txt" || fail "-rlo/-rhi: a candidate outside bins 3000-5000"
+run locpow.txt -zmax 50 -numharm 8 --device cpu -locpow
+sed -n 5p "$W/locpow.txt" | grep -q "87.077" || sed -n 4p "$W/locpow.txt" | grep -q "87.077" \
+    || fail "-locpow lost the pulsar"
+run nopolish.txt -zmax 50 -numharm 8 --device cpu -noharmpolish
+cmp -s "$W/nopolish.txt" "$W/plain.txt" && fail "-noharmpolish changed nothing"
+run photon.txt -zmax 50 -numharm 8 --device cpu -photon
+grep -q "NumPhot" "$W/photon.txt" || fail "-photon: no NumPhot column title"
+# -lobin: the same spectrum without its first 500 bins finds the pulsar at the same r.
+mkdir "$W/cut" && cp "$W/test_DM56.00.inf" "$W/cut/"
+dd if="$W/test_DM56.00.fft" of="$W/cut/test_DM56.00.fft" bs=8 skip=500 2>/dev/null
+"$BIN/accelgpu" -q --device cpu -zmax 50 -numharm 8 -lobin 500 "$W/cut/test_DM56.00.fft" \
+    || fail "accelgpu -lobin 500"
+grep -q "770.688(63)" "$W/cut/test_DM56.00_ACCEL_50" || fail "-lobin: the pulsar moved"
+
 # Bad input.
 expect 2 "numharm" "$BIN/accelgpu" -numharm 3 "$W/test_DM56.00.fft"
 expect 2 "zmax" "$BIN/accelgpu" -zmax 2000 "$W/test_DM56.00.fft"
+expect 2 "-median and -locpow" "$BIN/accelgpu" -median -locpow "$W/test_DM56.00.fft"
+printf '11.48 oops\n' > "$W/badzap.txt"
+expect 1 "badzap.txt" "$BIN/accelgpu" --force -zaplist "$W/badzap.txt" "$W/test_DM56.00.fft"
 expect 1 "test_DM56.00.inf" sh -c "rm '$W/test_DM56.00.inf'; '$BIN/accelgpu' '$W/test_DM56.00.fft'"
 expect 1 "nothere.fft" "$BIN/accelgpu" "$W/nothere.fft"
 echo "accelgpu_cli: ok"

@@ -25,4 +25,9 @@ if "$BIN/fold" -q --plot -p 0.0873 -o "$W/p" "$W/a_DM56.00.dat" 2> "$W/err"; the
 else
   grep -q "without PLplot" "$W/err" || fail "--plot: $(cat "$W/err")"
 fi
+# prepfold's -noxwin is accepted and changes nothing.
+"$BIN/fold" -q --device cpu -noxwin -p 0.0873 -o "$W/nx" "$W/a_DM56.00.dat" || fail "-noxwin"
+"$BIN/fold" -q --device cpu -p 0.0873 -o "$W/px" "$W/a_DM56.00.dat" || fail "fold"
+grep -v '^#' "$W/nx_87.30ms_Cand.pfd.bestprof" > "$W/nx.prof"
+grep -v '^#' "$W/px_87.30ms_Cand.pfd.bestprof" | cmp -s - "$W/nx.prof" || fail "-noxwin changed the fold"
 echo "fold_brute_force: ok"
