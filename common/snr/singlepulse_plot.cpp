@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <unistd.h>
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "plot/png_page.hpp"
 
 #ifdef RAPT_WITH_PLPLOT
 #include <plplot.h>
@@ -17,20 +16,6 @@ namespace rapt {
 
 #ifdef RAPT_WITH_PLPLOT
 namespace {
-
-bool has_pngcairo() {
-  const char** menu = nullptr;
-  const char** names = nullptr;
-  int count = 0;
-  std::vector<const char*> menu_store(128), name_store(128);
-  menu = menu_store.data();
-  names = name_store.data();
-  count = int(menu_store.size());
-  plgDevs(&menu, &names, &count);
-  for (int i = 0; i < count; ++i)
-    if (std::strcmp(names[i], "pngcairo") == 0) return true;
-  return false;
-}
 
 // Circle radius (symbol scale) for an S/N: PRESTO grows markers with S/N above the threshold.
 double marker_scale(double snr, double threshold) {
@@ -88,31 +73,8 @@ void plot_dm_vs_time(const std::vector<SinglePulseEvent>& events, const SinglePu
   }
 }
 
-}  // namespace
-
-bool singlepulse_plot_available() { return true; }
-
-void plot_singlepulse_png(const std::string& path, const std::vector<SinglePulseEvent>& events,
-                          const SinglePulsePlotRange& range, const std::string& title,
-                          bool overwrite) {
-  if (!overwrite && path_exists(path)) throw file_error(path, "exists (use --force to replace it)");
-  PLINT previous = 0, stream = 0;
-  plgstrm(&previous);
-  plmkstrm(&stream);
-  if (stream < 0) throw file_error(path, "PLplot could not open a plot stream");
-  if (!has_pngcairo()) {
-    plend1();
-    plsstrm(previous);
-    throw file_error(path, "PLplot has no pngcairo driver (install plplot-driver-cairo)");
-  }
-  const std::string temp = path + ".tmp." + std::to_string(::getpid()) + ".png";
-  plsdev("pngcairo");
-  plsfnam(temp.c_str());
-  plspage(0.0, 0.0, 1200, 900, 0, 0);
-  plscolbg(255, 255, 255);
-  plscol0(1, 0, 0, 0);
-  plscol0(9, 40, 80, 200);
-  plinit();
+void draw_page(const std::vector<SinglePulseEvent>& events, const SinglePulsePlotRange& range,
+               const std::string& title) {
   pladv(0);
   plschr(0.0, 0.8);
   double max_snr = range.threshold + 1.0;
@@ -123,12 +85,16 @@ void plot_singlepulse_png(const std::string& path, const std::vector<SinglePulse
   plvpor(0.09, 0.95, 0.62, 0.92);
   plcol0(1);
   plmtex("t", 1.5, 0.5, 0.5, title.c_str());
-  plend1();
-  plsstrm(previous);
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::remove(temp.c_str());
-    throw file_error(path, "cannot write the plot: " + errno_text());
-  }
+}
+
+}  // namespace
+
+bool singlepulse_plot_available() { return true; }
+
+void plot_singlepulse_png(const std::string& path, const std::vector<SinglePulseEvent>& events,
+                          const SinglePulsePlotRange& range, const std::string& title,
+                          bool overwrite) {
+  write_png_page(path, 1200, 900, overwrite, [&] { draw_page(events, range, title); });
 }
 
 #else
