@@ -123,14 +123,6 @@ class GpuAccelEngine final : public AccelEngine {
     RAPT_CUDA_CHECK(cudaMemcpy(kernels_.get(), bank.spectra.data(), kernels_.bytes(),
                                cudaMemcpyHostToDevice));
     kernels_key_ = key;
-    std::vector<float2> twiddles(size_t(plan.fftlen));
-    for (size_t q = 0; q < twiddles.size(); ++q) {
-      const double angle = 2.0 * 3.14159265358979323846 * double(q) / plan.fftlen;
-      twiddles[q] = make_float2(float(std::cos(angle)), float(std::sin(angle)));
-    }
-    twiddles_ = DeviceBuffer<float2>(twiddles.size());
-    RAPT_CUDA_CHECK(cudaMemcpy(twiddles_.get(), twiddles.data(), twiddles_.bytes(),
-                               cudaMemcpyHostToDevice));
   }
 
   const float* build_plane(const std::vector<std::complex<float>>& spectrum,
@@ -175,13 +167,13 @@ class GpuAccelEngine final : public AccelEngine {
     const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
     const int offset = kAccelNumBetween * plan.kernel_halfwidth;
     if (cuda::fused_correlation_supported(plan.fftlen)) {
-      cuda::launch_correlate_fused(work_.amplitudes.get(), kernels_.get(), twiddles_.get(),
-                                   work_.geometry.get(), nsegments, plan.numz, plan.fftlen,
+      cuda::launch_correlate_fused(work_.amplitudes.get(), kernels_.get(), work_.geometry.get(),
+                                   nsegments, plan.numz, plan.fftlen,
                                    offset, plan.uselen, scale, plane, plan.plane_columns(),
                                    stream);
       return plane;
     }
-    // Longer FFTs (zmax above about 600): cuFFT in batches through device memory.
+    // Longer FFTs (zmax above about 730): cuFFT in batches through device memory.
     const size_t per_segment = size_t(plan.numz) * plan.fftlen * sizeof(float2);
     const int chunk = int(std::max<size_t>(1, std::min<size_t>(nsegments,
                                                                 kProductBudgetBytes / per_segment)));
@@ -289,7 +281,7 @@ class GpuAccelEngine final : public AccelEngine {
 
   int gpu_index_;
   cuda::Stream stream_;
-  DeviceBuffer<float2> kernels_, twiddles_;
+  DeviceBuffer<float2> kernels_;
   std::pair<int, int> kernels_key_{0, 0};
   AccelWorkspace work_;
   AccelEngineTimings timings_;

@@ -87,12 +87,7 @@ __device__ inline float2 cmul(float2 a, float2 b) {
 // Multiplies by +i (the inverse transform's quarter turn).
 __device__ inline float2 times_i(float2 a) { return make_float2(-a.y, a.x); }
 
-// Inverse (+i) DFTs of 2, 4 and 8 points in registers, natural order in and out.
-__device__ inline void idft2(float2* v) {
-  const float2 a = v[0], b = v[1];
-  v[0] = cadd(a, b);
-  v[1] = csub(a, b);
-}
+// Inverse (+i) DFTs of 4 and 8 points in registers, natural order in and out.
 __device__ inline void idft4(float2* v) {
   const float2 e0 = cadd(v[0], v[2]), e1 = csub(v[0], v[2]);
   const float2 o0 = cadd(v[1], v[3]), o1 = times_i(csub(v[1], v[3]));
@@ -117,86 +112,135 @@ __device__ inline void idft8(float2* v) {
   }
 }
 
-// Shared-memory index with one spare element per 8: the radix-8 stages write with strides of 8
-// and more, which would put 16 threads of a warp on one bank pair without it.
-__device__ inline int padded(int i) { return i + (i >> 3); }
-
-// One Stockham stage of radix R and span m (the product of the earlier radices): butterfly j
-// reads x[j + t n/R], twiddles input t by exp(2 pi i t k / (R m)), k = j mod m, and writes
-// y[(j - k) R + k + t' m].
-template <int R>
-__device__ inline void stockham_stage(const float2* x, float2* y, int n, int m,
-                                      const float2* twiddles) {
-  const int stride = n / R;
-  const int twiddle_step = n / (R * m);
-  for (int j = threadIdx.x; j < stride; j += blockDim.x) {
-    const int k = j & (m - 1);
-    // Input t is turned by w^t, w = exp(2 pi i k / (R m)): one table value, the rest its
-    // powers (a few roundings, against seven loads through the L1 cache).
-    float2 w[R];
-    w[0] = make_float2(1.0f, 0.0f);
-    if constexpr (R > 1) w[1] = twiddles[k * twiddle_step];
-#pragma unroll
-    for (int t = 2; t < R; ++t) w[t] = cmul(w[t / 2], w[t - t / 2]);
-    float2 v[R];
-#pragma unroll
-    for (int t = 0; t < R; ++t) {
-      const float2 a = x[padded(j + t * stride)];
-      v[t] = t == 0 ? a : cmul(a, w[t]);
-    }
-    if constexpr (R == 8) idft8(v);
-    if constexpr (R == 4) idft4(v);
-    if constexpr (R == 2) idft2(v);
-    const int base = (j - k) * R + k;
-#pragma unroll
-    for (int t = 0; t < R; ++t) y[padded(base + t * m)] = v[t];
+// Multiplies by exp(+2 pi i j / 16); j is a compile-time constant once the callers unroll.
+__device__ inline float2 turn16(float2 a, int j) {
+  constexpr float c1 = 0.92387953251128674f, s1 = 0.38268343236508977f;
+  constexpr float h = 0.70710678118654752f;
+  switch (j) {
+    case 0: return a;
+    case 1: return cmul(a, make_float2(c1, s1));
+    case 2: return cmul(a, make_float2(h, h));
+    case 3: return cmul(a, make_float2(s1, c1));
+    case 4: return times_i(a);
+    case 6: return cmul(a, make_float2(-h, h));
+    case 9: return cmul(a, make_float2(-c1, -s1));
+    default: return cmul(a, make_float2(cospif(j / 8.0f), sinpif(j / 8.0f)));
   }
 }
 
-__global__ void correlate_fused_kernel(const float2* segment_spectra, const float2* kernels,
-                                       const float2* twiddles,
-                                       const AccelSegmentGeometry* segments, int first_segment,
-                                       int fftlen, int offset, int uselen, float scale,
-                                       float* plane, int64_t plane_columns) {
-  extern __shared__ float2 buffers[];
-  float2* x = buffers;
-  float2* y = buffers + padded(fftlen);
-  const int row = blockIdx.x;
+// Inverse DFT of 16 points as 4 x 4: n = a + 4 b, k = ka + 4 kb.
+__device__ inline void idft16(float2* v) {
+  float2 u[4][4];
+#pragma unroll
+  for (int a = 0; a < 4; ++a) {
+    float2 q[4] = {v[a], v[a + 4], v[a + 8], v[a + 12]};
+    idft4(q);
+#pragma unroll
+    for (int ka = 0; ka < 4; ++ka) u[a][ka] = turn16(q[ka], a * ka);
+  }
+#pragma unroll
+  for (int ka = 0; ka < 4; ++ka) {
+    float2 q[4] = {u[0][ka], u[1][ka], u[2][ka], u[3][ka]};
+    idft4(q);
+#pragma unroll
+    for (int kb = 0; kb < 4; ++kb) v[ka + 4 * kb] = q[kb];
+  }
+}
+
+template <int R>
+__device__ inline void idft(float2* v) {
+  static_assert(R == 8 || R == 16, "pass-3 DFTs are 8 or 16 points");
+  if constexpr (R == 8) idft8(v);
+  if constexpr (R == 16) idft16(v);
+}
+
+// w[k] = w[1]^k for k < 16, from w[1] = exp(2 pi i q / n) (few roundings: each power is the
+// product of two lower ones).
+__device__ inline void twiddle_powers(int q, int n, float2* w) {
+  float s, c;
+  sincospif(2.0f * float(q) / float(n), &s, &c);
+  w[0] = make_float2(1.0f, 0.0f);
+  w[1] = make_float2(c, s);
+#pragma unroll
+  for (int k = 2; k < 16; ++k) w[k] = cmul(w[k / 2], w[k - k / 2]);
+}
+
+__device__ inline void store_power(float* out, float power) { *out = power; }
+
+// The inverse FFT of N = 16 T points (T threads) in three passes, with the data in registers
+// between two exchanges through shared memory (against one exchange per radix-8 stage):
+//   pass 1: thread n2 < T: 16-point DFT over n1 of x[n2 + T n1], turned by w_N^(n2 k1);
+//   pass 2: thread (k1, m2), n2 = m2 + M m1 (M = T / 16): 16-point DFT over m1, turned by
+//           w_T^(m2 j1);
+//   pass 3: for each (k1, j1): M-point DFT over m2, giving X[k1 + 16 j1 + 256 j2].
+// Strides are chosen so that every shared-memory access of a half-warp is conflict-free. A
+// block correlates one segment with kRowsPerBlock consecutive kernel rows, loading the
+// segment's spectrum once.
+constexpr int kRowsPerBlock = 4;
+
+template <int N>
+constexpr size_t correlate_shared_bytes() {
+  return (16 * (N / 16 + 1) + N) * sizeof(float2);
+}
+
+template <int N, typename Power>
+__global__ void __launch_bounds__(N / 16)
+correlate_rows_kernel(const float2* segment_spectra, const float2* kernels,
+                      const AccelSegmentGeometry* segments, int first_segment, int numz,
+                      int offset, int uselen, float scale, Power* plane, int64_t plane_columns) {
+  constexpr int T = N / 16;
+  constexpr int M = T / 16;
+  constexpr int S1 = T + 1;  // odd row stride: the 16 k1 rows of pass 2 fall in 16 banks
+  extern __shared__ float2 exchange[];
+  float2* pass1 = exchange;            // [16][S1]
+  float2* pass2 = exchange + 16 * S1;  // [M][256]
+  const int t = threadIdx.x;
   const int s = first_segment + blockIdx.y;
-  const int half = fftlen / 2;
-  const float2* spectrum = segment_spectra + size_t(s) * half;
-  const float2* kernel = kernels + size_t(row) * fftlen;
-  for (int i = threadIdx.x; i < fftlen; i += blockDim.x) {
-    x[padded(i)] = cmul(spectrum[i < half ? i : i - half], kernel[i]);
-  }
-  int m = 1;
-  while (m * 8 <= fftlen) {
-    __syncthreads();
-    stockham_stage<8>(x, y, fftlen, m, twiddles);
-    float2* swap = x;
-    x = y;
-    y = swap;
-    m *= 8;
-  }
-  if (m < fftlen) {
-    __syncthreads();
-    if (fftlen / m == 4) {
-      stockham_stage<4>(x, y, fftlen, m, twiddles);
-    } else {
-      stockham_stage<2>(x, y, fftlen, m, twiddles);
-    }
-    float2* swap = x;
-    x = y;
-    y = swap;
-  }
-  __syncthreads();
+  // The kernel spectra are N long and the segment spectrum N/2: point i uses A[i mod N/2],
+  // and n1 and n1 + 8 share a value since T * 8 = N/2.
+  const float2* spectrum = segment_spectra + size_t(s) * (N / 2);
+  float2 a[8];
+#pragma unroll
+  for (int n1 = 0; n1 < 8; ++n1) a[n1] = spectrum[t + T * n1];
   const AccelSegmentGeometry segment = segments[s];
-  float* out = plane + size_t(row) * plane_columns;
-  for (int i = threadIdx.x; i < uselen; i += blockDim.x) {
-    const int64_t column = segment.first_column + i;
-    if (column < segment.column_limit && column < plane_columns) {
-      out[column] = power_of(x[padded(offset + i)]) * scale;
+  const int k1 = t & 15, m2 = t >> 4;
+  const int first_row = blockIdx.x * kRowsPerBlock;
+  const int last_row = min(numz, first_row + kRowsPerBlock);
+  for (int row = first_row; row < last_row; ++row) {
+    const float2* kernel = kernels + size_t(row) * N;
+    float2 v[16], w[16];
+#pragma unroll
+    for (int n1 = 0; n1 < 16; ++n1) v[n1] = cmul(a[n1 & 7], __ldg(kernel + t + T * n1));
+    idft16(v);
+    twiddle_powers(t, N, w);
+#pragma unroll
+    for (int k = 0; k < 16; ++k) pass1[k * S1 + t] = k ? cmul(v[k], w[k]) : v[k];
+    __syncthreads();
+#pragma unroll
+    for (int m1 = 0; m1 < 16; ++m1) v[m1] = pass1[k1 * S1 + m2 + M * m1];
+    idft16(v);
+    twiddle_powers(m2, T, w);
+#pragma unroll
+    for (int j1 = 0; j1 < 16; ++j1) pass2[m2 * 256 + k1 + 16 * j1] = j1 ? cmul(v[j1], w[j1]) : v[j1];
+    __syncthreads();
+    Power* out = plane + size_t(row) * plane_columns;
+#pragma unroll
+    for (int p = t; p < 256; p += T) {
+      float2 u[M];
+#pragma unroll
+      for (int m = 0; m < M; ++m) u[m] = pass2[m * 256 + p];
+      idft<M>(u);
+#pragma unroll
+      for (int j2 = 0; j2 < M; ++j2) {
+        const int i = p + 256 * j2 - offset;
+        const int64_t column = segment.first_column + i;
+        if (i >= 0 && i < uselen && column < segment.column_limit && column < plane_columns) {
+          store_power(out + column, power_of(u[j2]) * scale);
+        }
+      }
     }
+    // No barrier here: pass1 is next written after every thread has passed the barrier above,
+    // and pass2 after the next row's first barrier, when every thread has finished this pass 3.
   }
 }
 
@@ -337,26 +381,41 @@ void launch_multiply_kernels(const float2* segment_spectra, const float2* kernel
   RAPT_CUDA_CHECK_LAUNCH("multiply_kernels_kernel");
 }
 
-bool fused_correlation_supported(int fftlen) {
-  return fftlen >= 64 && fftlen <= kMaxFusedFftlen && (fftlen & (fftlen - 1)) == 0;
+bool fused_correlation_supported(int fftlen) { return fftlen == 2048 || fftlen == 4096; }
+
+template <int N>
+void launch_correlate_rows(const float2* segment_spectra, const float2* kernels,
+                           const AccelSegmentGeometry* segments, int nsegments, int numz,
+                           int offset, int uselen, float scale, float* plane,
+                           int64_t plane_columns, cudaStream_t stream) {
+  const auto kernel = correlate_rows_kernel<N, float>;
+  constexpr size_t shared = correlate_shared_bytes<N>();
+  RAPT_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  constexpr int kMaxGridY = 65535;
+  const unsigned row_groups = unsigned((numz + kRowsPerBlock - 1) / kRowsPerBlock);
+  for (int first = 0; first < nsegments; first += kMaxGridY) {
+    const dim3 grid(row_groups, unsigned(std::min(kMaxGridY, nsegments - first)));
+    kernel<<<grid, N / 16, shared, stream>>>(segment_spectra, kernels, segments, first, numz,
+                                             offset, uselen, scale, plane, plane_columns);
+    RAPT_CUDA_CHECK_LAUNCH("correlate_rows_kernel");
+  }
 }
 
 void launch_correlate_fused(const float2* segment_spectra, const float2* kernels,
-                            const float2* twiddles, const AccelSegmentGeometry* segments,
-                            int nsegments, int numz, int fftlen, int offset, int uselen,
-                            float scale, float* plane, int64_t plane_columns,
-                            cudaStream_t stream) {
-  const size_t shared = 2 * size_t(fftlen + fftlen / 8) * sizeof(float2);
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(correlate_fused_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  constexpr int kThreads = 256;
-  constexpr int kMaxGridY = 65535;
-  for (int first = 0; first < nsegments; first += kMaxGridY) {
-    const dim3 grid(unsigned(numz), unsigned(std::min(kMaxGridY, nsegments - first)));
-    correlate_fused_kernel<<<grid, kThreads, shared, stream>>>(
-        segment_spectra, kernels, twiddles, segments, first, fftlen, offset, uselen, scale, plane,
-        plane_columns);
-    RAPT_CUDA_CHECK_LAUNCH("correlate_fused_kernel");
+                            const AccelSegmentGeometry* segments, int nsegments, int numz,
+                            int fftlen, int offset, int uselen, float scale, float* plane,
+                            int64_t plane_columns, cudaStream_t stream) {
+  if (nsegments == 0) return;
+  if (fftlen == 2048) {
+    launch_correlate_rows<2048>(segment_spectra, kernels, segments, nsegments, numz, offset,
+                                uselen, scale, plane, plane_columns, stream);
+  } else if (fftlen == 4096) {
+    launch_correlate_rows<4096>(segment_spectra, kernels, segments, nsegments, numz, offset,
+                                uselen, scale, plane, plane_columns, stream);
+  } else {
+    throw DataError("fused correlation: FFT length " + std::to_string(fftlen) +
+                    " (2048 or 4096 only)");
   }
 }
 

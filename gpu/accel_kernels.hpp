@@ -44,18 +44,15 @@ void launch_store_powers(const float2* product, const AccelSegmentGeometry* segm
                          int uselen, float scale, float* plane, int64_t plane_columns,
                          cudaStream_t stream);
 
-// The fused path for power-of-two fftlen from 64 to kMaxFusedFftlen: for each (row, segment)
-// one block multiplies the segment's spectrum by the row's kernel spectrum, runs the inverse FFT
-// in shared memory (mixed-radix Stockham, radix 8 then 4 or 2; `twiddles` = exp(+2 pi i q /
-// fftlen) for q < fftlen) and stores the good powers, so no complex intermediate goes through
-// device memory.
-inline constexpr int kMaxFusedFftlen = 4096;
+// The fused path for fftlen 2048 and 4096 (zmax up to about 730): for each segment and group of
+// rows one block multiplies the segment's spectrum by each row's kernel spectrum, runs the
+// inverse FFT in registers and shared memory and stores the good powers, so no complex
+// intermediate goes through device memory.
 bool fused_correlation_supported(int fftlen);
 void launch_correlate_fused(const float2* segment_spectra, const float2* kernels,
-                            const float2* twiddles, const AccelSegmentGeometry* segments,
-                            int nsegments, int numz, int fftlen, int offset, int uselen,
-                            float scale, float* plane, int64_t plane_columns,
-                            cudaStream_t stream);
+                            const AccelSegmentGeometry* segments, int nsegments, int numz,
+                            int fftlen, int offset, int uselen, float scale, float* plane,
+                            int64_t plane_columns, cudaStream_t stream);
 
 // harmsum's fast path: plane row 0 from the normalised amplitudes without correlation: whole
 // bins |A_k|^2 and interbins |(pi/4)(A_k - A_k+1)|^2, for amplitude k = first_amplitude + i/2.
