@@ -1,12 +1,17 @@
 // The CUDA acceleration-search engine. The whole f-fdot plane lives on the device: segments
-// are loaded and normalised (block median) on the device, FFT'd in one batch, multiplied by the
-// kernel spectra and inverse-FFT'd in chunks with cuFFT, and their good powers stored in the
-// plane; one kernel then sums harmonics for every searched point and compacts the hits.
+// are loaded and normalised (block median) on the device, FFT'd in one batch, correlated with
+// the kernel spectra (fused kernels, or cuFFT for long FFTs), and their good powers stored in
+// the plane as float or half; one kernel then sums harmonics for every searched point and
+// compacts the hits. Searches may be called from several threads at once: each takes a
+// workspace of its own (stream, buffers, cuFFT plans), so that several DM trials are in flight
+// on the device, one's upload and host work overlapping another's kernels.
 #include <cufft.h>
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -65,8 +70,9 @@ std::vector<int> subharmonic_row_table(const AccelPlan& plan) {
 // Device memory and cuFFT plans kept from one search to the next: a batch of DM trials of one
 // length reuses them all, so no search after the first allocates or plans anything.
 struct AccelWorkspace {
-  int64_t plane_floats = 0;
-  DeviceBuffer<float> plane;
+  cuda::Stream stream;
+  size_t plane_bytes = 0;
+  DeviceBuffer<unsigned char> plane;
   DeviceBuffer<float2> spectrum, amplitudes, product;
   cuda::PinnedBuffer<float2> staging;
   DeviceBuffer<AccelSegmentGeometry> geometry;
@@ -83,50 +89,128 @@ void ensure_size(cuda::OwnedBuffer<T, Memory>& buffer, size_t count) {
   if (buffer.size() < count) buffer = cuda::OwnedBuffer<T, Memory>(count);
 }
 
+// Spectra of the f-fdot kernels for one (fftlen, zmax): shared by the searches in flight.
+struct KernelSpectra {
+  std::pair<int, int> key{0, 0};
+  DeviceBuffer<float2> spectra;
+};
+
 class GpuAccelEngine final : public AccelEngine {
  public:
-  explicit GpuAccelEngine(int gpu_index)
-      : gpu_index_(gpu_index), stream_([gpu_index] {
-          cuda::DeviceGuard guard(gpu_index);
-          return cuda::Stream();
-        }()) {}
+  explicit GpuAccelEngine(int gpu_index) : gpu_index_(gpu_index) {}
 
   std::vector<PlaneHit> search(const std::vector<std::complex<float>>& spectrum,
-                               const AccelPlan& plan) override {
+                               const AccelPlan& plan, AccelEngineTimings& timings) override {
     cuda::DeviceGuard guard(gpu_index_);
-    const cudaStream_t stream = stream_.get();
-    const cuda::Event start(true), plane_done(true), stop(true);
-    start.record(stream);
-    prepare_kernels(plan);
-    const float* plane = build_plane(spectrum, plan, stream);
-    plane_done.record(stream);
-    std::vector<PlaneHit> hits = search_plane(plane, plan, stream);
-    stop.record(stream);
-    stop.synchronize();
-    timings_.plane_s = cuda::elapsed_seconds(start, plane_done);
-    timings_.harmsum_s = cuda::elapsed_seconds(plane_done, stop);
-    timings_.total_s = cuda::elapsed_seconds(start, stop);
-    return hits;
+    const std::shared_ptr<const KernelSpectra> kernels = kernel_spectra(plan);
+    WorkspaceLease lease(*this, plan);
+    AccelWorkspace& work = lease.get();
+    if (plan.options.plane_precision == PlanePrecision::Float16) {
+      return search_with<__half>(spectrum, plan, *kernels, work, timings);
+    }
+    return search_with<float>(spectrum, plan, *kernels, work, timings);
   }
 
   std::string name() const override { return "gpu:" + std::to_string(gpu_index_); }
-  AccelEngineTimings last_timings() const override { return timings_; }
+  int concurrent_searches() const override { return kMaxSearchesInFlight; }
 
  private:
-  // Kernel spectra depend only on (fftlen, zmax); keep them across inputs.
-  void prepare_kernels(const AccelPlan& plan) {
-    const std::pair<int, int> key{plan.fftlen, plan.options.zmax};
-    if (plan.options.plane_mode == PlaneMode::Interbin) return;  // no correlation
-    if (kernels_key_ == key && kernels_.get()) return;
-    const FdotKernelBank bank = make_fdot_kernel_bank(plan);
-    kernels_ = DeviceBuffer<float2>(bank.spectra.size());
-    RAPT_CUDA_CHECK(cudaMemcpy(kernels_.get(), bank.spectra.data(), kernels_.bytes(),
-                               cudaMemcpyHostToDevice));
-    kernels_key_ = key;
+  static constexpr int kMaxSearchesInFlight = 2;
+
+  // A workspace taken from the pool for one search and given back when it ends.
+  class WorkspaceLease {
+   public:
+    WorkspaceLease(GpuAccelEngine& engine, const AccelPlan& plan)
+        : engine_(engine), work_(engine.acquire_workspace(plan)) {}
+    ~WorkspaceLease() { engine_.release_workspace(std::move(work_)); }
+    WorkspaceLease(const WorkspaceLease&) = delete;
+    WorkspaceLease& operator=(const WorkspaceLease&) = delete;
+    AccelWorkspace& get() { return *work_; }
+
+   private:
+    GpuAccelEngine& engine_;
+    std::unique_ptr<AccelWorkspace> work_;
+  };
+
+  // A free workspace, or a new one while fewer than kMaxSearchesInFlight exist and the device
+  // has room for another plane; otherwise waits for one to be given back.
+  std::unique_ptr<AccelWorkspace> acquire_workspace(const AccelPlan& plan) {
+    std::unique_lock<std::mutex> lock(pool_mutex_);
+    for (;;) {
+      if (!free_workspaces_.empty()) {
+        std::unique_ptr<AccelWorkspace> work = std::move(free_workspaces_.back());
+        free_workspaces_.pop_back();
+        return work;
+      }
+      if (workspaces_ == 0 || (workspaces_ < kMaxSearchesInFlight && room_for_another(plan))) {
+        ++workspaces_;
+        return std::make_unique<AccelWorkspace>();
+      }
+      pool_changed_.wait(lock);
+    }
   }
 
-  const float* build_plane(const std::vector<std::complex<float>>& spectrum,
-                           const AccelPlan& plan, cudaStream_t stream) {
+  void release_workspace(std::unique_ptr<AccelWorkspace> work) {
+    {
+      std::lock_guard<std::mutex> lock(pool_mutex_);
+      free_workspaces_.push_back(std::move(work));
+    }
+    pool_changed_.notify_one();
+  }
+
+  // Whether another plane (and its segment buffers) fits with 1 GiB to spare. Counted twice,
+  // as the workspace in use may not have allocated its own yet.
+  static bool room_for_another(const AccelPlan& plan) {
+    size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return false;
+    const size_t plane = size_t(plan.numz) * size_t(plan.plane_columns()) *
+                         (plan.options.plane_precision == PlanePrecision::Float16 ? 2 : 4);
+    const size_t segments = size_t(plan.numbins) * 2 * sizeof(float2) + kProductBudgetBytes;
+    return free_bytes > 2 * (plane + segments) + (size_t(1) << 30);
+  }
+
+  // Kernel spectra depend only on (fftlen, zmax); kept across inputs.
+  std::shared_ptr<const KernelSpectra> kernel_spectra(const AccelPlan& plan) {
+    std::lock_guard<std::mutex> lock(kernels_mutex_);
+    const std::pair<int, int> key{plan.fftlen, plan.options.zmax};
+    if (plan.options.plane_mode == PlaneMode::Interbin) {  // no correlation
+      if (!no_kernels_) no_kernels_ = std::make_shared<KernelSpectra>();
+      return no_kernels_;
+    }
+    if (kernels_ && kernels_->key == key) return kernels_;
+    const FdotKernelBank bank = make_fdot_kernel_bank(plan);
+    auto fresh = std::make_shared<KernelSpectra>();
+    fresh->key = key;
+    fresh->spectra = DeviceBuffer<float2>(bank.spectra.size());
+    RAPT_CUDA_CHECK(cudaMemcpy(fresh->spectra.get(), bank.spectra.data(), fresh->spectra.bytes(),
+                               cudaMemcpyHostToDevice));
+    kernels_ = fresh;
+    return kernels_;
+  }
+
+  template <typename Power>
+  std::vector<PlaneHit> search_with(const std::vector<std::complex<float>>& spectrum,
+                                    const AccelPlan& plan, const KernelSpectra& kernels,
+                                    AccelWorkspace& work, AccelEngineTimings& timings) {
+    const cudaStream_t stream = work.stream.get();
+    const cuda::Event start(true), plane_done(true), stop(true);
+    start.record(stream);
+    const Power* plane = build_plane<Power>(spectrum, plan, kernels, work);
+    plane_done.record(stream);
+    std::vector<PlaneHit> hits = search_plane(plane, plan, work);
+    stop.record(stream);
+    stop.synchronize();
+    timings.plane_s = cuda::elapsed_seconds(start, plane_done);
+    timings.harmsum_s = cuda::elapsed_seconds(plane_done, stop);
+    timings.total_s = cuda::elapsed_seconds(start, stop);
+    return hits;
+  }
+
+  template <typename Power>
+  const Power* build_plane(const std::vector<std::complex<float>>& spectrum,
+                           const AccelPlan& plan, const KernelSpectra& kernels,
+                           AccelWorkspace& work) {
+    const cudaStream_t stream = work.stream.get();
     const std::vector<PlaneSegment> segments = plane_build_segments(plan);
     const size_t nwarmup = plan.warmup_segment_starts().size();
     const int64_t search_first_column = static_cast<int64_t>(plan.rlo) * kAccelNumBetween;
@@ -137,38 +221,38 @@ class GpuAccelEngine final : public AccelEngine {
     }
     const int nsegments = int(geometry.size());
     const int half = plan.fftlen / 2;
-    ensure_size(work_.geometry, geometry.size());
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.geometry.get(), geometry.data(),
+    ensure_size(work.geometry, geometry.size());
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(work.geometry.get(), geometry.data(),
                                     geometry.size() * sizeof(AccelSegmentGeometry),
                                     cudaMemcpyHostToDevice, stream));
     // Every column a search reads is written by a segment, except the few below the first
     // segment: zeroing a new plane once is enough.
-    const int64_t plane_floats = int64_t(plan.numz) * plan.plane_columns();
-    if (work_.plane_floats != plane_floats) {
-      work_.plane = DeviceBuffer<float>();
-      work_.plane = DeviceBuffer<float>(size_t(plane_floats));
-      RAPT_CUDA_CHECK(cudaMemsetAsync(work_.plane.get(), 0, work_.plane.bytes(), stream));
-      work_.plane_floats = plane_floats;
+    const size_t plane_bytes = size_t(plan.numz) * size_t(plan.plane_columns()) * sizeof(Power);
+    if (work.plane_bytes != plane_bytes) {
+      work.plane = DeviceBuffer<unsigned char>();
+      work.plane = DeviceBuffer<unsigned char>(plane_bytes);
+      RAPT_CUDA_CHECK(cudaMemsetAsync(work.plane.get(), 0, plane_bytes, stream));
+      work.plane_bytes = plane_bytes;
     }
-    float* plane = work_.plane.get();
-    ensure_size(work_.amplitudes, size_t(nsegments) * half);
-    load_amplitudes(spectrum, plan, segments, geometry, stream);
+    Power* plane = reinterpret_cast<Power*>(work.plane.get());
+    ensure_size(work.amplitudes, size_t(nsegments) * half);
+    load_amplitudes(spectrum, plan, segments, geometry, work);
     if (plan.options.plane_mode == PlaneMode::Interbin) {
-      cuda::launch_interbin_powers(work_.amplitudes.get(), work_.geometry.get(), nsegments, half,
+      cuda::launch_interbin_powers(work.amplitudes.get(), work.geometry.get(), nsegments, half,
                                    plan.kernel_halfwidth, plan.uselen, plane,
                                    plan.plane_columns(), stream);
       return plane;
     }
-    const CufftPlan& forward = cufft_plan(work_.forward, work_.forward_key, half, nsegments,
+    const CufftPlan& forward = cufft_plan(work.forward, work.forward_key, half, nsegments,
                                           stream);
-    check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(work_.amplitudes.get()),
-                             reinterpret_cast<cufftComplex*>(work_.amplitudes.get()), CUFFT_FORWARD),
+    check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(work.amplitudes.get()),
+                             reinterpret_cast<cufftComplex*>(work.amplitudes.get()), CUFFT_FORWARD),
                 "forward segment FFTs");
     const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
     const int offset = kAccelNumBetween * plan.kernel_halfwidth;
     if (cuda::fused_correlation_supported(plan.fftlen)) {
-      cuda::launch_correlate_fused(work_.amplitudes.get(), kernels_.get(), work_.geometry.get(),
-                                   nsegments, plan.numz, plan.fftlen,
+      cuda::launch_correlate_fused(work.amplitudes.get(), kernels.spectra.get(),
+                                   work.geometry.get(), nsegments, plan.numz, plan.fftlen,
                                    offset, plan.uselen, scale, plane, plan.plane_columns(),
                                    stream);
       return plane;
@@ -177,19 +261,19 @@ class GpuAccelEngine final : public AccelEngine {
     const size_t per_segment = size_t(plan.numz) * plan.fftlen * sizeof(float2);
     const int chunk = int(std::max<size_t>(1, std::min<size_t>(nsegments,
                                                                 kProductBudgetBytes / per_segment)));
-    ensure_size(work_.product, size_t(chunk) * plan.numz * plan.fftlen);
-    const CufftPlan& inverse = cufft_plan(work_.inverse, work_.inverse_key, plan.fftlen,
+    ensure_size(work.product, size_t(chunk) * plan.numz * plan.fftlen);
+    const CufftPlan& inverse = cufft_plan(work.inverse, work.inverse_key, plan.fftlen,
                                           chunk * plan.numz, stream);
     for (int first = 0; first < nsegments; first += chunk) {
       const int count = std::min(chunk, nsegments - first);
-      cuda::launch_multiply_kernels(work_.amplitudes.get(), kernels_.get(), first, count,
-                                    plan.numz, plan.fftlen, work_.product.get(), stream);
+      cuda::launch_multiply_kernels(work.amplitudes.get(), kernels.spectra.get(), first, count,
+                                    plan.numz, plan.fftlen, work.product.get(), stream);
       // A short last chunk still runs the full batch; the extra rows are never read.
-      check_cufft(cufftExecC2C(inverse.get(), reinterpret_cast<cufftComplex*>(work_.product.get()),
-                               reinterpret_cast<cufftComplex*>(work_.product.get()),
+      check_cufft(cufftExecC2C(inverse.get(), reinterpret_cast<cufftComplex*>(work.product.get()),
+                               reinterpret_cast<cufftComplex*>(work.product.get()),
                                CUFFT_INVERSE),
                   "inverse correlation FFTs");
-      cuda::launch_store_powers(work_.product.get(), work_.geometry.get(), first, count,
+      cuda::launch_store_powers(work.product.get(), work.geometry.get(), first, count,
                                 plan.numz, plan.fftlen, offset, plan.uselen, scale, plane,
                                 plan.plane_columns(), stream);
     }
@@ -206,22 +290,28 @@ class GpuAccelEngine final : public AccelEngine {
     return *plan;
   }
 
-  void load_amplitudes(const std::vector<std::complex<float>>& spectrum, const AccelPlan& plan,
-                       const std::vector<PlaneSegment>& segments,
-                       const std::vector<AccelSegmentGeometry>& geometry, cudaStream_t stream) {
+  static void load_amplitudes(const std::vector<std::complex<float>>& spectrum,
+                              const AccelPlan& plan, const std::vector<PlaneSegment>& segments,
+                              const std::vector<AccelSegmentGeometry>& geometry,
+                              AccelWorkspace& work) {
+    const cudaStream_t stream = work.stream.get();
     const int half = plan.fftlen / 2;
     if (plan.options.normalisation == SpectrumNormalisation::BlockMedian) {
-      // Through page-locked memory, so the copy runs at full link speed.
-      ensure_size(work_.staging, spectrum.size());
-      ensure_size(work_.spectrum, spectrum.size());
-      std::copy(spectrum.begin(), spectrum.end(),
-                reinterpret_cast<std::complex<float>*>(work_.staging.get()));
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.spectrum.get(), work_.staging.get(),
-                                      spectrum.size() * sizeof(float2), cudaMemcpyHostToDevice,
-                                      stream));
-      cuda::launch_load_segments(work_.spectrum.get(), int64_t(spectrum.size()),
-                                 plan.options.lobin, work_.geometry.get(), int(geometry.size()),
-                                 half, true, work_.amplitudes.get(), stream);
+      // Through page-locked memory, so the copy runs at full link speed, and in pieces, so
+      // that each piece's transfer overlaps the host's copy of the next.
+      ensure_size(work.staging, spectrum.size());
+      ensure_size(work.spectrum, spectrum.size());
+      constexpr size_t kPiece = size_t(1) << 19;  // 4 MiB of amplitudes
+      auto* staging = reinterpret_cast<std::complex<float>*>(work.staging.get());
+      for (size_t first = 0; first < spectrum.size(); first += kPiece) {
+        const size_t count = std::min(kPiece, spectrum.size() - first);
+        std::copy_n(spectrum.begin() + ptrdiff_t(first), count, staging + first);
+        RAPT_CUDA_CHECK(cudaMemcpyAsync(work.spectrum.get() + first, work.staging.get() + first,
+                                        count * sizeof(float2), cudaMemcpyHostToDevice, stream));
+      }
+      cuda::launch_load_segments(work.spectrum.get(), int64_t(spectrum.size()),
+                                 plan.options.lobin, work.geometry.get(), int(geometry.size()),
+                                 half, true, work.amplitudes.get(), stream);
       return;
     }
     // Local-power and photon normalisation are rare; the host does them.
@@ -229,44 +319,48 @@ class GpuAccelEngine final : public AccelEngine {
     for (size_t i = 0; i < segments.size(); ++i) {
       load_segment_amplitudes(spectrum, plan, segments[i], host.data() + i * half);
     }
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.amplitudes.get(), host.data(),
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(work.amplitudes.get(), host.data(),
                                     host.size() * sizeof(float2), cudaMemcpyHostToDevice, stream));
     RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));  // `host` dies here
   }
 
-  std::vector<PlaneHit> search_plane(const float* plane, const AccelPlan& plan,
-                                     cudaStream_t stream) {
+  template <typename Power>
+  static std::vector<PlaneHit> search_plane(const Power* plane, const AccelPlan& plan,
+                                            AccelWorkspace& work) {
+    const cudaStream_t stream = work.stream.get();
     const int64_t first_column = static_cast<int64_t>(plan.rlo) * kAccelNumBetween;
     const int64_t ncolumns = int64_t(plan.search_segment_starts().size()) * plan.uselen;
     const std::vector<int> sub_rows = subharmonic_row_table(plan);
-    ensure_size(work_.powcut, plan.powcut.size());
-    ensure_size(work_.sub_rows, sub_rows.size());
-    ensure_size(work_.count, 1);
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.powcut.get(), plan.powcut.data(),
+    ensure_size(work.powcut, plan.powcut.size());
+    ensure_size(work.sub_rows, sub_rows.size());
+    ensure_size(work.count, 1);
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(work.powcut.get(), plan.powcut.data(),
                                     plan.powcut.size() * sizeof(float), cudaMemcpyHostToDevice,
                                     stream));
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(work_.sub_rows.get(), sub_rows.data(),
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(work.sub_rows.get(), sub_rows.data(),
                                     sub_rows.size() * sizeof(int), cudaMemcpyHostToDevice, stream));
-    ensure_size(work_.hits, kInitialMaxHits);
+    ensure_size(work.hits, kInitialMaxHits);
     for (;;) {
-      const unsigned long long max_hits = work_.hits.size();
-      RAPT_CUDA_CHECK(cudaMemsetAsync(work_.count.get(), 0, sizeof(unsigned long long), stream));
+      const unsigned long long max_hits = work.hits.size();
+      RAPT_CUDA_CHECK(cudaMemsetAsync(work.count.get(), 0, sizeof(unsigned long long), stream));
       cuda::launch_harmonic_search(plane, plan.plane_columns(), plan.numz, first_column, ncolumns,
-                                   plan.numharm_stages, work_.powcut.get(), work_.sub_rows.get(),
-                                   work_.hits.get(), work_.count.get(), max_hits, stream);
+                                   plan.numharm_stages, work.powcut.get(), work.sub_rows.get(),
+                                   work.hits.get(), work.count.get(), max_hits, stream);
       unsigned long long count = 0;
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(&count, work_.count.get(), sizeof(count),
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(&count, work.count.get(), sizeof(count),
                                       cudaMemcpyDeviceToHost, stream));
       RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));
       if (count > max_hits) {  // too many to hold: search again with room for all of them
-        work_.hits = DeviceBuffer<AccelDeviceHit>();
-        work_.hits = DeviceBuffer<AccelDeviceHit>(count);
+        work.hits = DeviceBuffer<AccelDeviceHit>();
+        work.hits = DeviceBuffer<AccelDeviceHit>(count);
         continue;
       }
       std::vector<AccelDeviceHit> device_hits(count);
       if (count) {
-        RAPT_CUDA_CHECK(cudaMemcpy(device_hits.data(), work_.hits.get(),
-                                   count * sizeof(AccelDeviceHit), cudaMemcpyDeviceToHost));
+        RAPT_CUDA_CHECK(cudaMemcpyAsync(device_hits.data(), work.hits.get(),
+                                        count * sizeof(AccelDeviceHit), cudaMemcpyDeviceToHost,
+                                        stream));
+        RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));
       }
       std::vector<PlaneHit> hits;
       hits.reserve(count);
@@ -280,11 +374,12 @@ class GpuAccelEngine final : public AccelEngine {
   }
 
   int gpu_index_;
-  cuda::Stream stream_;
-  DeviceBuffer<float2> kernels_;
-  std::pair<int, int> kernels_key_{0, 0};
-  AccelWorkspace work_;
-  AccelEngineTimings timings_;
+  std::mutex kernels_mutex_;
+  std::shared_ptr<KernelSpectra> kernels_, no_kernels_;
+  std::mutex pool_mutex_;
+  std::condition_variable pool_changed_;
+  std::vector<std::unique_ptr<AccelWorkspace>> free_workspaces_;
+  int workspaces_ = 0;
 };
 
 }  // namespace

@@ -165,7 +165,19 @@ __device__ inline void twiddle_powers(int q, int n, float2* w) {
   for (int k = 2; k < 16; ++k) w[k] = cmul(w[k / 2], w[k - k / 2]);
 }
 
+// Plane stores and loads in either precision. A half-precision plane holds the square root of
+// each power, saturated at 65504, and gives back its square, rounded exactly as
+// half_precision_power (common/accel/half_power.hpp) rounds on the host.
 __device__ inline void store_power(float* out, float power) { *out = power; }
+__device__ inline void store_power(__half* out, float power) {
+  const float amplitude = __fsqrt_rn(power);
+  *out = __float2half_rn(amplitude < 65504.0f ? amplitude : 65504.0f);
+}
+__device__ inline float load_power(const float* in) { return __ldg(in); }
+__device__ inline float load_power(const __half* in) {
+  const float amplitude = __half2float(__ldg(in));
+  return __fmul_rn(amplitude, amplitude);  // not fused into the sum's add, as on the host
+}
 
 // The inverse FFT of N = 16 T points (T threads) in three passes, with the data in registers
 // between two exchanges through shared memory (against one exchange per radix-8 stage):
@@ -244,9 +256,10 @@ correlate_rows_kernel(const float2* segment_spectra, const float2* kernels,
   }
 }
 
+template <typename Power>
 __global__ void store_powers_kernel(const float2* product, const AccelSegmentGeometry* segments,
                                     int first_segment, int numz, int fftlen, int offset,
-                                    int uselen, float scale, float* plane,
+                                    int uselen, float scale, Power* plane,
                                     int64_t plane_columns) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= uselen) return;
@@ -256,12 +269,13 @@ __global__ void store_powers_kernel(const float2* product, const AccelSegmentGeo
   const int64_t column = segment.first_column + i;
   if (column >= segment.column_limit || column >= plane_columns) return;
   const float2 v = product[(size_t(s) * numz + row) * fftlen + offset + i];
-  plane[size_t(row) * plane_columns + column] = power_of(v) * scale;
+  store_power(plane + size_t(row) * plane_columns + column, power_of(v) * scale);
 }
 
+template <typename Power>
 __global__ void interbin_powers_kernel(const float2* amplitudes,
                                        const AccelSegmentGeometry* segments, int half,
-                                       int first_amplitude, int uselen, float* plane,
+                                       int first_amplitude, int uselen, Power* plane,
                                        int64_t plane_columns) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= uselen) return;
@@ -273,7 +287,7 @@ __global__ void interbin_powers_kernel(const float2* amplitudes,
   const float2 v = (i % 2 == 0) ? a[0]
                                 : make_float2(kInterbinScale * (a[0].x - a[1].x),
                                               kInterbinScale * (a[0].y - a[1].y));
-  plane[column] = power_of(v);
+  store_power(plane + column, power_of(v));
 }
 
 // Blocks are ordered rows first (blockIdx.x = row), so the blocks resident at one time share a
@@ -281,8 +295,8 @@ __global__ void interbin_powers_kernel(const float2* amplitudes,
 // cache serves most of the reads. Tiles beyond the grid's y extent are taken in turn. The
 // stage count is a template parameter so the loops unroll and every harmonic's load of a stage
 // is in flight at once; Index is 32-bit when 2 * column * 31 fits, as it does up to 2^25 bins.
-template <int kStages, typename Index>
-__global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns, int numz,
+template <int kStages, typename Index, typename Power>
+__global__ void harmonic_search_kernel(const Power* plane, int64_t plane_columns, int numz,
                                        int64_t first_column, int64_t ncolumns,
                                        const float* powcut, const int* sub_rows,
                                        AccelDeviceHit* hits, unsigned long long* hit_count,
@@ -291,7 +305,7 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
   const int row = blockIdx.x;
   // Everything that depends on the row only (the block's): each harmonic's sub-plane row and
   // the stage cuts, fetched once instead of for every column.
-  __shared__ const float* sub_row_start[kSubharmonics];
+  __shared__ const Power* sub_row_start[kSubharmonics];
   float cut[kStages];
 #pragma unroll
   for (int stage = 0; stage < kStages; ++stage) cut[stage] = powcut[stage];
@@ -304,7 +318,7 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
     sub_row_start[threadIdx.x] = plane + size_t(sub_row) * plane_columns;
   }
   __syncthreads();
-  const float* row_start = plane + size_t(row) * plane_columns;
+  const Power* row_start = plane + size_t(row) * plane_columns;
   // Each thread sums kColumnsPerThread neighbouring columns: they share the per-harmonic work
   // (pointer, multiply, loop) and their sub-harmonic reads are the same or adjacent words.
   const int64_t groups = (ncolumns + kColumnsPerThread - 1) / kColumnsPerThread;
@@ -318,7 +332,7 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
     float sum[kColumnsPerThread];
 #pragma unroll
     for (int c = 0; c < kColumnsPerThread; ++c) {
-      sum[c] = c < valid ? __ldg(row_start + column + c) : 0.0f;
+      sum[c] = c < valid ? load_power(row_start + column + c) : 0.0f;
     }
     int harmonic = 0;
 #pragma unroll
@@ -333,10 +347,10 @@ __global__ void harmonic_search_kernel(const float* plane, int64_t plane_columns
         // no bounds check; each next column adds 2 harm before the shift. Reads for columns
         // past the last valid one stay inside the plane (they are below its width).
         const Index scaled = Index(2) * column * Index(harm) + Index(harmtosum);
-        const float* sub = sub_row_start[harmonic + harm / 2];
+        const Power* sub = sub_row_start[harmonic + harm / 2];
 #pragma unroll
         for (int c = 0; c < kColumnsPerThread; ++c) {
-          sum[c] += __ldg(sub + ((scaled + Index(2 * harm * c)) >> (stage + 1)));
+          sum[c] += load_power(sub + ((scaled + Index(2 * harm * c)) >> (stage + 1)));
         }
       }
       harmonic += harmtosum / 2;
@@ -383,12 +397,12 @@ void launch_multiply_kernels(const float2* segment_spectra, const float2* kernel
 
 bool fused_correlation_supported(int fftlen) { return fftlen == 2048 || fftlen == 4096; }
 
-template <int N>
+template <int N, typename Power>
 void launch_correlate_rows(const float2* segment_spectra, const float2* kernels,
                            const AccelSegmentGeometry* segments, int nsegments, int numz,
-                           int offset, int uselen, float scale, float* plane,
+                           int offset, int uselen, float scale, Power* plane,
                            int64_t plane_columns, cudaStream_t stream) {
-  const auto kernel = correlate_rows_kernel<N, float>;
+  const auto kernel = correlate_rows_kernel<N, Power>;
   constexpr size_t shared = correlate_shared_bytes<N>();
   RAPT_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
@@ -402,9 +416,10 @@ void launch_correlate_rows(const float2* segment_spectra, const float2* kernels,
   }
 }
 
+template <typename Power>
 void launch_correlate_fused(const float2* segment_spectra, const float2* kernels,
                             const AccelSegmentGeometry* segments, int nsegments, int numz,
-                            int fftlen, int offset, int uselen, float scale, float* plane,
+                            int fftlen, int offset, int uselen, float scale, Power* plane,
                             int64_t plane_columns, cudaStream_t stream) {
   if (nsegments == 0) return;
   if (fftlen == 2048) {
@@ -419,9 +434,10 @@ void launch_correlate_fused(const float2* segment_spectra, const float2* kernels
   }
 }
 
+template <typename Power>
 void launch_store_powers(const float2* product, const AccelSegmentGeometry* segments,
                          int first_segment, int nsegments, int numz, int fftlen, int offset,
-                         int uselen, float scale, float* plane, int64_t plane_columns,
+                         int uselen, float scale, Power* plane, int64_t plane_columns,
                          cudaStream_t stream) {
   if (nsegments == 0) return;
   const int threads = 256;
@@ -432,9 +448,10 @@ void launch_store_powers(const float2* product, const AccelSegmentGeometry* segm
   RAPT_CUDA_CHECK_LAUNCH("store_powers_kernel");
 }
 
+template <typename Power>
 void launch_interbin_powers(const float2* amplitudes, const AccelSegmentGeometry* segments,
                             int nsegments, int half, int first_amplitude, int uselen,
-                            float* plane, int64_t plane_columns, cudaStream_t stream) {
+                            Power* plane, int64_t plane_columns, cudaStream_t stream) {
   if (nsegments == 0) return;
   const int threads = 256;
   const dim3 grid((uselen + threads - 1) / threads, nsegments);
@@ -444,8 +461,8 @@ void launch_interbin_powers(const float2* amplitudes, const AccelSegmentGeometry
   RAPT_CUDA_CHECK_LAUNCH("interbin_powers_kernel");
 }
 
-template <typename Index>
-void launch_harmonic_search_with(const dim3& grid, int threads, const float* plane,
+template <typename Index, typename Power>
+void launch_harmonic_search_with(const dim3& grid, int threads, const Power* plane,
                                  int64_t plane_columns, int numz, int64_t first_column,
                                  int64_t ncolumns, int nstages, const float* powcut,
                                  const int* sub_rows, AccelDeviceHit* hits,
@@ -456,17 +473,18 @@ void launch_harmonic_search_with(const dim3& grid, int threads, const float* pla
                                          powcut, sub_rows, hits, hit_count, max_hits);
   };
   switch (nstages) {
-    case 1: launch(harmonic_search_kernel<1, Index>); break;
-    case 2: launch(harmonic_search_kernel<2, Index>); break;
-    case 3: launch(harmonic_search_kernel<3, Index>); break;
-    case 4: launch(harmonic_search_kernel<4, Index>); break;
-    case 5: launch(harmonic_search_kernel<5, Index>); break;
-    case 6: launch(harmonic_search_kernel<6, Index>); break;
+    case 1: launch(harmonic_search_kernel<1, Index, Power>); break;
+    case 2: launch(harmonic_search_kernel<2, Index, Power>); break;
+    case 3: launch(harmonic_search_kernel<3, Index, Power>); break;
+    case 4: launch(harmonic_search_kernel<4, Index, Power>); break;
+    case 5: launch(harmonic_search_kernel<5, Index, Power>); break;
+    case 6: launch(harmonic_search_kernel<6, Index, Power>); break;
     default: throw DataError("harmonic search: " + std::to_string(nstages) + " stages (1 to 6)");
   }
 }
 
-void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
+template <typename Power>
+void launch_harmonic_search(const Power* plane, int64_t plane_columns, int numz,
                             int64_t first_column, int64_t ncolumns, int nstages,
                             const float* powcut, const int* sub_rows, AccelDeviceHit* hits,
                             unsigned long long* hit_count, unsigned long long max_hits,
@@ -488,5 +506,22 @@ void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
   }
   RAPT_CUDA_CHECK_LAUNCH("harmonic_search_kernel");
 }
+
+#define RAPT_ACCEL_PLANE_LAUNCHERS(Power)                                                      \
+  template void launch_correlate_fused<Power>(const float2*, const float2*,                  \
+                                              const AccelSegmentGeometry*, int, int, int, int, \
+                                              int, float, Power*, int64_t, cudaStream_t);      \
+  template void launch_store_powers<Power>(const float2*, const AccelSegmentGeometry*, int,   \
+                                           int, int, int, int, int, float, Power*, int64_t,   \
+                                           cudaStream_t);                                      \
+  template void launch_interbin_powers<Power>(const float2*, const AccelSegmentGeometry*, int, \
+                                              int, int, int, Power*, int64_t, cudaStream_t);  \
+  template void launch_harmonic_search<Power>(const Power*, int64_t, int, int64_t, int64_t,   \
+                                              int, const float*, const int*, AccelDeviceHit*, \
+                                              unsigned long long*, unsigned long long,         \
+                                              cudaStream_t);
+RAPT_ACCEL_PLANE_LAUNCHERS(float)
+RAPT_ACCEL_PLANE_LAUNCHERS(__half)
+#undef RAPT_ACCEL_PLANE_LAUNCHERS
 
 }  // namespace rapt::cuda

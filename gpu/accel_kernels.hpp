@@ -1,6 +1,9 @@
 // Launchers for the acceleration-search kernels (gpu/accel_kernels.cu). All work on one
-// stream; pointers are device pointers. Complex values are float2 (re, im).
+// stream; pointers are device pointers. Complex values are float2 (re, im). The plane's
+// powers are float or __half (accelgpu --fp16); each launcher that touches the plane exists
+// for both.
 #pragma once
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -39,9 +42,10 @@ void launch_multiply_kernels(const float2* segment_spectra, const float2* kernel
 
 // plane[row][first_column + i] = |product[s][row][offset + i]|^2 * scale for i < uselen and
 // columns below the segment's limit and the plane's width.
+template <typename Power>
 void launch_store_powers(const float2* product, const AccelSegmentGeometry* segments,
                          int first_segment, int nsegments, int numz, int fftlen, int offset,
-                         int uselen, float scale, float* plane, int64_t plane_columns,
+                         int uselen, float scale, Power* plane, int64_t plane_columns,
                          cudaStream_t stream);
 
 // The fused path for fftlen 2048 and 4096 (zmax up to about 730): for each segment and group of
@@ -49,22 +53,25 @@ void launch_store_powers(const float2* product, const AccelSegmentGeometry* segm
 // inverse FFT in registers and shared memory and stores the good powers, so no complex
 // intermediate goes through device memory.
 bool fused_correlation_supported(int fftlen);
+template <typename Power>
 void launch_correlate_fused(const float2* segment_spectra, const float2* kernels,
                             const AccelSegmentGeometry* segments, int nsegments, int numz,
-                            int fftlen, int offset, int uselen, float scale, float* plane,
+                            int fftlen, int offset, int uselen, float scale, Power* plane,
                             int64_t plane_columns, cudaStream_t stream);
 
 // harmsum's fast path: plane row 0 from the normalised amplitudes without correlation: whole
 // bins |A_k|^2 and interbins |(pi/4)(A_k - A_k+1)|^2, for amplitude k = first_amplitude + i/2.
+template <typename Power>
 void launch_interbin_powers(const float2* amplitudes, const AccelSegmentGeometry* segments,
                             int nsegments, int half, int first_amplitude, int uselen,
-                            float* plane, int64_t plane_columns, cudaStream_t stream);
+                            Power* plane, int64_t plane_columns, cudaStream_t stream);
 
 // Staged harmonic sums over the searched columns [first_column, first_column + ncolumns) of
 // every row; each sum above its stage's cut is appended to hits (count in *hit_count; hits past
 // max_hits are counted but not written). sub_rows[(harmtosum + harm - 2) / 1 ...] is a table
 // of sub-harmonic rows: entry [stage][harm / 2][row] at ((stage * 16 + harm / 2) * numz + row).
-void launch_harmonic_search(const float* plane, int64_t plane_columns, int numz,
+template <typename Power>
+void launch_harmonic_search(const Power* plane, int64_t plane_columns, int numz,
                             int64_t first_column, int64_t ncolumns, int nstages,
                             const float* powcut, const int* sub_rows, AccelDeviceHit* hits,
                             unsigned long long* hit_count, unsigned long long max_hits,

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <future>
 #include <random>
 
 #include "accel/accel_search.hpp"
@@ -99,6 +100,82 @@ TEST(AccelGpuEngine, InterbinPathMatchesTheCpuEngine) {
   o.plane_mode = PlaneMode::Interbin;
   expect_same_candidates(search_on("cpu", spectrum, o, n * 64e-6),
                          search_on("gpu", spectrum, o, n * 64e-6));
+}
+
+// zmax 400 needs 4096-point FFTs, the second fused length.
+TEST(AccelGpuEngine, FourThousandPointCorrelationsMatchTheCpuEngine) {
+  RAPT_REQUIRE_GPU();
+  const int64_t n = 1 << 18;
+  const double dt = 64e-6;
+  const auto spectrum = noise_with_pulsar(n, dt, 11);
+  AccelSearchOptions o;
+  o.zmax = 400;
+  o.numharm = 8;
+  for (const PlanePrecision precision : {PlanePrecision::Float32, PlanePrecision::Float16}) {
+    o.plane_precision = precision;
+    const auto cpu = search_on("cpu", spectrum, o, n * dt);
+    ASSERT_EQ(cpu.plan.fftlen, 4096);
+    ASSERT_FALSE(cpu.raw.empty());
+    expect_same_candidates(cpu, search_on("gpu", spectrum, o, n * dt));
+  }
+}
+
+// With --fp16 both engines store the same rounded powers, so they still agree.
+TEST(AccelGpuEngine, HalfPrecisionPlaneMatchesTheCpuEngine) {
+  RAPT_REQUIRE_GPU();
+  const int64_t n = 1 << 20;
+  const double dt = 64e-6;
+  const auto spectrum = noise_with_pulsar(n, dt, 7);
+  for (const int zmax : {0, 50, 200}) {
+    AccelSearchOptions o;
+    o.zmax = zmax;
+    o.numharm = 16;
+    o.plane_precision = PlanePrecision::Float16;
+    const auto cpu = search_on("cpu", spectrum, o, n * dt);
+    ASSERT_FALSE(cpu.raw.empty()) << "zmax " << zmax;
+    expect_same_candidates(cpu, search_on("gpu", spectrum, o, n * dt));
+  }
+  AccelSearchOptions interbin;
+  interbin.zmax = 0;
+  interbin.numharm = 32;
+  interbin.plane_mode = PlaneMode::Interbin;
+  interbin.plane_precision = PlanePrecision::Float16;
+  expect_same_candidates(search_on("cpu", spectrum, interbin, n * dt),
+                         search_on("gpu", spectrum, interbin, n * dt));
+}
+
+// Two searches in flight on one engine (each on its own thread and workspace) give what each
+// gives alone.
+TEST(AccelGpuEngine, ConcurrentSearchesGiveTheSameCandidatesAsOneAtATime) {
+  RAPT_REQUIRE_GPU();
+  const int64_t n = 1 << 20;
+  const double dt = 64e-6;
+  auto engine = make_accel_engine("gpu", 2);
+  ASSERT_GE(engine->concurrent_searches(), 2);
+  AccelSearchOptions o;
+  o.zmax = 50;
+  o.numharm = 8;
+  std::vector<std::vector<std::complex<float>>> spectra;
+  std::vector<AccelSearchResult> alone;
+  for (uint64_t seed = 20; seed < 24; ++seed) {
+    spectra.push_back(noise_with_pulsar(n, dt, seed));
+    alone.push_back(find_accel_candidates(spectra.back(), o, n * dt, true, *engine));
+  }
+  std::vector<std::future<AccelSearchResult>> together;
+  for (const auto& spectrum : spectra) {
+    together.push_back(std::async(std::launch::async, [&] {
+      return find_accel_candidates(spectrum, o, n * dt, true, *engine);
+    }));
+  }
+  for (size_t i = 0; i < spectra.size(); ++i) {
+    const AccelSearchResult r = together[i].get();
+    ASSERT_EQ(r.raw.size(), alone[i].raw.size()) << "series " << i;
+    for (size_t c = 0; c < r.raw.size(); ++c) {
+      EXPECT_EQ(r.raw[c].r, alone[i].raw[c].r);
+      EXPECT_EQ(r.raw[c].z, alone[i].raw[c].z);
+      EXPECT_EQ(r.raw[c].sigma, alone[i].raw[c].sigma);
+    }
+  }
 }
 
 }  // namespace

@@ -24,11 +24,15 @@ class AccelEngine {
  public:
   virtual ~AccelEngine() = default;
   // `spectrum` is the packed spectrum as read (bin i of the array = Fourier bin
-  // plan.options.lobin + i), before normalisation. Hits come back in search order.
+  // plan.options.lobin + i), before normalisation. Hits come back in search order, and the
+  // search's timings in `timings`.
   virtual std::vector<PlaneHit> search(const std::vector<std::complex<float>>& spectrum,
-                                       const AccelPlan& plan) = 0;
+                                       const AccelPlan& plan, AccelEngineTimings& timings) = 0;
   virtual std::string name() const = 0;
-  virtual AccelEngineTimings last_timings() const { return {}; }
+  // How many searches may usefully run at once, each called from its own thread (the GPU
+  // engine overlaps one trial's transfers and host work with another's kernels). 1 means
+  // search must not be called concurrently.
+  virtual int concurrent_searches() const { return 1; }
 };
 
 // `device`: auto | cpu | gpu[:N] (see gpu_device.hpp). `threads` for the CPU engine (0 = all).

@@ -25,6 +25,11 @@ enum class SpectrumNormalisation { BlockMedian, LocalPower, Photon };
 // (pi/4)(F_k - F_k+1), with no correlation.
 enum class PlaneMode { Correlation, Interbin };
 
+// How plane powers are stored. Float16 (--fp16) halves the plane's memory and the traffic of
+// the harmonic sums: the plane holds each power's square root in binary16, good to 2^-10 of
+// the power up to 4.3e9 (see half_power.hpp). Both engines store the same rounded values.
+enum class PlanePrecision { Float32, Float16 };
+
 // What the user asks for; PRESTO's option names in the comments.
 struct AccelSearchOptions {
   int zmax = 200;        // -zmax, rounded up to a multiple of kAccelDz
@@ -37,6 +42,7 @@ struct AccelSearchOptions {
   int64_t lobin = 0;     // -lobin: the first bin held in the .fft file
   SpectrumNormalisation normalisation = SpectrumNormalisation::BlockMedian;
   PlaneMode plane_mode = PlaneMode::Correlation;
+  PlanePrecision plane_precision = PlanePrecision::Float32;  // --fp16
   bool harmonic_polish = true;   // -noharmpolish turns off
   bool remove_harmonics = true;  // -noharmremove turns off
 };

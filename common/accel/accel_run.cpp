@@ -1,6 +1,8 @@
 #include "accel/accel_run.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <future>
 #include <thread>
 
@@ -55,15 +57,20 @@ int run_accel_inputs(const AccelRunOptions& run, const ParsedOptions& args,
   std::unique_ptr<AccelEngine> engine = make_accel_engine(run.device, threads);
   args.messages.detail("engine " + engine->name());
   std::unique_ptr<RzMaximiser> maximiser = make_rz_maximiser(run.device, threads);
-  // One search runs ahead of the writing of the previous input's results.
-  std::future<SearchedInput> next = std::async(std::launch::async, load_and_search,
-                                               run.files[0], std::cref(run), std::ref(*engine));
+  // The next inputs are loaded and searched while the current one's candidates are optimised
+  // and written: as many searches at once as the engine can overlap (one on the CPU).
+  const size_t in_flight = size_t(std::max(1, engine->concurrent_searches()));
+  std::deque<std::future<SearchedInput>> searches;
+  size_t next_file = 0;
+  auto start_next_search = [&] {
+    searches.push_back(std::async(std::launch::async, load_and_search, run.files[next_file++],
+                                  std::cref(run), std::ref(*engine)));
+  };
+  while (next_file < run.files.size() && searches.size() < in_flight) start_next_search();
   for (size_t i = 0; i < run.files.size(); ++i) {
-    SearchedInput input = next.get();
-    if (i + 1 < run.files.size()) {
-      next = std::async(std::launch::async, load_and_search, run.files[i + 1], std::cref(run),
-                        std::ref(*engine));
-    }
+    SearchedInput input = searches.front().get();
+    searches.pop_front();
+    if (next_file < run.files.size()) start_next_search();
     optimise_accel_candidates(input.result, input.spectrum.packed, input.inf_text, threads,
                               *maximiser);
     if (hook) hook(input.spectrum.root, input.spectrum.packed, input.result.plan);

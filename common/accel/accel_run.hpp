@@ -1,6 +1,7 @@
 // The main loop of accelgpu and harmsum: every input is loaded (and zapped), searched by the
-// engine and written. The next input is loaded and searched while the current one's
-// candidates are optimised and written, so a GPU never waits for the host between inputs.
+// engine and written, in the order given. The next inputs are loaded and searched while the
+// current one's candidates are optimised and written; the GPU engine runs two searches at once,
+// so a GPU never waits for the host between inputs.
 #pragma once
 #include <functional>
 #include <string>

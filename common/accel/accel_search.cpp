@@ -42,8 +42,7 @@ AccelSearchResult find_accel_candidates(const std::vector<std::complex<float>>& 
                                         bool log_txtcand, AccelEngine& engine) {
   AccelSearchResult result;
   result.plan = make_accel_plan(options, int64_t(spectrum.size()) + options.lobin, obs_length_s);
-  const std::vector<PlaneHit> hits = engine.search(spectrum, result.plan);
-  result.engine_timings = engine.last_timings();
+  const std::vector<PlaneHit> hits = engine.search(spectrum, result.plan, result.engine_timings);
   result.raw = collect_candidates(hits, result.plan, log_txtcand ? &result.txtcand : nullptr);
   if (options.numharm > 1 && options.remove_harmonics) eliminate_harmonics(result.raw);
   return result;

@@ -27,10 +27,10 @@ class CpuAccelEngine final : public AccelEngine {
       : threads_(threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()))) {}
 
   std::vector<PlaneHit> search(const std::vector<std::complex<float>>& spectrum,
-                               const AccelPlan& plan) override {
+                               const AccelPlan& plan, AccelEngineTimings& timings) override {
     const auto start = std::chrono::steady_clock::now();
     const FfdotPlane plane = build_ffdot_plane_cpu(spectrum, plan, threads_);
-    timings_.plane_s = seconds_since(start);
+    timings.plane_s = seconds_since(start);
     const auto sum_start = std::chrono::steady_clock::now();
     const size_t nsegments = plan.search_segment_starts().size();
     std::vector<std::vector<PlaneHit>> per_segment(nsegments);
@@ -39,17 +39,15 @@ class CpuAccelEngine final : public AccelEngine {
     });
     std::vector<PlaneHit> hits;
     for (auto& part : per_segment) hits.insert(hits.end(), part.begin(), part.end());
-    timings_.harmsum_s = seconds_since(sum_start);
-    timings_.total_s = seconds_since(start);
+    timings.harmsum_s = seconds_since(sum_start);
+    timings.total_s = seconds_since(start);
     return hits;
   }
 
   std::string name() const override { return "cpu (" + std::to_string(threads_) + " threads)"; }
-  AccelEngineTimings last_timings() const override { return timings_; }
 
  private:
   int threads_;
-  AccelEngineTimings timings_;
 };
 
 }  // namespace

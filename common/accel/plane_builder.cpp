@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "accel/fdot_kernels.hpp"
+#include "accel/half_power.hpp"
 #include "accel/plane_segments.hpp"
 #include "dedisp/parallel_for.hpp"
 
@@ -82,6 +83,9 @@ void correlate_segment(const std::vector<std::complex<float>>& spectrum, const A
       const float re = work.product[i + offset][0], im = work.product[i + offset][1];
       out[i] = (re * re + im * im) * scale;
     }
+    if (plan.options.plane_precision == PlanePrecision::Float16) {
+      for (int64_t i = 0; i < count; ++i) out[i] = half_precision_power(out[i]);
+    }
   }
 }
 
@@ -101,6 +105,9 @@ void interbin_segment(const std::vector<std::complex<float>>& spectrum, const Ac
     } else {
       out[i] = std::norm(kInterbinScale * (amplitudes[k] - amplitudes[k + 1]));
     }
+  }
+  if (plan.options.plane_precision == PlanePrecision::Float16) {
+    for (int64_t i = 0; i < count; ++i) out[i] = half_precision_power(out[i]);
   }
 }
 

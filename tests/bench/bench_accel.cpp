@@ -5,15 +5,20 @@
 // generation (the engine: upload, normalisation, plane, harmonic sums, compaction); "full" adds
 // de-duplication and the optimisation of every candidate (the (r, z) maxima on the row's device,
 // the rest on host threads). "opt ms/cand" is that optimisation per candidate; GPU rows also
-// optimise the same candidates on the CPU ("CPU opt ms/cand"). "batch" runs a 20-trial batch of
-// different series through the pipelined run loop and gives trials per second. %HBM compares
-// the least traffic a plane-based search needs (the fp32 plane written once and read
-// 1 + sum_j (j/h)^2 = 5.84 times by ideal 16-harmonic sums) with the measured device-to-device
-// copy bandwidth.
+// optimise the same candidates on the CPU ("CPU opt ms/cand"). The batches run 100 trials of
+// different series as accelgpu's run loop does, with as many searches in flight as the engine
+// overlaps: "batch CG" is the wall time per trial of candidate generation alone, "batch" the
+// trials per second with every trial's candidates optimised too. %HBM compares the least
+// traffic a plane-based search needs (the plane written once and read 1 + sum_j (j/h)^2 =
+// 5.84 times by ideal 16-harmonic sums; 4 bytes a power, 2 with fp16) at the batch CG rate
+// with the measured device-to-device copy bandwidth. fp16 rows store the plane in half
+// precision (--fp16).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
+#include <future>
 #include <memory>
 #include <random>
 #include <thread>
@@ -53,9 +58,10 @@ std::vector<std::complex<float>> trial_spectrum(int64_t n, uint64_t seed) {
   return packed_real_fft(samples);
 }
 
-AccelSearchOptions trial_options(int zmax) {
+AccelSearchOptions trial_options(int zmax, bool fp16) {
   AccelSearchOptions o;
   o.zmax = zmax;
+  o.plane_precision = fp16 ? PlanePrecision::Float16 : PlanePrecision::Float32;
   o.numharm = 16;
   o.fhi_hz = 1.0 / (2 * kDt);
   return o;
@@ -75,14 +81,14 @@ std::string per_candidate_ms(double seconds) {
 
 TrialTiming time_trial(AccelEngine& engine, RzMaximiser& maximiser,
                        const std::vector<std::complex<float>>& spectrum, int64_t n, int zmax,
-                       int repeats, int threads) {
+                       bool fp16, int repeats, int threads) {
   TrialTiming best;
   best.cg_s = best.full_s = 1e30;
   AccelSearchResult last;
   for (int i = 0; i < repeats; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    AccelSearchResult r = find_accel_candidates(spectrum, trial_options(zmax), n * kDt, false,
-                                                engine);
+    AccelSearchResult r = find_accel_candidates(spectrum, trial_options(zmax, fp16), n * kDt,
+                                                false, engine);
     const double cg = seconds_since(start);
     optimise_accel_candidates(r, spectrum, "", threads, maximiser);
     const double full = seconds_since(start);
@@ -93,12 +99,13 @@ TrialTiming time_trial(AccelEngine& engine, RzMaximiser& maximiser,
     }
     if (cg < best.cg_s) {
       best.cg_s = cg;
-      best.plane_s = engine.last_timings().plane_s;
-      best.sums_s = engine.last_timings().harmsum_s;
+      best.plane_s = r.engine_timings.plane_s;
+      best.sums_s = r.engine_timings.harmsum_s;
     }
     best.full_s = std::min(best.full_s, full);
     best.candidates = r.accel.candidates.size();
-    best.min_bytes = double(r.plan.numz) * double(r.plan.plane_columns()) * 4.0 * (1.0 + 5.84);
+    best.min_bytes =
+        double(r.plan.numz) * double(r.plan.plane_columns()) * (fp16 ? 2.0 : 4.0) * (1.0 + 5.84);
     last = std::move(r);
   }
   if (maximiser.name().rfind("gpu", 0) == 0 && !last.raw.empty()) {
@@ -109,21 +116,32 @@ TrialTiming time_trial(AccelEngine& engine, RzMaximiser& maximiser,
   return best;
 }
 
-double batch_trials_per_s(AccelEngine& engine, RzMaximiser& maximiser,
-                          const std::vector<std::vector<std::complex<float>>>& spectra, int64_t n,
-                          int zmax, int threads) {
+// `count` trials of the given series (taken in turn) through the engine with as many searches
+// in flight as it overlaps, as accelgpu's run loop does; with a maximiser, each trial's
+// candidates are optimised while the next ones are searched. Returns seconds per trial.
+double batch_seconds_per_trial(AccelEngine& engine, RzMaximiser* maximiser,
+                               const std::vector<std::vector<std::complex<float>>>& spectra,
+                               int64_t n, int zmax, bool fp16, int threads, size_t count) {
   const auto start = std::chrono::steady_clock::now();
-  AccelSearchResult previous;
-  bool have_previous = false;
-  for (const auto& spectrum : spectra) {
-    AccelSearchResult r = find_accel_candidates(spectrum, trial_options(zmax), n * kDt, false,
-                                                engine);
-    if (have_previous) optimise_accel_candidates(previous, spectrum, "", threads, maximiser);
-    previous = std::move(r);
-    have_previous = true;
+  const size_t in_flight = size_t(std::max(1, engine.concurrent_searches()));
+  std::deque<std::future<AccelSearchResult>> searches;
+  size_t next = 0;
+  auto start_next = [&] {
+    const auto& spectrum = spectra[next++ % spectra.size()];
+    searches.push_back(std::async(std::launch::async, [&engine, &spectrum, n, zmax, fp16] {
+      return find_accel_candidates(spectrum, trial_options(zmax, fp16), n * kDt, false, engine);
+    }));
+  };
+  while (next < count && searches.size() < in_flight) start_next();
+  for (size_t i = 0; i < count; ++i) {
+    AccelSearchResult r = searches.front().get();
+    searches.pop_front();
+    if (next < count) start_next();
+    if (maximiser) {
+      optimise_accel_candidates(r, spectra[i % spectra.size()], "", threads, *maximiser);
+    }
   }
-  if (have_previous) optimise_accel_candidates(previous, spectra.back(), "", threads, maximiser);
-  return double(spectra.size()) / seconds_since(start);
+  return seconds_since(start) / double(count);
 }
 
 void add_accel_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<std::string>& notes) {
@@ -141,21 +159,28 @@ void add_accel_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<s
   for (uint64_t seed = 0; seed < 4; ++seed) spectra.push_back(trial_spectrum(n, 40 + seed));
   auto engine = make_accel_engine("gpu:" + std::to_string(s.gpu), threads);
   auto maximiser = make_rz_maximiser("gpu:" + std::to_string(s.gpu), threads);
+  constexpr size_t kBatchTrials = 100;
   for (const int zmax : {100, 200}) {
-    std::fprintf(stderr, "rapt_bench: accel zmax %d, GPU\n", zmax);
-    const TrialTiming t =
-        time_trial(*engine, *maximiser, spectra[0], n, zmax, std::min(s.repeats, 3), threads);
-    std::vector<std::vector<std::complex<float>>> batch;
-    for (int i = 0; i < 20; ++i) batch.push_back(spectra[size_t(i) % spectra.size()]);
-    const double rate = batch_trials_per_s(*engine, *maximiser, batch, n, zmax, threads);
-    table.add_row({"accel SKA", "2^23 z" + std::to_string(zmax) + " h16", engine->name(),
-                   number_cell(t.plane_s * 1e3), number_cell(t.sums_s * 1e3),
-                   number_cell(t.cg_s * 1e3), number_cell(t.full_s * 1e3), number_cell(rate),
-                   percent_cell(t.min_bytes / t.cg_s / limits.copy_bytes_per_s),
-                   std::to_string(t.candidates), per_candidate_ms(t.optimise_s_per_candidate),
-                   per_candidate_ms(t.cpu_optimise_s_per_candidate)});
+    for (const bool fp16 : {false, true}) {
+      std::fprintf(stderr, "rapt_bench: accel zmax %d%s, GPU\n", zmax, fp16 ? " fp16" : "");
+      const TrialTiming t = time_trial(*engine, *maximiser, spectra[0], n, zmax, fp16,
+                                       std::min(s.repeats, 3), threads);
+      const double batch_cg = batch_seconds_per_trial(*engine, nullptr, spectra, n, zmax, fp16,
+                                                      threads, kBatchTrials);
+      const double batch_full = batch_seconds_per_trial(*engine, maximiser.get(), spectra, n,
+                                                        zmax, fp16, threads, kBatchTrials);
+      table.add_row({"accel SKA",
+                     "2^23 z" + std::to_string(zmax) + " h16" + (fp16 ? " fp16" : ""),
+                     engine->name(), number_cell(t.plane_s * 1e3), number_cell(t.sums_s * 1e3),
+                     number_cell(t.cg_s * 1e3), number_cell(batch_cg * 1e3),
+                     number_cell(t.full_s * 1e3), number_cell(1.0 / batch_full),
+                     percent_cell(t.min_bytes / batch_cg / limits.copy_bytes_per_s),
+                     std::to_string(t.candidates), per_candidate_ms(t.optimise_s_per_candidate),
+                     per_candidate_ms(t.cpu_optimise_s_per_candidate)});
+    }
   }
-  notes.push_back("# accel: target on an H100 <= 15 ms CG per trial at zmax 100, 16 harmonics; " +
+  notes.push_back("# accel: target on an H100 <= 15 ms CG per trial at zmax 100, 16 harmonics "
+                  "(CG ms: one trial alone; batch CG ms: per trial of a batch); " +
                   limits.device);
 #else
   (void)s;
@@ -173,10 +198,10 @@ void add_accel_cpu_rows(BenchTable& table, const BenchSettings& s) {
   auto maximiser = make_cpu_rz_maximiser(threads);
   for (const int zmax : {100, 200}) {
     std::fprintf(stderr, "rapt_bench: accel zmax %d, CPU\n", zmax);
-    const TrialTiming t = time_trial(*engine, *maximiser, spectrum, n, zmax, 1, threads);
+    const TrialTiming t = time_trial(*engine, *maximiser, spectrum, n, zmax, false, 1, threads);
     table.add_row({"accel", "2^20 z" + std::to_string(zmax) + " h16", engine->name(),
                    number_cell(t.plane_s * 1e3), number_cell(t.sums_s * 1e3),
-                   number_cell(t.cg_s * 1e3), number_cell(t.full_s * 1e3), "-", "-",
+                   number_cell(t.cg_s * 1e3), "-", number_cell(t.full_s * 1e3), "-", "-",
                    std::to_string(t.candidates), per_candidate_ms(t.optimise_s_per_candidate),
                    "-"});
   }
@@ -185,8 +210,8 @@ void add_accel_cpu_rows(BenchTable& table, const BenchSettings& s) {
 }  // namespace
 
 void print_accel_tables(const BenchSettings& settings) {
-  BenchTable table({"search", "trial", "engine", "plane ms", "sums ms", "CG ms", "full ms",
-                    "batch trials/s", "%HBM", "cands", "opt ms/cand", "CPU opt ms/cand"});
+  BenchTable table({"search", "trial", "engine", "plane ms", "sums ms", "CG ms",
+                    "batch CG ms", "full ms", "batch trials/s", "%HBM", "cands", "opt ms/cand", "CPU opt ms/cand"});
   std::vector<std::string> notes;
   add_accel_gpu_rows(table, settings, notes);
   add_accel_cpu_rows(table, settings);

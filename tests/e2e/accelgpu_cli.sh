@@ -63,6 +63,10 @@ sed -n 5p "$W/locpow.txt" | grep -q "87.077" || sed -n 4p "$W/locpow.txt" | grep
     || fail "-locpow lost the pulsar"
 run nopolish.txt -zmax 50 -numharm 8 --device cpu -noharmpolish
 cmp -s "$W/nopolish.txt" "$W/plain.txt" && fail "-noharmpolish changed nothing"
+run fp16.txt -zmax 50 -numharm 8 --device cpu --fp16
+cmp -s "$W/fp16.txt" "$W/plain.txt" && fail "--fp16 changed nothing"
+sed -n 4p "$W/fp16.txt" | grep -q "87.077" || sed -n 5p "$W/fp16.txt" | grep -q "87.077" \
+    || fail "--fp16 lost the pulsar"
 run photon.txt -zmax 50 -numharm 8 --device cpu -photon
 grep -q "NumPhot" "$W/photon.txt" || fail "-photon: no NumPhot column title"
 # -lobin: the same spectrum without its first 500 bins finds the pulsar at the same r.
