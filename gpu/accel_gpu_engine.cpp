@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "accel/accel_gpu_factory.hpp"
@@ -71,6 +73,7 @@ std::vector<int> subharmonic_row_table(const AccelPlan& plan) {
 // length reuses them all, so no search after the first allocates or plans anything.
 struct AccelWorkspace {
   cuda::Stream stream;
+  cuda::Event kernels_done;  // the end of its last run of kernels (see KernelTurn)
   size_t plane_bytes = 0;
   DeviceBuffer<unsigned char> plane;
   DeviceBuffer<float2> spectrum, amplitudes, product;
@@ -130,6 +133,31 @@ class GpuAccelEngine final : public AccelEngine {
    private:
     GpuAccelEngine& engine_;
     std::unique_ptr<AccelWorkspace> work_;
+  };
+
+  // The kernels of the searches in flight take turns: each run of kernels waits (on the
+  // device) for the run enqueued before it, while transfers and host work still overlap. Two
+  // runs at once would share the L2 cache that the harmonic sums depend on, and were slower.
+  class KernelTurn {
+   public:
+    KernelTurn(GpuAccelEngine& engine, AccelWorkspace& work)
+        : engine_(engine), work_(work), lock_(engine.turn_mutex_) {
+      if (engine_.last_turn_ && engine_.last_turn_ != &work_) {
+        engine_.last_turn_->kernels_done.make_wait(work_.stream.get());
+      }
+    }
+    ~KernelTurn() {
+      if (cudaEventRecord(work_.kernels_done.get(), work_.stream.get()) == cudaSuccess) {
+        engine_.last_turn_ = &work_;
+      }
+    }
+    KernelTurn(const KernelTurn&) = delete;
+    KernelTurn& operator=(const KernelTurn&) = delete;
+
+   private:
+    GpuAccelEngine& engine_;
+    AccelWorkspace& work_;
+    std::lock_guard<std::mutex> lock_;
   };
 
   // A free workspace, or a new one while fewer than kMaxSearchesInFlight exist and the device
@@ -236,7 +264,13 @@ class GpuAccelEngine final : public AccelEngine {
     }
     Power* plane = reinterpret_cast<Power*>(work.plane.get());
     ensure_size(work.amplitudes, size_t(nsegments) * half);
-    load_amplitudes(spectrum, plan, segments, geometry, work);
+    upload_spectrum(spectrum, plan, segments, work);
+    const KernelTurn turn(*this, work);
+    if (plan.options.normalisation == SpectrumNormalisation::BlockMedian) {
+      cuda::launch_load_segments(work.spectrum.get(), int64_t(spectrum.size()),
+                                 plan.options.lobin, work.geometry.get(), nsegments, half, true,
+                                 work.amplitudes.get(), stream);
+    }
     if (plan.options.plane_mode == PlaneMode::Interbin) {
       cuda::launch_interbin_powers(work.amplitudes.get(), work.geometry.get(), nsegments, half,
                                    plan.kernel_halfwidth, plan.uselen, plane,
@@ -290,31 +324,55 @@ class GpuAccelEngine final : public AccelEngine {
     return *plan;
   }
 
-  static void load_amplitudes(const std::vector<std::complex<float>>& spectrum,
-                              const AccelPlan& plan, const std::vector<PlaneSegment>& segments,
-                              const std::vector<AccelSegmentGeometry>& geometry,
-                              AccelWorkspace& work) {
+  // Block-median normalisation runs on the device: the raw spectrum goes up, through
+  // page-locked memory so the copy runs at full link speed, in pieces copied by a few host
+  // threads, each piece's transfer overlapping the copying of the next. Local-power and
+  // photon normalisation are rare; the host does them and the amplitudes go up.
+  void upload_spectrum(const std::vector<std::complex<float>>& spectrum, const AccelPlan& plan,
+                       const std::vector<PlaneSegment>& segments, AccelWorkspace& work) {
     const cudaStream_t stream = work.stream.get();
     const int half = plan.fftlen / 2;
     if (plan.options.normalisation == SpectrumNormalisation::BlockMedian) {
-      // Through page-locked memory, so the copy runs at full link speed, and in pieces, so
-      // that each piece's transfer overlaps the host's copy of the next.
       ensure_size(work.staging, spectrum.size());
       ensure_size(work.spectrum, spectrum.size());
-      constexpr size_t kPiece = size_t(1) << 19;  // 4 MiB of amplitudes
+      constexpr size_t kPiece = size_t(1) << 18;  // 2 MiB of amplitudes
+      const size_t pieces = (spectrum.size() + kPiece - 1) / kPiece;
+      const int copiers = int(std::min<size_t>(
+          pieces, std::min(4u, std::max(1u, std::thread::hardware_concurrency()))));
       auto* staging = reinterpret_cast<std::complex<float>*>(work.staging.get());
-      for (size_t first = 0; first < spectrum.size(); first += kPiece) {
-        const size_t count = std::min(kPiece, spectrum.size() - first);
-        std::copy_n(spectrum.begin() + ptrdiff_t(first), count, staging + first);
-        RAPT_CUDA_CHECK(cudaMemcpyAsync(work.spectrum.get() + first, work.staging.get() + first,
-                                        count * sizeof(float2), cudaMemcpyHostToDevice, stream));
+      auto copy_pieces = [&](int copier) {
+        cuda::DeviceGuard guard(gpu_index_);
+        for (size_t piece = size_t(copier); piece < pieces; piece += size_t(copiers)) {
+          const size_t first = piece * kPiece;
+          const size_t count = std::min(kPiece, spectrum.size() - first);
+          std::copy_n(spectrum.begin() + ptrdiff_t(first), count, staging + first);
+          RAPT_CUDA_CHECK(cudaMemcpyAsync(work.spectrum.get() + first,
+                                          work.staging.get() + first, count * sizeof(float2),
+                                          cudaMemcpyHostToDevice, stream));
+        }
+      };
+      std::vector<std::thread> helpers;
+      std::vector<std::exception_ptr> errors(static_cast<size_t>(copiers));
+      for (int c = 1; c < copiers; ++c) {
+        helpers.emplace_back([&, c] {
+          try {
+            copy_pieces(c);
+          } catch (...) {
+            errors[size_t(c)] = std::current_exception();
+          }
+        });
       }
-      cuda::launch_load_segments(work.spectrum.get(), int64_t(spectrum.size()),
-                                 plan.options.lobin, work.geometry.get(), int(geometry.size()),
-                                 half, true, work.amplitudes.get(), stream);
+      try {
+        copy_pieces(0);
+      } catch (...) {
+        errors[0] = std::current_exception();
+      }
+      for (std::thread& helper : helpers) helper.join();
+      for (const std::exception_ptr& error : errors) {
+        if (error) std::rethrow_exception(error);
+      }
       return;
     }
-    // Local-power and photon normalisation are rare; the host does them.
     std::vector<std::complex<float>> host(size_t(segments.size()) * half);
     for (size_t i = 0; i < segments.size(); ++i) {
       load_segment_amplitudes(spectrum, plan, segments[i], host.data() + i * half);
@@ -325,7 +383,7 @@ class GpuAccelEngine final : public AccelEngine {
   }
 
   template <typename Power>
-  static std::vector<PlaneHit> search_plane(const Power* plane, const AccelPlan& plan,
+  std::vector<PlaneHit> search_plane(const Power* plane, const AccelPlan& plan,
                                             AccelWorkspace& work) {
     const cudaStream_t stream = work.stream.get();
     const int64_t first_column = static_cast<int64_t>(plan.rlo) * kAccelNumBetween;
@@ -342,13 +400,18 @@ class GpuAccelEngine final : public AccelEngine {
     ensure_size(work.hits, kInitialMaxHits);
     for (;;) {
       const unsigned long long max_hits = work.hits.size();
-      RAPT_CUDA_CHECK(cudaMemsetAsync(work.count.get(), 0, sizeof(unsigned long long), stream));
-      cuda::launch_harmonic_search(plane, plan.plane_columns(), plan.numz, first_column, ncolumns,
-                                   plan.numharm_stages, work.powcut.get(), work.sub_rows.get(),
-                                   work.hits.get(), work.count.get(), max_hits, stream);
       unsigned long long count = 0;
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(&count, work.count.get(), sizeof(count),
-                                      cudaMemcpyDeviceToHost, stream));
+      {
+        const KernelTurn turn(*this, work);
+        RAPT_CUDA_CHECK(
+            cudaMemsetAsync(work.count.get(), 0, sizeof(unsigned long long), stream));
+        cuda::launch_harmonic_search(plane, plan.plane_columns(), plan.numz, first_column,
+                                     ncolumns, plan.numharm_stages, work.powcut.get(),
+                                     work.sub_rows.get(), work.hits.get(), work.count.get(),
+                                     max_hits, stream);
+        RAPT_CUDA_CHECK(cudaMemcpyAsync(&count, work.count.get(), sizeof(count),
+                                        cudaMemcpyDeviceToHost, stream));
+      }
       RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));
       if (count > max_hits) {  // too many to hold: search again with room for all of them
         work.hits = DeviceBuffer<AccelDeviceHit>();
@@ -380,6 +443,8 @@ class GpuAccelEngine final : public AccelEngine {
   std::condition_variable pool_changed_;
   std::vector<std::unique_ptr<AccelWorkspace>> free_workspaces_;
   int workspaces_ = 0;
+  std::mutex turn_mutex_;
+  AccelWorkspace* last_turn_ = nullptr;  // whose kernels were enqueued last
 };
 
 }  // namespace

@@ -14,6 +14,7 @@ namespace {
 constexpr int kLoadThreads = 1024;
 constexpr int kMaxSubharmonicsPerStage = 16;
 constexpr int kColumnsPerThread = 4;  // harmonic sums: neighbouring columns per thread
+constexpr int kMaxRowsPerSumBlock = 8;  // harmonic sums: most rows one block sums in turn
 
 // Powers exactly as the host computes them (no fused multiply-add), so that both engines find
 // the same median.
@@ -290,37 +291,43 @@ __global__ void interbin_powers_kernel(const float2* amplitudes,
   store_power(plane + column, power_of(v));
 }
 
-// Blocks are ordered rows first (blockIdx.x = row), so the blocks resident at one time share a
-// column tile: the sub-harmonic rows they read are few and their columns close, and the L2
-// cache serves most of the reads. Tiles beyond the grid's y extent are taken in turn. The
-// stage count is a template parameter so the loops unroll and every harmonic's load of a stage
-// is in flight at once; Index is 32-bit when 2 * column * 31 fits, as it does up to 2^25 bins.
+// Blocks are ordered rows first (blockIdx.x = group of rows), so the blocks resident at one
+// time share a column tile: the sub-harmonic rows they read are few and their columns close,
+// and the L2 cache serves most of the reads. Tiles beyond the grid's y extent are taken in
+// turn. The stage count is a template parameter so the loops unroll and every harmonic's load
+// of a stage is in flight at once; Index is 32-bit when 2 * column * 31 fits, as it does up to
+// 2^25 bins.
 template <int kStages, typename Index, typename Power>
 __global__ void harmonic_search_kernel(const Power* plane, int64_t plane_columns, int numz,
-                                       int64_t first_column, int64_t ncolumns,
-                                       const float* powcut, const int* sub_rows,
-                                       AccelDeviceHit* hits, unsigned long long* hit_count,
+                                       int rows_per_block, int64_t first_column,
+                                       int64_t ncolumns, const float* powcut,
+                                       const int* sub_rows, AccelDeviceHit* hits,
+                                       unsigned long long* hit_count,
                                        unsigned long long max_hits) {
   constexpr int kSubharmonics = (1 << (kStages - 1)) > 1 ? (1 << (kStages - 1)) - 1 : 1;
-  const int row = blockIdx.x;
-  // Everything that depends on the row only (the block's): each harmonic's sub-plane row and
-  // the stage cuts, fetched once instead of for every column.
-  __shared__ const Power* sub_row_start[kSubharmonics];
+  const int first_row = blockIdx.x * rows_per_block;
+  const int nrows = min(rows_per_block, numz - first_row);
+  // Everything that depends on the row only: each harmonic's sub-plane row and the stage
+  // cuts, fetched once per block instead of for every column.
+  __shared__ const Power* sub_row_start[kMaxRowsPerSumBlock][kSubharmonics];
   float cut[kStages];
 #pragma unroll
   for (int stage = 0; stage < kStages; ++stage) cut[stage] = powcut[stage];
-  if (threadIdx.x < kSubharmonics) {
-    // Harmonic slot i: stage s = floor(log2(i + 1)) + 1, harm = 2 (i + 1 - 2^(s-1)) + 1.
+  for (int i = threadIdx.x; i < nrows * kSubharmonics; i += blockDim.x) {
+    // Harmonic slot k: stage s = floor(log2(k + 1)) + 1, harm = 2 (k + 1 - 2^(s-1)) + 1.
+    const int r = i / kSubharmonics, k = i % kSubharmonics;
     int stage = 1;
-    while ((1 << stage) - 1 <= int(threadIdx.x)) ++stage;
-    const int harm = 2 * (int(threadIdx.x) + 1 - (1 << (stage - 1))) + 1;
-    const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz + row];
-    sub_row_start[threadIdx.x] = plane + size_t(sub_row) * plane_columns;
+    while ((1 << stage) - 1 <= k) ++stage;
+    const int harm = 2 * (k + 1 - (1 << (stage - 1))) + 1;
+    const int sub_row = sub_rows[(stage * kMaxSubharmonicsPerStage + harm / 2) * numz +
+                                 first_row + r];
+    sub_row_start[r][k] = plane + size_t(sub_row) * plane_columns;
   }
   __syncthreads();
-  const Power* row_start = plane + size_t(row) * plane_columns;
   // Each thread sums kColumnsPerThread neighbouring columns: they share the per-harmonic work
-  // (pointer, multiply, loop) and their sub-harmonic reads are the same or adjacent words.
+  // (pointer, multiply, loop) and their sub-harmonic reads are the same or adjacent words. It
+  // does so for the block's rows in turn, whose sub-harmonic rows are mostly the same, so
+  // those reads hit this SM's L1 cache.
   const int64_t groups = (ncolumns + kColumnsPerThread - 1) / kColumnsPerThread;
   const int64_t ntiles = (groups + blockDim.x - 1) / blockDim.x;
   for (int64_t tile = blockIdx.y; tile < ntiles; tile += gridDim.y) {
@@ -329,37 +336,42 @@ __global__ void harmonic_search_kernel(const Power* plane, int64_t plane_columns
     const int64_t x = kColumnsPerThread * group;
     const int valid = int(min(int64_t(kColumnsPerThread), ncolumns - x));
     const Index column = Index(first_column + x);
-    float sum[kColumnsPerThread];
-#pragma unroll
-    for (int c = 0; c < kColumnsPerThread; ++c) {
-      sum[c] = c < valid ? load_power(row_start + column + c) : 0.0f;
-    }
-    int harmonic = 0;
-#pragma unroll
-    for (int stage = 0; stage < kStages; ++stage) {
-      const int harmtosum = 1 << stage;
-      // Added in harmonic order, as the CPU engine adds them, so both sums round alike (the
-      // loads do not depend on the sums, so they are all issued first).
-#pragma unroll
-      for (int harm = 1; harm < harmtosum; harm += 2) {
-        // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
-        // division is a shift. It never exceeds the column (harm < harmtosum), so it needs
-        // no bounds check; each next column adds 2 harm before the shift. Reads for columns
-        // past the last valid one stay inside the plane (they are below its width).
-        const Index scaled = Index(2) * column * Index(harm) + Index(harmtosum);
-        const Power* sub = sub_row_start[harmonic + harm / 2];
-#pragma unroll
-        for (int c = 0; c < kColumnsPerThread; ++c) {
-          sum[c] += load_power(sub + ((scaled + Index(2 * harm * c)) >> (stage + 1)));
-        }
-      }
-      harmonic += harmtosum / 2;
+    for (int r = 0; r < nrows; ++r) {
+      const int row = first_row + r;
+      const Power* row_start = plane + size_t(row) * plane_columns;
+      float sum[kColumnsPerThread];
 #pragma unroll
       for (int c = 0; c < kColumnsPerThread; ++c) {
-        if (c < valid && sum[c] > cut[stage]) {
-          const unsigned long long out = atomicAdd(hit_count, 1ULL);
-          if (out < max_hits) {
-            hits[out] = AccelDeviceHit{int64_t(column) + c, sum[c], int16_t(stage), int16_t(row)};
+        sum[c] = c < valid ? load_power(row_start + column + c) : 0.0f;
+      }
+      int harmonic = 0;
+#pragma unroll
+      for (int stage = 0; stage < kStages; ++stage) {
+        const int harmtosum = 1 << stage;
+        // Added in harmonic order, as the CPU engine adds them, so both sums round alike (the
+        // loads do not depend on the sums, so they are all issued first).
+#pragma unroll
+        for (int harm = 1; harm < harmtosum; harm += 2) {
+          // floor(column * harm / harmtosum + 1/2), exactly: harmtosum = 2^stage, so the
+          // division is a shift. It never exceeds the column (harm < harmtosum), so it needs
+          // no bounds check; each next column adds 2 harm before the shift. Reads for columns
+          // past the last valid one stay inside the plane (they are below its width).
+          const Index scaled = Index(2) * column * Index(harm) + Index(harmtosum);
+          const Power* sub = sub_row_start[r][harmonic + harm / 2];
+#pragma unroll
+          for (int c = 0; c < kColumnsPerThread; ++c) {
+            sum[c] += load_power(sub + ((scaled + Index(2 * harm * c)) >> (stage + 1)));
+          }
+        }
+        harmonic += harmtosum / 2;
+#pragma unroll
+        for (int c = 0; c < kColumnsPerThread; ++c) {
+          if (c < valid && sum[c] > cut[stage]) {
+            const unsigned long long out = atomicAdd(hit_count, 1ULL);
+            if (out < max_hits) {
+              hits[out] =
+                  AccelDeviceHit{int64_t(column) + c, sum[c], int16_t(stage), int16_t(row)};
+            }
           }
         }
       }
@@ -463,14 +475,16 @@ void launch_interbin_powers(const float2* amplitudes, const AccelSegmentGeometry
 
 template <typename Index, typename Power>
 void launch_harmonic_search_with(const dim3& grid, int threads, const Power* plane,
-                                 int64_t plane_columns, int numz, int64_t first_column,
+                                 int64_t plane_columns, int numz, int rows_per_block,
+                                 int64_t first_column,
                                  int64_t ncolumns, int nstages, const float* powcut,
                                  const int* sub_rows, AccelDeviceHit* hits,
                                  unsigned long long* hit_count, unsigned long long max_hits,
                                  cudaStream_t stream) {
   auto launch = [&](auto kernel) {
-    kernel<<<grid, threads, 0, stream>>>(plane, plane_columns, numz, first_column, ncolumns,
-                                         powcut, sub_rows, hits, hit_count, max_hits);
+    kernel<<<grid, threads, 0, stream>>>(plane, plane_columns, numz, rows_per_block,
+                                         first_column, ncolumns, powcut, sub_rows, hits,
+                                         hit_count, max_hits);
   };
   switch (nstages) {
     case 1: launch(harmonic_search_kernel<1, Index, Power>); break;
@@ -493,16 +507,19 @@ void launch_harmonic_search(const Power* plane, int64_t plane_columns, int numz,
   const int threads = 256;
   const int64_t groups = (ncolumns + kColumnsPerThread - 1) / kColumnsPerThread;
   const int64_t tiles = (groups + threads - 1) / threads;
-  const dim3 grid(unsigned(numz), unsigned(std::min<int64_t>(tiles, 65535)));
+  // Eight rows a block: 5-10 % faster than one on an H100 (zmax 100 and 200, 16 harmonics).
+  const int rows_per_block = kMaxRowsPerSumBlock;
+  const dim3 grid(unsigned((numz + rows_per_block - 1) / rows_per_block),
+                  unsigned(std::min<int64_t>(tiles, 65535)));
   // 2 * column * 31 + 32 + 2 * 31 * 3 must not overflow the index type.
   if (plane_columns < (int64_t(1) << 25)) {
     launch_harmonic_search_with<uint32_t>(grid, threads, plane, plane_columns, numz,
-                                          first_column, ncolumns, nstages, powcut, sub_rows,
-                                          hits, hit_count, max_hits, stream);
+                                          rows_per_block, first_column, ncolumns, nstages,
+                                          powcut, sub_rows, hits, hit_count, max_hits, stream);
   } else {
-    launch_harmonic_search_with<int64_t>(grid, threads, plane, plane_columns, numz, first_column,
-                                         ncolumns, nstages, powcut, sub_rows, hits, hit_count,
-                                         max_hits, stream);
+    launch_harmonic_search_with<int64_t>(grid, threads, plane, plane_columns, numz,
+                                         rows_per_block, first_column, ncolumns, nstages,
+                                         powcut, sub_rows, hits, hit_count, max_hits, stream);
   }
   RAPT_CUDA_CHECK_LAUNCH("harmonic_search_kernel");
 }
