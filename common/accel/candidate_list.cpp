@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "accel/accel_sigma.hpp"
+#include "dedisp/parallel_for.hpp"
 
 namespace rapt {
 namespace {
@@ -91,13 +92,26 @@ bool harmonically_related(double r, double other) {
 std::vector<RawCandidate> collect_candidates(std::vector<PlaneHit> hits, const AccelPlan& plan,
                                              std::string* txtcand) {
   std::stable_sort(hits.begin(), hits.end(), precedes_in_search_order);
+  // Every hit's sigma first, on all cores in blocks of hits: the incomplete gamma functions
+  // cost more than the list itself (about 1 ms for 3400 hits on one core).
+  std::vector<float> sigmas(hits.size());
+  constexpr size_t kBlock = 256;
+  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  parallel_for(threads, (hits.size() + kBlock - 1) / kBlock, [&](size_t block, int) {
+    const size_t end = std::min(hits.size(), (block + 1) * kBlock);
+    for (size_t i = block * kBlock; i < end; ++i) {
+      const PlaneHit& hit = hits[i];
+      sigmas[i] = static_cast<float>(
+          candidate_sigma(hit.power, 1 << hit.stage, plan.numindep[size_t(hit.stage)]));
+    }
+  });
   DedupList list;
-  for (const PlaneHit& hit : hits) {
+  for (size_t i = 0; i < hits.size(); ++i) {
+    const PlaneHit& hit = hits[i];
     const int numharm = 1 << hit.stage;
     RawCandidate c;
     c.power = hit.power;
-    c.sigma = static_cast<float>(
-        candidate_sigma(hit.power, numharm, plan.numindep[size_t(hit.stage)]));
+    c.sigma = sigmas[i];
     c.numharm = numharm;
     c.r = (static_cast<double>(hit.column) * kAccelDr) / numharm;
     c.z = static_cast<double>(plan.row_z(hit.row)) / numharm;
