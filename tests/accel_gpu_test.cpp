@@ -48,19 +48,24 @@ AccelSearchResult search_on(const std::string& device,
   return find_accel_candidates(spectrum, options, T, true, *engine);
 }
 
+// In both plane precisions: with --fp16 both engines store the same rounded powers, so they
+// still agree.
 TEST(AccelGpuEngine, FindsTheSameCandidatesAsTheCpuEngineOnASimulatedPulsar) {
   RAPT_REQUIRE_GPU();
   const int64_t n = 1 << 20;
   const double dt = 64e-6;
   const auto spectrum = noise_with_pulsar(n, dt, 7);
-  for (const int zmax : {0, 50, 200}) {
-    AccelSearchOptions o;
-    o.zmax = zmax;
-    o.numharm = 16;
-    const auto cpu = search_on("cpu", spectrum, o, n * dt);
-    const auto gpu = search_on("gpu", spectrum, o, n * dt);
-    ASSERT_FALSE(cpu.raw.empty()) << "zmax " << zmax;
-    expect_same_candidates(cpu, gpu);
+  for (const PlanePrecision precision : {PlanePrecision::Float32, PlanePrecision::Float16}) {
+    for (const int zmax : {0, 50, 200}) {
+      AccelSearchOptions o;
+      o.zmax = zmax;
+      o.numharm = 16;
+      o.plane_precision = precision;
+      const auto cpu = search_on("cpu", spectrum, o, n * dt);
+      const auto gpu = search_on("gpu", spectrum, o, n * dt);
+      ASSERT_FALSE(cpu.raw.empty()) << "zmax " << zmax;
+      expect_same_candidates(cpu, gpu);
+    }
   }
 }
 
@@ -98,8 +103,11 @@ TEST(AccelGpuEngine, InterbinPathMatchesTheCpuEngine) {
   o.zmax = 0;
   o.numharm = 32;
   o.plane_mode = PlaneMode::Interbin;
-  expect_same_candidates(search_on("cpu", spectrum, o, n * 64e-6),
-                         search_on("gpu", spectrum, o, n * 64e-6));
+  for (const PlanePrecision precision : {PlanePrecision::Float32, PlanePrecision::Float16}) {
+    o.plane_precision = precision;
+    expect_same_candidates(search_on("cpu", spectrum, o, n * 64e-6),
+                           search_on("gpu", spectrum, o, n * 64e-6));
+  }
 }
 
 // zmax 400 needs 4096-point FFTs, the second fused length.
@@ -118,30 +126,6 @@ TEST(AccelGpuEngine, FourThousandPointCorrelationsMatchTheCpuEngine) {
     ASSERT_FALSE(cpu.raw.empty());
     expect_same_candidates(cpu, search_on("gpu", spectrum, o, n * dt));
   }
-}
-
-// With --fp16 both engines store the same rounded powers, so they still agree.
-TEST(AccelGpuEngine, HalfPrecisionPlaneMatchesTheCpuEngine) {
-  RAPT_REQUIRE_GPU();
-  const int64_t n = 1 << 20;
-  const double dt = 64e-6;
-  const auto spectrum = noise_with_pulsar(n, dt, 7);
-  for (const int zmax : {0, 50, 200}) {
-    AccelSearchOptions o;
-    o.zmax = zmax;
-    o.numharm = 16;
-    o.plane_precision = PlanePrecision::Float16;
-    const auto cpu = search_on("cpu", spectrum, o, n * dt);
-    ASSERT_FALSE(cpu.raw.empty()) << "zmax " << zmax;
-    expect_same_candidates(cpu, search_on("gpu", spectrum, o, n * dt));
-  }
-  AccelSearchOptions interbin;
-  interbin.zmax = 0;
-  interbin.numharm = 32;
-  interbin.plane_mode = PlaneMode::Interbin;
-  interbin.plane_precision = PlanePrecision::Float16;
-  expect_same_candidates(search_on("cpu", spectrum, interbin, n * dt),
-                         search_on("gpu", spectrum, interbin, n * dt));
 }
 
 // Two searches in flight on one engine (each on its own thread and workspace) give what each
