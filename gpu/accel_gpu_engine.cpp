@@ -71,9 +71,13 @@ std::vector<int> subharmonic_row_table(const AccelPlan& plan) {
 
 // Device memory and cuFFT plans kept from one search to the next: a batch of DM trials of one
 // length reuses them all, so no search after the first allocates or plans anything.
+constexpr int kUploadGroups = 2;  // the spectrum goes up in two parts (see build_plane)
+
 struct AccelWorkspace {
   cuda::Stream stream;
-  cuda::Event kernels_done;  // the end of its last run of kernels (see KernelTurn)
+  cuda::Stream upload_stream;
+  cuda::Event kernels_done;                   // the end of its last run of kernels (KernelTurn)
+  cuda::Event uploaded[kUploadGroups];        // each part of the spectrum is on the device
   size_t plane_bytes = 0;
   DeviceBuffer<unsigned char> plane;
   DeviceBuffer<float2> spectrum, amplitudes, product;
@@ -83,13 +87,42 @@ struct AccelWorkspace {
   DeviceBuffer<int> sub_rows;
   DeviceBuffer<unsigned long long> count;
   DeviceBuffer<AccelDeviceHit> hits;
-  std::unique_ptr<CufftPlan> forward, inverse;
-  std::pair<int, int> forward_key{0, 0}, inverse_key{0, 0};  // (length, batch)
+  std::unique_ptr<CufftPlan> forward[kUploadGroups], inverse;
+  std::pair<int, int> forward_key[kUploadGroups], inverse_key{0, 0};  // (length, batch)
 };
 
 template <typename T, typename Memory>
 void ensure_size(cuda::OwnedBuffer<T, Memory>& buffer, size_t count) {
   if (buffer.size() < count) buffer = cuda::OwnedBuffer<T, Memory>(count);
+}
+
+// Consecutive segments whose spectrum goes up together: they need the spectrum's values below
+// spectrum_end (and the groups before them have uploaded all but the last part).
+struct SegmentGroup {
+  int first = 0, count = 0;
+  size_t spectrum_end = 0;
+};
+
+// The segments in up to kUploadGroups groups of about equal size; the last group's end is the
+// whole spectrum.
+std::vector<SegmentGroup> segment_groups(const std::vector<AccelSegmentGeometry>& geometry,
+                                         int half, int64_t lobin, size_t spectrum_size) {
+  const int nsegments = int(geometry.size());
+  const int ngroups = std::max(1, std::min(kUploadGroups, nsegments));
+  std::vector<SegmentGroup> groups;
+  size_t end = 0;
+  for (int g = 0; g < ngroups; ++g) {
+    SegmentGroup group;
+    group.first = int(int64_t(nsegments) * g / ngroups);
+    group.count = int(int64_t(nsegments) * (g + 1) / ngroups) - group.first;
+    for (int i = group.first; i < group.first + group.count; ++i) {
+      const int64_t last = geometry[size_t(i)].first_bin - lobin + half;
+      end = std::max(end, size_t(std::clamp<int64_t>(last, 0, int64_t(spectrum_size))));
+    }
+    group.spectrum_end = g + 1 == ngroups ? spectrum_size : end;
+    groups.push_back(group);
+  }
+  return groups;
 }
 
 // Spectra of the f-fdot kernels for one (fftlen, zmax): shared by the searches in flight.
@@ -264,33 +297,46 @@ class GpuAccelEngine final : public AccelEngine {
     }
     Power* plane = reinterpret_cast<Power*>(work.plane.get());
     ensure_size(work.amplitudes, size_t(nsegments) * half);
-    upload_spectrum(spectrum, plan, segments, work);
+    // The segments in two groups: the second group's part of the spectrum goes up while the
+    // first group's kernels run.
+    const std::vector<SegmentGroup> groups =
+        segment_groups(geometry, half, plan.options.lobin, spectrum.size());
+    upload_spectrum(spectrum, plan, segments, groups, work);
     const KernelTurn turn(*this, work);
-    if (plan.options.normalisation == SpectrumNormalisation::BlockMedian) {
-      cuda::launch_load_segments(work.spectrum.get(), int64_t(spectrum.size()),
-                                 plan.options.lobin, work.geometry.get(), nsegments, half, true,
-                                 work.amplitudes.get(), stream);
+    const bool block_median = plan.options.normalisation == SpectrumNormalisation::BlockMedian;
+    const bool correlate = plan.options.plane_mode != PlaneMode::Interbin;
+    const bool fused = correlate && cuda::fused_correlation_supported(plan.fftlen);
+    const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
+    const int offset = kAccelNumBetween * plan.kernel_halfwidth;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const SegmentGroup& group = groups[g];
+      float2* amplitudes = work.amplitudes.get() + size_t(group.first) * half;
+      const AccelSegmentGeometry* group_geometry = work.geometry.get() + group.first;
+      if (block_median) {
+        work.uploaded[g].make_wait(stream);
+        cuda::launch_load_segments(work.spectrum.get(), int64_t(spectrum.size()),
+                                   plan.options.lobin, group_geometry, group.count, half, true,
+                                   amplitudes, stream);
+      }
+      if (!correlate) continue;
+      const CufftPlan& forward =
+          cufft_plan(work.forward[g], work.forward_key[g], half, group.count, stream);
+      check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(amplitudes),
+                               reinterpret_cast<cufftComplex*>(amplitudes), CUFFT_FORWARD),
+                  "forward segment FFTs");
+      if (fused) {
+        cuda::launch_correlate_fused(amplitudes, kernels.spectra.get(), group_geometry,
+                                     group.count, plan.numz, plan.fftlen, offset, plan.uselen,
+                                     scale, plane, plan.plane_columns(), stream);
+      }
     }
-    if (plan.options.plane_mode == PlaneMode::Interbin) {
+    if (!correlate) {
       cuda::launch_interbin_powers(work.amplitudes.get(), work.geometry.get(), nsegments, half,
                                    plan.kernel_halfwidth, plan.uselen, plane,
                                    plan.plane_columns(), stream);
       return plane;
     }
-    const CufftPlan& forward = cufft_plan(work.forward, work.forward_key, half, nsegments,
-                                          stream);
-    check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(work.amplitudes.get()),
-                             reinterpret_cast<cufftComplex*>(work.amplitudes.get()), CUFFT_FORWARD),
-                "forward segment FFTs");
-    const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
-    const int offset = kAccelNumBetween * plan.kernel_halfwidth;
-    if (cuda::fused_correlation_supported(plan.fftlen)) {
-      cuda::launch_correlate_fused(work.amplitudes.get(), kernels.spectra.get(),
-                                   work.geometry.get(), nsegments, plan.numz, plan.fftlen,
-                                   offset, plan.uselen, scale, plane, plan.plane_columns(),
-                                   stream);
-      return plane;
-    }
+    if (fused) return plane;
     // Longer FFTs (zmax above about 730): cuFFT in batches through device memory.
     const size_t per_segment = size_t(plan.numz) * plan.fftlen * sizeof(float2);
     const int chunk = int(std::max<size_t>(1, std::min<size_t>(nsegments,
@@ -324,52 +370,67 @@ class GpuAccelEngine final : public AccelEngine {
     return *plan;
   }
 
-  // Block-median normalisation runs on the device: the raw spectrum goes up, through
-  // page-locked memory so the copy runs at full link speed, in pieces copied by a few host
-  // threads, each piece's transfer overlapping the copying of the next. Local-power and
-  // photon normalisation are rare; the host does them and the amplitudes go up.
+  // Copies spectrum[begin, end) to the device through page-locked memory, so that the copy
+  // runs at full link speed: a few host threads copy pieces into the staging buffer, and each
+  // piece's transfer (on the upload stream) overlaps the copying of the next.
+  void upload_part(const std::vector<std::complex<float>>& spectrum, size_t begin, size_t end,
+                   AccelWorkspace& work) {
+    if (end <= begin) return;
+    constexpr size_t kPiece = size_t(1) << 18;  // 2 MiB of amplitudes
+    const size_t pieces = (end - begin + kPiece - 1) / kPiece;
+    const int copiers = int(std::min<size_t>(
+        pieces, std::min(4u, std::max(1u, std::thread::hardware_concurrency()))));
+    auto* staging = reinterpret_cast<std::complex<float>*>(work.staging.get());
+    const cudaStream_t upload = work.upload_stream.get();
+    auto copy_pieces = [&](int copier) {
+      cuda::DeviceGuard guard(gpu_index_);
+      for (size_t piece = size_t(copier); piece < pieces; piece += size_t(copiers)) {
+        const size_t first = begin + piece * kPiece;
+        const size_t count = std::min(kPiece, end - first);
+        std::copy_n(spectrum.begin() + ptrdiff_t(first), count, staging + first);
+        RAPT_CUDA_CHECK(cudaMemcpyAsync(work.spectrum.get() + first, work.staging.get() + first,
+                                        count * sizeof(float2), cudaMemcpyHostToDevice, upload));
+      }
+    };
+    std::vector<std::thread> helpers;
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(copiers));
+    for (int c = 1; c < copiers; ++c) {
+      helpers.emplace_back([&, c] {
+        try {
+          copy_pieces(c);
+        } catch (...) {
+          errors[size_t(c)] = std::current_exception();
+        }
+      });
+    }
+    try {
+      copy_pieces(0);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    for (std::thread& helper : helpers) helper.join();
+    for (const std::exception_ptr& error : errors) {
+      if (error) std::rethrow_exception(error);
+    }
+  }
+
+  // Block-median normalisation runs on the device: the raw spectrum goes up on the upload
+  // stream, one part per segment group, and each part's event tells the kernels it is there.
+  // Local-power and photon normalisation are rare; the host does them and the amplitudes go up
+  // before any kernel.
   void upload_spectrum(const std::vector<std::complex<float>>& spectrum, const AccelPlan& plan,
-                       const std::vector<PlaneSegment>& segments, AccelWorkspace& work) {
+                       const std::vector<PlaneSegment>& segments,
+                       const std::vector<SegmentGroup>& groups, AccelWorkspace& work) {
     const cudaStream_t stream = work.stream.get();
     const int half = plan.fftlen / 2;
     if (plan.options.normalisation == SpectrumNormalisation::BlockMedian) {
       ensure_size(work.staging, spectrum.size());
       ensure_size(work.spectrum, spectrum.size());
-      constexpr size_t kPiece = size_t(1) << 18;  // 2 MiB of amplitudes
-      const size_t pieces = (spectrum.size() + kPiece - 1) / kPiece;
-      const int copiers = int(std::min<size_t>(
-          pieces, std::min(4u, std::max(1u, std::thread::hardware_concurrency()))));
-      auto* staging = reinterpret_cast<std::complex<float>*>(work.staging.get());
-      auto copy_pieces = [&](int copier) {
-        cuda::DeviceGuard guard(gpu_index_);
-        for (size_t piece = size_t(copier); piece < pieces; piece += size_t(copiers)) {
-          const size_t first = piece * kPiece;
-          const size_t count = std::min(kPiece, spectrum.size() - first);
-          std::copy_n(spectrum.begin() + ptrdiff_t(first), count, staging + first);
-          RAPT_CUDA_CHECK(cudaMemcpyAsync(work.spectrum.get() + first,
-                                          work.staging.get() + first, count * sizeof(float2),
-                                          cudaMemcpyHostToDevice, stream));
-        }
-      };
-      std::vector<std::thread> helpers;
-      std::vector<std::exception_ptr> errors(static_cast<size_t>(copiers));
-      for (int c = 1; c < copiers; ++c) {
-        helpers.emplace_back([&, c] {
-          try {
-            copy_pieces(c);
-          } catch (...) {
-            errors[size_t(c)] = std::current_exception();
-          }
-        });
-      }
-      try {
-        copy_pieces(0);
-      } catch (...) {
-        errors[0] = std::current_exception();
-      }
-      for (std::thread& helper : helpers) helper.join();
-      for (const std::exception_ptr& error : errors) {
-        if (error) std::rethrow_exception(error);
+      size_t begin = 0;
+      for (size_t g = 0; g < groups.size(); ++g) {
+        upload_part(spectrum, begin, groups[g].spectrum_end, work);
+        work.uploaded[g].record(work.upload_stream.get());
+        begin = std::max(begin, groups[g].spectrum_end);
       }
       return;
     }
