@@ -302,8 +302,11 @@ class GpuAccelEngine final : public AccelEngine {
     const std::vector<SegmentGroup> groups =
         segment_groups(geometry, half, plan.options.lobin, spectrum.size());
     upload_spectrum(spectrum, plan, segments, groups, work);
-    const KernelTurn turn(*this, work);
     const bool block_median = plan.options.normalisation == SpectrumNormalisation::BlockMedian;
+    // The turn is taken once the first part is on the device, so that another search's
+    // kernels run during this one's upload instead of waiting behind it.
+    if (block_median) work.uploaded[0].synchronize();
+    const KernelTurn turn(*this, work);
     const bool correlate = plan.options.plane_mode != PlaneMode::Interbin;
     const bool fused = correlate && cuda::fused_correlation_supported(plan.fftlen);
     const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
