@@ -69,10 +69,10 @@ std::vector<int> subharmonic_row_table(const AccelPlan& plan) {
   return table;
 }
 
-// Device memory and cuFFT plans kept from one search to the next: a batch of DM trials of one
-// length reuses them all, so no search after the first allocates or plans anything.
 constexpr int kUploadGroups = 2;  // the spectrum goes up in two parts (see build_plane)
 
+// Device memory and cuFFT plans kept from one search to the next: a batch of DM trials of one
+// length reuses them all, so no search after the first allocates or plans anything.
 struct AccelWorkspace {
   cuda::Stream stream;
   cuda::Stream upload_stream;
