@@ -1,7 +1,7 @@
 // The CUDA acceleration-search engine. The whole f-fdot plane lives on the device: segments
-// are loaded and normalised (block median) on the device, FFT'd in one batch, correlated with
-// the kernel spectra (fused kernels, or cuFFT for long FFTs), and their good powers stored in
-// the plane as float or half; one kernel then sums harmonics for every searched point and
+// are loaded and normalised (block median) on the device, FFT'd in batches with cuFFT,
+// correlated with the kernel spectra by fused multiply, inverse-FFT and power kernels, and
+// their good powers stored in the plane as float or half; one kernel then sums harmonics for every searched point and
 // compacts the hits. Searches may be called from several threads at once: each takes a
 // workspace of its own (stream, buffers, cuFFT plans), so that several DM trials are in flight
 // on the device, one's upload and host work overlapping another's kernels.
@@ -31,7 +31,6 @@ using cuda::AccelDeviceHit;
 using cuda::AccelSegmentGeometry;
 using cuda::DeviceBuffer;
 
-constexpr size_t kProductBudgetBytes = size_t(1) << 30;  // complex scratch per chunk
 constexpr unsigned long long kInitialMaxHits = 1ULL << 22;
 
 void check_cufft(cufftResult status, const char* what) {
@@ -80,15 +79,15 @@ struct AccelWorkspace {
   cuda::Event uploaded[kUploadGroups];        // each part of the spectrum is on the device
   size_t plane_bytes = 0;
   DeviceBuffer<unsigned char> plane;
-  DeviceBuffer<float2> spectrum, amplitudes, product;
+  DeviceBuffer<float2> spectrum, amplitudes;
   cuda::PinnedBuffer<float2> staging;
   DeviceBuffer<AccelSegmentGeometry> geometry;
   DeviceBuffer<float> powcut;
   DeviceBuffer<int> sub_rows;
   DeviceBuffer<unsigned long long> count;
   DeviceBuffer<AccelDeviceHit> hits;
-  std::unique_ptr<CufftPlan> forward[kUploadGroups], inverse;
-  std::pair<int, int> forward_key[kUploadGroups], inverse_key{0, 0};  // (length, batch)
+  std::unique_ptr<CufftPlan> forward[kUploadGroups];
+  std::pair<int, int> forward_key[kUploadGroups];  // (length, batch)
 };
 
 template <typename T, typename Memory>
@@ -226,7 +225,7 @@ class GpuAccelEngine final : public AccelEngine {
     if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return false;
     const size_t plane = size_t(plan.numz) * size_t(plan.plane_columns()) *
                          (plan.options.plane_precision == PlanePrecision::Float16 ? 2 : 4);
-    const size_t segments = size_t(plan.numbins) * 2 * sizeof(float2) + kProductBudgetBytes;
+    const size_t segments = size_t(plan.numbins) * 2 * sizeof(float2);
     return free_bytes > 2 * (plane + segments) + (size_t(1) << 30);
   }
 
@@ -308,7 +307,10 @@ class GpuAccelEngine final : public AccelEngine {
     if (block_median) work.uploaded[0].synchronize();
     const KernelTurn turn(*this, work);
     const bool correlate = plan.options.plane_mode != PlaneMode::Interbin;
-    const bool fused = correlate && cuda::fused_correlation_supported(plan.fftlen);
+    if (correlate && !cuda::fused_correlation_supported(plan.fftlen)) {
+      throw DataError("GPU engine: no correlation kernel for " + std::to_string(plan.fftlen) +
+                      "-point segments");
+    }
     const float scale = 1.0f / (float(plan.fftlen) * float(plan.fftlen));
     const int offset = kAccelNumBetween * plan.kernel_halfwidth;
     for (size_t g = 0; g < groups.size(); ++g) {
@@ -327,38 +329,14 @@ class GpuAccelEngine final : public AccelEngine {
       check_cufft(cufftExecC2C(forward.get(), reinterpret_cast<cufftComplex*>(amplitudes),
                                reinterpret_cast<cufftComplex*>(amplitudes), CUFFT_FORWARD),
                   "forward segment FFTs");
-      if (fused) {
-        cuda::launch_correlate_fused(amplitudes, kernels.spectra.get(), group_geometry,
-                                     group.count, plan.numz, plan.fftlen, offset, plan.uselen,
-                                     scale, plane, plan.plane_columns(), stream);
-      }
+      cuda::launch_correlate_fused(amplitudes, kernels.spectra.get(), group_geometry,
+                                   group.count, plan.numz, plan.fftlen, offset, plan.uselen,
+                                   scale, plane, plan.plane_columns(), stream);
     }
     if (!correlate) {
       cuda::launch_interbin_powers(work.amplitudes.get(), work.geometry.get(), nsegments, half,
                                    plan.kernel_halfwidth, plan.uselen, plane,
                                    plan.plane_columns(), stream);
-      return plane;
-    }
-    if (fused) return plane;
-    // Longer FFTs (zmax above about 730): cuFFT in batches through device memory.
-    const size_t per_segment = size_t(plan.numz) * plan.fftlen * sizeof(float2);
-    const int chunk = int(std::max<size_t>(1, std::min<size_t>(nsegments,
-                                                                kProductBudgetBytes / per_segment)));
-    ensure_size(work.product, size_t(chunk) * plan.numz * plan.fftlen);
-    const CufftPlan& inverse = cufft_plan(work.inverse, work.inverse_key, plan.fftlen,
-                                          chunk * plan.numz, stream);
-    for (int first = 0; first < nsegments; first += chunk) {
-      const int count = std::min(chunk, nsegments - first);
-      cuda::launch_multiply_kernels(work.amplitudes.get(), kernels.spectra.get(), first, count,
-                                    plan.numz, plan.fftlen, work.product.get(), stream);
-      // A short last chunk still runs the full batch; the extra rows are never read.
-      check_cufft(cufftExecC2C(inverse.get(), reinterpret_cast<cufftComplex*>(work.product.get()),
-                               reinterpret_cast<cufftComplex*>(work.product.get()),
-                               CUFFT_INVERSE),
-                  "inverse correlation FFTs");
-      cuda::launch_store_powers(work.product.get(), work.geometry.get(), first, count,
-                                plan.numz, plan.fftlen, offset, plan.uselen, scale, plane,
-                                plan.plane_columns(), stream);
     }
     return plane;
   }

@@ -1,6 +1,7 @@
-// Acceleration-search kernels: segment loading with block-median normalisation, the multiply
-// of segment spectra with the f-fdot kernel spectra, power extraction into the plane, and the
-// staged harmonic-sum search with on-device compaction of the hits.
+// Acceleration-search kernels: segment loading with block-median normalisation, the fused
+// correlation of segment spectra with the f-fdot kernel spectra (multiply, inverse FFT and
+// powers into the plane), and the staged harmonic-sum search with on-device compaction of the
+// hits.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -67,20 +68,6 @@ __global__ void load_segments_kernel(const float2* spectrum, int64_t numbins, in
     const float2 a = out[i];
     out[i] = make_float2(float(a.x * norm), float(a.y * norm));
   }
-}
-
-__global__ void multiply_kernels_kernel(const float2* segment_spectra, const float2* kernels,
-                                        int first_segment, int numz, int fftlen,
-                                        float2* product) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= fftlen) return;
-  const int row = blockIdx.y;
-  const int s = blockIdx.z;
-  const int half = fftlen / 2;
-  const float2 d = segment_spectra[size_t(first_segment + s) * half + (k < half ? k : k - half)];
-  const float2 q = kernels[size_t(row) * fftlen + k];
-  product[(size_t(s) * numz + row) * fftlen + k] =
-      make_float2(d.x * q.x - d.y * q.y, d.x * q.y + d.y * q.x);
 }
 
 __device__ inline float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
@@ -151,11 +138,76 @@ __device__ inline void idft16(float2* v) {
   }
 }
 
+// Inverse DFT of 5 points, from the symmetric sums and differences of the inputs.
+__device__ inline void idft5(float2* v) {
+  constexpr float c1 = 0.309016994f, s1 = 0.951056516f;   // cos, sin of 2 pi / 5
+  constexpr float c2 = -0.809016994f, s2 = 0.587785252f;  // cos, sin of 4 pi / 5
+  const float2 a1 = cadd(v[1], v[4]), b1 = csub(v[1], v[4]);
+  const float2 a2 = cadd(v[2], v[3]), b2 = csub(v[2], v[3]);
+  const float2 x0 = v[0];
+  const float2 r1 = make_float2(x0.x + c1 * a1.x + c2 * a2.x, x0.y + c1 * a1.y + c2 * a2.y);
+  const float2 r2 = make_float2(x0.x + c2 * a1.x + c1 * a2.x, x0.y + c2 * a1.y + c1 * a2.y);
+  const float2 i1 = times_i(make_float2(s1 * b1.x + s2 * b2.x, s1 * b1.y + s2 * b2.y));
+  const float2 i2 = times_i(make_float2(s2 * b1.x - s1 * b2.x, s2 * b1.y - s1 * b2.y));
+  v[0] = cadd(x0, cadd(a1, a2));
+  v[1] = cadd(r1, i1);
+  v[4] = csub(r1, i1);
+  v[2] = cadd(r2, i2);
+  v[3] = csub(r2, i2);
+}
+
+// Multiplies by exp(+2 pi i j / 40); j is a compile-time constant once the callers unroll.
+__device__ inline float2 turn40(float2 a, int j) {
+  constexpr float kCos[40] = {
+      1.000000000f, 0.987688341f, 0.951056516f, 0.891006524f, 0.809016994f, 0.707106781f,
+      0.587785252f, 0.453990500f, 0.309016994f, 0.156434465f, 0.000000000f, -0.156434465f,
+      -0.309016994f, -0.453990500f, -0.587785252f, -0.707106781f, -0.809016994f, -0.891006524f,
+      -0.951056516f, -0.987688341f, -1.000000000f, -0.987688341f, -0.951056516f, -0.891006524f,
+      -0.809016994f, -0.707106781f, -0.587785252f, -0.453990500f, -0.309016994f, -0.156434465f,
+      -0.000000000f, 0.156434465f, 0.309016994f, 0.453990500f, 0.587785252f, 0.707106781f,
+      0.809016994f, 0.891006524f, 0.951056516f, 0.987688341f};
+  constexpr float kSin[40] = {
+      0.000000000f, 0.156434465f, 0.309016994f, 0.453990500f, 0.587785252f, 0.707106781f,
+      0.809016994f, 0.891006524f, 0.951056516f, 0.987688341f, 1.000000000f, 0.987688341f,
+      0.951056516f, 0.891006524f, 0.809016994f, 0.707106781f, 0.587785252f, 0.453990500f,
+      0.309016994f, 0.156434465f, 0.000000000f, -0.156434465f, -0.309016994f, -0.453990500f,
+      -0.587785252f, -0.707106781f, -0.809016994f, -0.891006524f, -0.951056516f, -0.987688341f,
+      -1.000000000f, -0.987688341f, -0.951056516f, -0.891006524f, -0.809016994f, -0.707106781f,
+      -0.587785252f, -0.453990500f, -0.309016994f, -0.156434465f};
+  return j == 0 ? a : cmul(a, make_float2(kCos[j], kSin[j]));
+}
+
+// Inverse DFT of 40 points as 8 x 5: n = na + 8 nb, k = ka + 5 kb.
+__device__ inline void idft40(float2* v) {
+#pragma unroll
+  for (int na = 0; na < 8; ++na) {
+    float2 q[5];
+#pragma unroll
+    for (int nb = 0; nb < 5; ++nb) q[nb] = v[na + 8 * nb];
+    idft5(q);
+#pragma unroll
+    for (int ka = 0; ka < 5; ++ka) v[na + 8 * ka] = turn40(q[ka], na * ka);
+  }
+  float2 out[40];
+#pragma unroll
+  for (int ka = 0; ka < 5; ++ka) {
+    float2 r[8];
+#pragma unroll
+    for (int na = 0; na < 8; ++na) r[na] = v[na + 8 * ka];
+    idft8(r);
+#pragma unroll
+    for (int kb = 0; kb < 8; ++kb) out[ka + 5 * kb] = r[kb];
+  }
+#pragma unroll
+  for (int k = 0; k < 40; ++k) v[k] = out[k];
+}
+
 template <int R>
 __device__ inline void idft(float2* v) {
-  static_assert(R == 8 || R == 16, "pass-3 DFTs are 8 or 16 points");
+  static_assert(R == 8 || R == 16 || R == 40, "pass-3 DFTs are 8, 16 or 40 points");
   if constexpr (R == 8) idft8(v);
   if constexpr (R == 16) idft16(v);
+  if constexpr (R == 40) idft40(v);
 }
 
 // w[k] = w[1]^k for k < 16, from w[1] = exp(2 pi i q / n) (few roundings: each power is the
@@ -258,22 +310,6 @@ correlate_rows_kernel(const float2* segment_spectra, const float2* kernels,
     // No barrier here: pass1 is next written after every thread has passed the barrier above,
     // and pass2 after the next row's first barrier, when every thread has finished this pass 3.
   }
-}
-
-template <typename Power>
-__global__ void store_powers_kernel(const float2* product, const AccelSegmentGeometry* segments,
-                                    int first_segment, int numz, int fftlen, int offset,
-                                    int uselen, float scale, Power* plane,
-                                    int64_t plane_columns) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= uselen) return;
-  const int row = blockIdx.y;
-  const int s = blockIdx.z;
-  const AccelSegmentGeometry segment = segments[first_segment + s];
-  const int64_t column = segment.first_column + i;
-  if (column >= segment.column_limit || column >= plane_columns) return;
-  const float2 v = product[(size_t(s) * numz + row) * fftlen + offset + i];
-  store_power(plane + size_t(row) * plane_columns + column, power_of(v) * scale);
 }
 
 template <typename Power>
@@ -399,18 +435,9 @@ void launch_load_segments(const float2* spectrum, int64_t numbins, int64_t lobin
   RAPT_CUDA_CHECK_LAUNCH("load_segments_kernel");
 }
 
-void launch_multiply_kernels(const float2* segment_spectra, const float2* kernels,
-                             int first_segment, int nsegments, int numz, int fftlen,
-                             float2* product, cudaStream_t stream) {
-  if (nsegments == 0) return;
-  const int threads = 256;
-  const dim3 grid((fftlen + threads - 1) / threads, numz, nsegments);
-  multiply_kernels_kernel<<<grid, threads, 0, stream>>>(segment_spectra, kernels, first_segment,
-                                                         numz, fftlen, product);
-  RAPT_CUDA_CHECK_LAUNCH("multiply_kernels_kernel");
+bool fused_correlation_supported(int fftlen) {
+  return fftlen == 2048 || fftlen == 4096 || fftlen == 10240;
 }
-
-bool fused_correlation_supported(int fftlen) { return fftlen == 2048 || fftlen == 4096; }
 
 template <int N, typename Power>
 void launch_correlate_rows(const float2* segment_spectra, const float2* kernels,
@@ -443,24 +470,13 @@ void launch_correlate_fused(const float2* segment_spectra, const float2* kernels
   } else if (fftlen == 4096) {
     launch_correlate_rows<4096>(segment_spectra, kernels, segments, nsegments, numz, offset,
                                 uselen, scale, plane, plane_columns, stream);
+  } else if (fftlen == 10240) {
+    launch_correlate_rows<10240>(segment_spectra, kernels, segments, nsegments, numz, offset,
+                                 uselen, scale, plane, plane_columns, stream);
   } else {
     throw DataError("fused correlation: FFT length " + std::to_string(fftlen) +
-                    " (2048 or 4096 only)");
+                    " (2048, 4096 or 10240 only)");
   }
-}
-
-template <typename Power>
-void launch_store_powers(const float2* product, const AccelSegmentGeometry* segments,
-                         int first_segment, int nsegments, int numz, int fftlen, int offset,
-                         int uselen, float scale, Power* plane, int64_t plane_columns,
-                         cudaStream_t stream) {
-  if (nsegments == 0) return;
-  const int threads = 256;
-  const dim3 grid((uselen + threads - 1) / threads, numz, nsegments);
-  store_powers_kernel<<<grid, threads, 0, stream>>>(product, segments, first_segment, numz,
-                                                     fftlen, offset, uselen, scale, plane,
-                                                     plane_columns);
-  RAPT_CUDA_CHECK_LAUNCH("store_powers_kernel");
 }
 
 template <typename Power>
@@ -531,9 +547,6 @@ void launch_harmonic_search(const Power* plane, int64_t plane_columns, int numz,
   template void launch_correlate_fused<Power>(const float2*, const float2*,                  \
                                               const AccelSegmentGeometry*, int, int, int, int, \
                                               int, float, Power*, int64_t, cudaStream_t);      \
-  template void launch_store_powers<Power>(const float2*, const AccelSegmentGeometry*, int,   \
-                                           int, int, int, int, int, float, Power*, int64_t,   \
-                                           cudaStream_t);                                      \
   template void launch_interbin_powers<Power>(const float2*, const AccelSegmentGeometry*, int, \
                                               int, int, int, Power*, int64_t, cudaStream_t);  \
   template void launch_harmonic_search<Power>(const Power*, int64_t, int, int64_t, int64_t,   \

@@ -34,23 +34,9 @@ void launch_load_segments(const float2* spectrum, int64_t numbins, int64_t lobin
                           const AccelSegmentGeometry* segments, int nsegments, int half,
                           bool block_median, float2* amplitudes, cudaStream_t stream);
 
-// product[s][row][k] = A[s][k mod half] * kernel[row][k] for `nsegments` segments from
-// `first_segment` (A = the segments' forward FFTs, kernel = kernel spectra [numz][fftlen]).
-void launch_multiply_kernels(const float2* segment_spectra, const float2* kernels,
-                             int first_segment, int nsegments, int numz, int fftlen,
-                             float2* product, cudaStream_t stream);
-
-// plane[row][first_column + i] = |product[s][row][offset + i]|^2 * scale for i < uselen and
-// columns below the segment's limit and the plane's width.
-template <typename Power>
-void launch_store_powers(const float2* product, const AccelSegmentGeometry* segments,
-                         int first_segment, int nsegments, int numz, int fftlen, int offset,
-                         int uselen, float scale, Power* plane, int64_t plane_columns,
-                         cudaStream_t stream);
-
-// The fused path for fftlen 2048 and 4096 (zmax up to about 730): for each segment and group of
-// rows one block multiplies the segment's spectrum by each row's kernel spectrum, runs the
-// inverse FFT in registers and shared memory and stores the good powers, so no complex
+// The correlation for fftlen 2048, 4096 and 10240 (every zmax up to 1200): for each segment and
+// group of rows one block multiplies the segment's spectrum by each row's kernel spectrum, runs
+// the inverse FFT in registers and shared memory and stores the good powers, so no complex
 // intermediate goes through device memory.
 bool fused_correlation_supported(int fftlen);
 template <typename Power>

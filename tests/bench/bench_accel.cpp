@@ -179,6 +179,17 @@ void add_accel_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<s
                      per_candidate_ms(t.cpu_optimise_s_per_candidate)});
     }
   }
+  {
+    // The longest kernels: zmax 800 correlates 10240-point segments. One trial (the best of
+    // two: the first allocates the 27 GB plane), no batch.
+    std::fprintf(stderr, "rapt_bench: accel zmax 800, GPU\n");
+    const TrialTiming t = time_trial(*engine, *maximiser, spectra[0], n, 800, false,
+                                     std::min(s.repeats, 2), threads);
+    table.add_row({"accel SKA", "2^23 z800 h16", engine->name(), number_cell(t.plane_s * 1e3),
+                   number_cell(t.sums_s * 1e3), number_cell(t.cg_s * 1e3), "-",
+                   number_cell(t.full_s * 1e3), "-", "-", std::to_string(t.candidates),
+                   per_candidate_ms(t.optimise_s_per_candidate), "-"});
+  }
   notes.push_back("# accel: target on an H100 <= 15 ms CG per trial at zmax 100, 16 harmonics "
                   "(CG ms: one trial alone; batch CG ms: per trial of a batch); " +
                   limits.device);
