@@ -119,7 +119,7 @@ TrialTiming time_trial(AccelEngine& engine, RzMaximiser& maximiser,
 // `count` trials of the given series (taken in turn) through the engine with as many searches
 // in flight as it overlaps, as accelgpu's run loop does; with a maximiser, each trial's
 // candidates are optimised while the next ones are searched. Returns seconds per trial.
-double batch_seconds_per_trial(AccelEngine& engine, RzMaximiser* maximiser,
+[[maybe_unused]] double batch_seconds_per_trial(AccelEngine& engine, RzMaximiser* maximiser,
                                const std::vector<std::vector<std::complex<float>>>& spectra,
                                int64_t n, int zmax, bool fp16, int threads, size_t count) {
   const auto start = std::chrono::steady_clock::now();
@@ -195,6 +195,7 @@ void add_accel_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<s
                   limits.device);
 #else
   (void)s;
+  (void)notes;
   table.add_row({"accel SKA", "2^23", "-", "skipped: built without CUDA"});
 #endif
 }
