@@ -54,8 +54,8 @@ void launch_interbin_powers(const float2* amplitudes, const AccelSegmentGeometry
 
 // Staged harmonic sums over the searched columns [first_column, first_column + ncolumns) of
 // every row; each sum above its stage's cut is appended to hits (count in *hit_count; hits past
-// max_hits are counted but not written). sub_rows[(harmtosum + harm - 2) / 1 ...] is a table
-// of sub-harmonic rows: entry [stage][harm / 2][row] at ((stage * 16 + harm / 2) * numz + row).
+// max_hits are counted but not written). sub_rows is the table of sub-harmonic rows: entry
+// [stage][harm / 2][row] at ((stage * 16 + harm / 2) * numz + row).
 template <typename Power>
 void launch_harmonic_search(const Power* plane, int64_t plane_columns, int numz,
                             int64_t first_column, int64_t ncolumns, int nstages,
