@@ -10,6 +10,7 @@
 #include "fold/fold_engine.hpp"
 #include "fold/fold_gpu_factory.hpp"
 #include "gpu_device.hpp"
+#include "test_statistics.hpp"
 
 namespace {
 
@@ -18,18 +19,6 @@ double pulse(double phase, double centre, double width) {
   double d = phase - centre;
   d -= std::round(d);
   return std::exp(-0.5 * d * d / (width * width));
-}
-
-double correlation(const std::vector<double>& a, const std::vector<double>& b) {
-  const double ma = std::accumulate(a.begin(), a.end(), 0.0) / a.size();
-  const double mb = std::accumulate(b.begin(), b.end(), 0.0) / b.size();
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    ab += (a[i] - ma) * (b[i] - mb);
-    aa += (a[i] - ma) * (a[i] - ma);
-    bb += (b[i] - mb) * (b[i] - mb);
-  }
-  return ab / std::sqrt(aa * bb);
 }
 
 rapt::FoldLayout layout(int64_t n, int npart, int nsub, int nbins, rapt::FoldSpin spin) {
@@ -70,7 +59,7 @@ TEST(FoldEngine, GivesTheInjectedPulseShapeAtTheRightPhase) {
   const std::vector<double> profile = mean_profile(engine->cube(), 0);
   std::vector<double> injected(64);
   for (int b = 0; b < 64; ++b) injected[b] = pulse((b + 0.5) / 64.0, 0.3, 0.03);
-  EXPECT_GE(correlation(profile, injected), 0.95);
+  EXPECT_GE(rapt::testing::pearson_correlation(profile, injected), 0.95);
   const int peak = int(std::max_element(profile.begin(), profile.end()) - profile.begin());
   EXPECT_NEAR(peak, int(0.3 * 64), 1);
 }

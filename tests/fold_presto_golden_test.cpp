@@ -10,20 +10,9 @@
 #include "io/bestprof.hpp"
 #include "io/pfd.hpp"
 #include "test_data.hpp"
+#include "test_statistics.hpp"
 
 namespace {
-
-double correlation(const std::vector<double>& a, const std::vector<double>& b) {
-  const double ma = std::accumulate(a.begin(), a.end(), 0.0) / a.size();
-  const double mb = std::accumulate(b.begin(), b.end(), 0.0) / b.size();
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    ab += (a[i] - ma) * (b[i] - mb);
-    aa += (a[i] - ma) * (a[i] - ma);
-    bb += (b[i] - mb) * (b[i] - mb);
-  }
-  return ab / std::sqrt(aa * bb);
-}
 
 rapt::FoldProduct fold_candidate_2(const std::string& dat, const std::string& cand,
                                    const std::string& root) {
@@ -59,7 +48,7 @@ TEST(FoldPrestoGolden, AccelCandidateTwoMatchesPrepfold) {
   EXPECT_NEAR(ours.bestprof.reduced_chi_sqr, theirs.reduced_chi_sqr, 0.1 * theirs.reduced_chi_sqr);
   EXPECT_NEAR(ours.bestprof.prob_noise_sigma, theirs.prob_noise_sigma, 0.1 * theirs.prob_noise_sigma);
   EXPECT_NEAR(ours.bestprof.data_avg, theirs.data_avg, 0.01);
-  EXPECT_GE(correlation(ours.bestprof.profile, theirs.profile), 0.99);
+  EXPECT_GE(rapt::testing::pearson_correlation(ours.bestprof.profile, theirs.profile), 0.99);
 }
 
 TEST(FoldPrestoGolden, PfdHasPrepfoldsLayoutAndRoundTrips) {
@@ -111,5 +100,5 @@ TEST(FoldPrestoGolden, PfdHasPrepfoldsLayoutAndRoundTrips) {
       ours_sum[b] += back.rawfold(p, 0, b);
       theirs_sum[b] += theirs.rawfold(p, 0, b);
     }
-  EXPECT_GE(correlation(ours_sum, theirs_sum), 0.99);
+  EXPECT_GE(rapt::testing::pearson_correlation(ours_sum, theirs_sum), 0.99);
 }

@@ -10,6 +10,7 @@
 #include "io/psrfits.hpp"
 #include "io/sigproc.hpp"
 #include "test_data.hpp"
+#include "test_statistics.hpp"
 
 using rapt::PsrfitsReader;
 
@@ -113,28 +114,6 @@ TEST(PsrfitsReaderOnParkesData, SkipsTheFirstRowToTheSameSpectraAsReading) {
   EXPECT_TRUE(std::equal(tail.begin(), tail.end(), all.begin() + (2048 + 5) * 416));
 }
 
-namespace {
-
-double pearson(const std::vector<double>& a, const std::vector<double>& b) {
-  const size_t n = std::min(a.size(), b.size());
-  double mean_a = 0.0, mean_b = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    mean_a += a[i];
-    mean_b += b[i];
-  }
-  mean_a /= double(n);
-  mean_b /= double(n);
-  double ab = 0.0, aa = 0.0, bb = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    ab += (a[i] - mean_a) * (b[i] - mean_b);
-    aa += (a[i] - mean_a) * (a[i] - mean_a);
-    bb += (b[i] - mean_b) * (b[i] - mean_b);
-  }
-  return ab / std::sqrt(aa * bb);
-}
-
-}  // namespace
-
 TEST(PsrfitsReaderOnParkesData, AgreesWithTheFilterbankOfTheSameObservation) {
   // parkes_4bit.fil is the same Parkes UWL Crab observation made by another pipeline: 832
   // channels of 4 MHz (channels 2k and 2k+1 cover .sf channel k), each channel normalised and
@@ -176,8 +155,8 @@ TEST(PsrfitsReaderOnParkesData, AgreesWithTheFilterbankOfTheSameObservation) {
   const std::vector<double> fil_flipped(fil_lag1.rbegin(), fil_lag1.rend());
   const std::vector<double> fil_shifted(fil_lag1.begin() + 1, fil_lag1.end());
 
-  const double matched = pearson(sf_lag1, fil_lag1);
+  const double matched = rapt::testing::pearson_correlation(sf_lag1, fil_lag1);
   EXPECT_GT(matched, 0.8);
-  EXPECT_LT(pearson(sf_lag1, fil_flipped), 0.2);
-  EXPECT_LT(pearson(sf_lag1, fil_shifted), matched - 0.15);
+  EXPECT_LT(rapt::testing::pearson_correlation(sf_lag1, fil_flipped), 0.2);
+  EXPECT_LT(rapt::testing::pearson_correlation(sf_lag1, fil_shifted), matched - 0.15);
 }

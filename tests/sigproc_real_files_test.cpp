@@ -9,29 +9,12 @@
 #include "io/sigproc.hpp"
 #include "sigproc_test_support.hpp"
 #include "test_data.hpp"
+#include "test_statistics.hpp"
 
 using rapt::testing::read_all;
 using rapt::testing::read_file;
 
 namespace {
-
-double correlation(const std::vector<float>& a, const std::vector<float>& b) {
-  double mean_a = 0, mean_b = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    mean_a += a[i];
-    mean_b += b[i];
-  }
-  mean_a /= double(a.size());
-  mean_b /= double(b.size());
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    ab += (a[i] - mean_a) * (b[i] - mean_b);
-    aa += (a[i] - mean_a) * (a[i] - mean_a);
-    bb += (b[i] - mean_b) * (b[i] - mean_b);
-  }
-  return ab / std::sqrt(aa * bb);
-}
-
 
 struct ParkesFile {
   const char* name;
@@ -77,7 +60,7 @@ TEST(SigprocReaderRealData, RequantisedParkesFilesAgreeWithTheEightBitData) {
     const float max_level = float((1 << file.nbits) - 1);
     for (const float v : data) ASSERT_TRUE(v >= 0.0f && v <= max_level) << file.name;
     // Mis-ordered bits or channels would drop these far below the published values.
-    EXPECT_GT(correlation(data, eight_bit), file.reference_correlation - 0.005) << file.name;
+    EXPECT_GT(rapt::testing::pearson_correlation(data, eight_bit), file.reference_correlation - 0.005) << file.name;
   }
 }
 
