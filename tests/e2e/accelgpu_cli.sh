@@ -42,6 +42,10 @@ expect 1 "already exists" "$BIN/accelgpu" -zmax 50 -numharm 8 "$W/test_DM56.00.f
 [ -e "$W/test_DM56.00_ACCEL_0.txtcand" ] && fail "time-series input wrote a .txtcand"
 head -1 "$W/test_DM56.00_HARMSUM.txt" | grep -q "P1  P2  P4" || fail "dump header"
 grep -q "^ *1 " "$W/test_DM56.00_ACCEL_0" || fail "harmsum found nothing"
+cp "$W/test_DM56.00_ACCEL_0" "$W/harmsum32.txt"
+"$BIN/harmsum" -q --force --fp16 -numharm 4 "$W/test_DM56.00.dat" || fail "harmsum --fp16"
+grep -q "^ *1 " "$W/test_DM56.00_ACCEL_0" || fail "harmsum --fp16 found nothing"
+cmp -s "$W/test_DM56.00_ACCEL_0" "$W/harmsum32.txt" && fail "harmsum --fp16 changed nothing"
 
 # Options: each changes what it says.
 cands() { awk 'NR > 3 && NF == 0 { exit } NR > 3' "$1" | wc -l; }
