@@ -11,7 +11,8 @@
 #
 # Variables: CUDA=0 forces a CPU-only build; CUDA_ARCH lists GPU targets; DEPS_ROOT=<dir> builds
 # against Debian packages unpacked there with `dpkg -x`; BUILD=<dir> picks the build folder;
-# PLPLOT=0 builds without PLplot (snr --plot then says so).
+# PLPLOT=0 builds without PLplot (snr --plot then says so); CASACORE=0 builds without casacore
+# (Measurement Set input and output then say so).
 
 BUILD          ?= build
 PREFIX         ?= /usr/local
@@ -28,13 +29,20 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++17 -Wall -Wextra -pthread -MMD -MP -Icommon -DRAPT_VERSION='"$(VERSION)"'
-LDLIBS   := -lcfitsio -lfftw3f -lfftw3f_threads -lfftw3 -lpthread
+LDLIBS   := -lcfitsio -lerfa -lfftw3f -lfftw3f_threads -lfftw3 -lpthread
 
 # PLplot (with its cairo driver) draws snr's PNG plots; without it, snr --plot says so.
 PLPLOT ?= $(shell pkg-config --exists plplot 2>/dev/null && echo 1 || echo 0)
 ifeq ($(PLPLOT),1)
   override CXXFLAGS += -DRAPT_WITH_PLPLOT=1 $(shell pkg-config --cflags plplot)
   LDLIBS += $(shell pkg-config --libs plplot)
+endif
+
+# casacore reads and writes Measurement Sets; without it, MS options say so.
+CASACORE ?= $(shell pkg-config --exists casacore 2>/dev/null && echo 1 || echo 0)
+ifeq ($(CASACORE),1)
+  override CXXFLAGS += -DRAPT_WITH_CASACORE=1 -isystem /usr/include/casacore
+  LDLIBS += -lcasa_ms -lcasa_measures -lcasa_tables -lcasa_casa
 endif
 
 ifneq ($(DEPS_ROOT),)
@@ -63,7 +71,7 @@ COMMON_OBJ := $(COMMON_SRC:%.cpp=$(BUILD)/obj/%.o)
 GPU_OBJ    := $(GPU_CU_SRC:%.cu=$(BUILD)/obj/%.cu.o) $(GPU_CPP_SRC:%.cpp=$(BUILD)/obj/%.o)
 LIB        := $(BUILD)/lib/librapt.a
 BINS       := $(PROGRAMS:%=$(BUILD)/bin/%)
-TEST_SRC   ?= $(wildcard tests/*_test.cpp) tests/test_data.cpp
+TEST_SRC   ?= $(shell find tests -name '*_test.cpp' -not -path 'tests/fuzz/*' | sort) tests/test_data.cpp
 TEST_OBJ   := $(TEST_SRC:%.cpp=$(BUILD)/obj/%.o)
 TEST_BIN   := $(BUILD)/tests/rapt_tests
 BENCH_SRC  := $(wildcard tests/bench/*.cpp)
@@ -103,10 +111,11 @@ $(BENCH_BIN): $(BENCH_SRC:%.cpp=$(BUILD)/obj/%.o) $(LIB)
 # Build prerequisites are checked first: `make test` and `make demo` on a fresh Debian machine
 # install what is missing (as root) or print the exact command to run.
 DEBIAN_PACKAGES := libfftw3-dev libcfitsio-dev libcxxopts-dev libgtest-dev groff-base python3-numpy \
-                   libplplot-dev plplot-driver-cairo
+                   libplplot-dev plplot-driver-cairo liberfa-dev casacore-dev \
+                   python3-astropy python3-casacore
 # What the offline bundle needs beyond the -dev packages (runtime libraries they point at).
 OFFLINE_PACKAGES := $(DEBIAN_PACKAGES) libfftw3-single3 libfftw3-double3 libcfitsio10 \
-                    libfftw3-bin libgtest-dev googletest
+                    libfftw3-bin libgtest-dev googletest liberfa1
 
 check-deps:
 ifeq ($(DEPS_ROOT),)

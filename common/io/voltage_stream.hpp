@@ -1,0 +1,95 @@
+// Channelised (or real-sampled) station voltages, whatever file they came from: PSRDADA
+// (rapt's native multi-antenna format), GUPPI RAW, VDIF. Readers turn each format into one
+// header and blocks of float samples in one canonical order; writers take the same.
+//
+// Canonical block order, slowest first: [channel][antenna][time][polarisation][re, im]
+// (real-sampled data: [channel][antenna][time][polarisation], one float each). That is the
+// native PSRDADA ORDER TFATP within one time block: per channel, a contiguous antenna x time
+// matrix per polarisation, ready for beam forming and correlation.
+// Format facts: shared reference formats-interferometry.md sections 1-4.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "geometry/array_layout.hpp"
+
+namespace rapt {
+
+struct VoltageHeader {
+  std::string format;      // "PSRDADA", "GUPPI RAW", "VDIF"
+  std::string telescope;
+  std::string instrument;
+  std::string source;
+  double ra_deg = 0;       // J2000 pointing / phase centre
+  double dec_deg = 0;
+  int nant = 1;
+  int nchan = 1;
+  int npol = 1;
+  bool complex_samples = true;  // false: real samples (one float per value)
+  int nbits = 8;                // bits per real component as stored: 2, 4, 8, 16 or 32
+  bool float_samples = false;   // nbits 32: IEEE float; otherwise two's-complement integers
+  double centre_freq_mhz = 0;   // centre of the band
+  double bandwidth_mhz = 0;     // signed: < 0 means channel 0 is the highest frequency
+  double tsamp_s = 0;           // seconds per sample of one channel
+  int start_mjd_day = 0;        // first sample: UTC MJD day ...
+  double start_mjd_seconds = 0; // ... plus seconds into that day (kept apart for precision)
+  int64_t nsamples = -1;        // time samples in the file; -1 = unknown (a pipe)
+  std::string pol_basis = "LIN";  // "LIN" (X, Y) or "CIRC" (R, L)
+  ArrayLayout array;            // antenna names and positions when the file carries them
+
+  int values_per_sample() const { return complex_samples ? 2 : 1; }
+  // Floats in one canonical block of `nsamples` time samples.
+  size_t block_values(int64_t nsamples) const {
+    return size_t(nchan) * nant * size_t(nsamples) * npol * values_per_sample();
+  }
+  // Centre frequency of channel c, MHz: centre - bw/2 + (c + 0.5) * bw/nchan (bw signed).
+  double channel_freq_mhz(int c) const {
+    return centre_freq_mhz - bandwidth_mhz / 2 + (c + 0.5) * bandwidth_mhz / nchan;
+  }
+  double start_mjd() const { return start_mjd_day + start_mjd_seconds / 86400.0; }
+};
+
+// A stretch of samples in canonical order; `data` holds header.block_values(nsamples) floats.
+struct VoltageBlock {
+  int64_t first_sample = 0;  // index of the first time sample since the start of the file
+  int64_t nsamples = 0;
+  std::vector<float> data;
+};
+
+class VoltageReader {
+ public:
+  virtual ~VoltageReader() = default;
+  virtual const VoltageHeader& header() const = 0;
+  // Reads up to `nsamples` time samples into `block` (resized to fit). Returns the number read:
+  // 0 at the clean end of the data. Throws DataError naming the file on a short or bad read.
+  [[nodiscard]] virtual int64_t read(int64_t nsamples, VoltageBlock& block) = 0;
+};
+
+// Opens a voltage file, recognising the format from its first bytes (GUPPI cards, a DADA
+// header, VDIF frame words). "-" reads PSRDADA from standard input. For VDIF, whose headers
+// carry no sample rate unless EDV 3, `vdif_sample_rate_hz` gives it (0 = from the header or
+// from the frames per second). Throws DataError "path: problem".
+std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
+                                                 double vdif_sample_rate_hz = 0);
+
+// Writes blocks in the order given; the file appears under its final name only at commit().
+// Float samples are rounded to the nearest integer and clipped to the header's nbits range
+// (clipped_values() counts them); nbits 32 with float_samples writes IEEE floats unchanged.
+class VoltageWriter {
+ public:
+  virtual ~VoltageWriter() = default;
+  virtual void write(const VoltageBlock& block) = 0;
+  virtual void commit() = 0;
+  virtual int64_t clipped_values() const = 0;
+};
+
+// rapt's native PSRDADA file (ORDER TFATP, INNER_T samples per time block; "-" = stdout).
+std::unique_ptr<VoltageWriter> make_psrdada_writer(const std::string& path,
+                                                   const VoltageHeader& header, bool overwrite);
+// GUPPI RAW blocks (one antenna, 8-bit complex, channel-major payload).
+std::unique_ptr<VoltageWriter> make_guppi_writer(const std::string& path,
+                                                 const VoltageHeader& header, bool overwrite);
+
+}  // namespace rapt
