@@ -65,8 +65,8 @@ else
 endif
 
 COMMON_SRC := $(shell find common -name '*.cpp' | sort)
-GPU_CU_SRC := $(if $(filter 1,$(CUDA)),$(wildcard gpu/*.cu))
-GPU_CPP_SRC:= $(if $(filter 1,$(CUDA)),$(wildcard gpu/*.cpp))
+GPU_CU_SRC := $(if $(filter 1,$(CUDA)),$(shell find gpu -name '*.cu' | sort))
+GPU_CPP_SRC:= $(if $(filter 1,$(CUDA)),$(shell find gpu -name '*.cpp' | sort))
 COMMON_OBJ := $(COMMON_SRC:%.cpp=$(BUILD)/obj/%.o)
 GPU_OBJ    := $(GPU_CU_SRC:%.cu=$(BUILD)/obj/%.cu.o) $(GPU_CPP_SRC:%.cpp=$(BUILD)/obj/%.o)
 LIB        := $(BUILD)/lib/librapt.a
@@ -83,6 +83,10 @@ all: $(BINS)
 $(BUILD)/obj/%.o: %.cpp
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/obj/tests/%.o: tests/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -Itests -c $< -o $@
 
 $(BUILD)/obj/gpu/%.o: gpu/%.cpp
 	@mkdir -p $(dir $@)

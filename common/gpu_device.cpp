@@ -7,7 +7,7 @@
 #include "cli/errors.hpp"
 
 #ifdef RAPT_WITH_CUDA
-#include "../gpu/cuda_device_query.hpp"
+#include "../gpu/cuda/cuda_device_query.hpp"
 #endif
 
 namespace rapt {

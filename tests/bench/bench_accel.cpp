@@ -31,7 +31,7 @@
 #include "gpu_device.hpp"
 
 #ifdef RAPT_WITH_CUDA
-#include "../../gpu/gpu_bench.hpp"
+#include "../../gpu/bench/gpu_bench.hpp"
 #endif
 
 namespace rapt::bench {

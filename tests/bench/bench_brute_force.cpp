@@ -19,7 +19,7 @@
 #include "gpu_device.hpp"
 
 #ifdef RAPT_WITH_CUDA
-#include "../../gpu/brute_force_fold_bench.hpp"
+#include "../../gpu/bench/brute_force_fold_bench.hpp"
 #endif
 
 namespace rapt::bench {

@@ -12,8 +12,8 @@
 #include "gpu_device.hpp"
 
 #ifdef RAPT_WITH_CUDA
-#include "../../gpu/dedisp_gpu_options.hpp"
-#include "../../gpu/gpu_bench.hpp"
+#include "../../gpu/dedisp/dedisp_gpu_options.hpp"
+#include "../../gpu/bench/gpu_bench.hpp"
 #include "cli/errors.hpp"
 #include "power/nvml_source.hpp"
 #include "power/power_sampler.hpp"

@@ -7,8 +7,8 @@
 #include "gpu_device.hpp"
 
 #ifdef RAPT_WITH_CUDA
-#include "../../gpu/dedisp_gpu_options.hpp"
-#include "../../gpu/gpu_bench.hpp"
+#include "../../gpu/dedisp/dedisp_gpu_options.hpp"
+#include "../../gpu/bench/gpu_bench.hpp"
 #endif
 
 namespace rapt::bench {

@@ -23,8 +23,8 @@
 #include "snr/single_pulse_search.hpp"
 
 #ifdef RAPT_WITH_CUDA
-#include "../../gpu/gpu_bench.hpp"
-#include "../../gpu/snr_gpu_bench.hpp"
+#include "../../gpu/bench/gpu_bench.hpp"
+#include "../../gpu/bench/snr_gpu_bench.hpp"
 #endif
 
 namespace rapt::bench {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "../../gpu/random_words.hpp"
+#include "../../gpu/cuda/random_words.hpp"
 #include "dedisp/dm_planner.hpp"
 
 namespace rapt::bench {
