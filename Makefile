@@ -118,8 +118,9 @@ DEBIAN_PACKAGES := libfftw3-dev libcfitsio-dev libcxxopts-dev libgtest-dev groff
                    libplplot-dev plplot-driver-cairo liberfa-dev casacore-dev \
                    python3-astropy python3-casacore
 # What the offline bundle needs beyond the -dev packages (runtime libraries they point at).
-OFFLINE_PACKAGES := $(DEBIAN_PACKAGES) libfftw3-single3 libfftw3-double3 libcfitsio10 \
-                    libfftw3-bin libgtest-dev googletest liberfa1
+# (casacore and the Python checkers stay out: an offline GPU node builds with CASACORE=0.)
+OFFLINE_PACKAGES := $(filter-out casacore-dev python3-astropy python3-casacore,$(DEBIAN_PACKAGES)) \
+                    libfftw3-single3 libfftw3-double3 libcfitsio10 libfftw3-bin googletest liberfa1
 
 check-deps:
 ifeq ($(DEPS_ROOT),)
