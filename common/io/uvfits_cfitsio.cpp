@@ -1,0 +1,137 @@
+#include "io/uvfits_cfitsio.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+
+#include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
+
+namespace rapt {
+
+void throw_fits_error(const std::string& path, const std::string& what, int status) {
+  char text[FLEN_STATUS] = {0};
+  fits_get_errstatus(status, text);
+  fits_clear_errmsg();  // CFITSIO keeps a message stack; ours is the exception
+  throw file_error(path, what + ": " + text);
+}
+
+FitsHandle::~FitsHandle() {
+  if (!fits_) return;
+  int status = 0;
+  fits_close_file(fits_, &status);
+}
+
+FitsHandle open_fits_readonly(const std::string& path) {
+  fitsfile* fits = nullptr;
+  int status = 0;
+  // The disk-file entry point takes the name literally: no '!' or '[...]' CFITSIO syntax.
+  if (fits_open_diskfile(&fits, path.c_str(), READONLY, &status) != 0)
+    throw_fits_error(path, "cannot open as FITS", status);
+  return FitsHandle(fits);
+}
+
+FitsHandle open_fits_memory(const void* data, size_t size, const std::string& name) {
+  fitsfile* fits = nullptr;
+  int status = 0;
+  void* buffer = const_cast<void*>(data);  // READONLY: CFITSIO neither writes nor reallocates
+  size_t buffer_size = size;
+  if (fits_open_memfile(&fits, name.c_str(), READONLY, &buffer, &buffer_size, 0, nullptr,
+                        &status) != 0)
+    throw_fits_error(name, "cannot open as FITS", status);
+  return FitsHandle(fits);
+}
+
+std::optional<std::string> fits_string_key(fitsfile* fits, const char* key) {
+  char value[FLEN_VALUE] = {0};
+  int status = 0;
+  if (fits_read_key(fits, TSTRING, key, value, nullptr, &status) != 0) {
+    fits_clear_errmsg();
+    return std::nullopt;
+  }
+  std::string text(value);
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+std::optional<double> fits_double_key(fitsfile* fits, const char* key) {
+  double value = 0;
+  int status = 0;
+  if (fits_read_key(fits, TDOUBLE, key, &value, nullptr, &status) != 0) {
+    fits_clear_errmsg();
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<long long> fits_int_key(fitsfile* fits, const char* key) {
+  LONGLONG value = 0;
+  int status = 0;
+  if (fits_read_key(fits, TLONGLONG, key, &value, nullptr, &status) != 0) {
+    fits_clear_errmsg();
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::string fits_normalised_name(const std::string& text) {
+  std::string out;
+  for (char c : text) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+namespace {
+// Same shape as AtomicOutputFile's temporaries; the counter lives in the object that needs
+// distinct names, so no function-static state is involved.
+std::string fits_temporary_name(const std::string& path, const void* owner) {
+  const size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  char tag[32];
+  std::snprintf(tag, sizeof tag, "%zx", reinterpret_cast<size_t>(owner) & 0xffffff);
+  return dir + "." + base + ".tmp." + std::to_string(::getpid()) + "." + tag;
+}
+}  // namespace
+
+FitsOutputFile::FitsOutputFile(std::string path, bool overwrite) : path_(std::move(path)) {
+  if (!overwrite && path_exists(path_))
+    throw file_error(path_, "already exists (use --force to overwrite)");
+  temp_path_ = fits_temporary_name(path_, this);
+  std::remove(temp_path_.c_str());  // a stale temporary of a crashed run with our pid
+  int status = 0;
+  if (fits_create_diskfile(&fits_, temp_path_.c_str(), &status) != 0) {
+    fits_ = nullptr;
+    throw_fits_error(path_, "cannot create", status);
+  }
+}
+
+FitsOutputFile::~FitsOutputFile() {
+  if (!fits_) return;
+  int status = 0;
+  fits_close_file(fits_, &status);
+  std::remove(temp_path_.c_str());
+}
+
+void FitsOutputFile::check(int status, const std::string& what) const {
+  if (status != 0) throw_fits_error(path_, what, status);
+}
+
+void FitsOutputFile::commit() {
+  int status = 0;
+  fits_close_file(fits_, &status);
+  fits_ = nullptr;
+  if (status != 0) {
+    std::remove(temp_path_.c_str());
+    throw_fits_error(path_, "write failed", status);
+  }
+  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    const std::string reason = errno_text();
+    std::remove(temp_path_.c_str());
+    throw file_error(path_, "cannot rename temporary file into place: " + reason);
+  }
+}
+
+}  // namespace rapt

@@ -1,0 +1,166 @@
+#include <cmath>
+#include <cstdio>
+#include <unordered_set>
+
+#include "cli/errors.hpp"
+#include "io/uvfits_tables.hpp"
+
+namespace rapt {
+
+namespace {
+
+void warn(std::vector<std::string>* warnings, const std::string& name, const std::string& text) {
+  if (warnings) warnings->push_back(name + ": " + text);
+}
+
+// Column number by name, or 0 when the table has no such column.
+int find_column(fitsfile* fits, const char* column) {
+  int number = 0;
+  int status = 0;
+  char templ[FLEN_VALUE];
+  std::snprintf(templ, sizeof templ, "%s", column);
+  if (fits_get_colnum(fits, CASEINSEN, templ, &number, &status) != 0) {
+    fits_clear_errmsg();
+    return 0;
+  }
+  return number;
+}
+
+long column_repeat(fitsfile* fits, int column) {
+  int type = 0;
+  long repeat = 0, width = 0;
+  int status = 0;
+  fits_get_coltype(fits, column, &type, &repeat, &width, &status);
+  return status == 0 ? repeat : 0;
+}
+
+// Moves to the named BINTABLE (any EXTVER: the first one found). False when absent.
+bool move_to_table(fitsfile* fits, const char* extname) {
+  int status = 0;
+  char name[FLEN_VALUE];
+  std::snprintf(name, sizeof name, "%s", extname);
+  if (fits_movnam_hdu(fits, BINARY_TBL, name, 0, &status) != 0) {
+    fits_clear_errmsg();
+    return false;
+  }
+  return true;
+}
+
+void check_frame(fitsfile* fits, const std::string& name, std::vector<std::string>* warnings) {
+  const auto frame = fits_string_key(fits, "FRAME");
+  if (!frame) {
+    warn(warnings, name, "AIPS AN table has no FRAME; assuming ITRF");
+  } else if (fits_normalised_name(*frame) != "ITRF") {
+    warn(warnings, name, "AIPS AN table FRAME '" + *frame + "'; positions taken as ITRF");
+  }
+}
+
+std::vector<std::string> read_names(fitsfile* fits, const std::string& name, long long nrows) {
+  std::vector<std::string> names(nrows);
+  const int column = find_column(fits, "ANNAME");
+  if (column == 0) {
+    for (long long r = 0; r < nrows; ++r) names[r] = std::to_string(r + 1);
+    return names;
+  }
+  const long width = column_repeat(fits, column);
+  if (width <= 0 || width > 1 << 16)
+    throw file_error(name, "AIPS AN table: ANNAME column width " + std::to_string(width));
+  std::vector<char> buffer(width + 1, '\0');
+  for (long long r = 0; r < nrows; ++r) {
+    char* cell = buffer.data();
+    int status = 0, anynul = 0;
+    fits_read_col_str(fits, column, r + 1, 1, 1, nullptr, &cell, &anynul, &status);
+    if (status != 0) throw_fits_error(name, "AIPS AN table: cannot read ANNAME", status);
+    names[r] = cell;
+    while (!names[r].empty() && names[r].back() == ' ') names[r].pop_back();
+  }
+  return names;
+}
+
+std::vector<double> read_doubles(fitsfile* fits, const std::string& name, const char* column_name,
+                                 long long nrows, long per_row) {
+  const int column = find_column(fits, column_name);
+  if (column == 0) return {};
+  if (column_repeat(fits, column) < per_row)
+    throw file_error(name, std::string("AIPS AN table: column ") + column_name +
+                               " has fewer than " + std::to_string(per_row) + " values per row");
+  std::vector<double> values(static_cast<size_t>(nrows) * per_row);
+  for (long long r = 0; r < nrows; ++r) {
+    int status = 0, anynul = 0;
+    fits_read_col_dbl(fits, column, r + 1, 1, per_row, 0.0, &values[r * per_row], &anynul,
+                      &status);
+    if (status != 0)
+      throw_fits_error(name, std::string("AIPS AN table: cannot read ") + column_name, status);
+  }
+  return values;
+}
+
+}  // namespace
+
+UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
+                                        size_t file_bytes, std::vector<std::string>* warnings) {
+  if (!move_to_table(fits, "AIPS AN")) throw file_error(name, "UVFITS has no AIPS AN table");
+  long long nrows = 0;
+  int status = 0;
+  fits_get_num_rowsll(fits, &nrows, &status);
+  const long long row_bytes = fits_int_key(fits, "NAXIS1").value_or(1);
+  if (status != 0 || nrows < 0 || row_bytes < 1 ||
+      nrows > static_cast<long long>(file_bytes) / row_bytes)
+    throw file_error(name, "AIPS AN table: row count " + std::to_string(nrows) +
+                               " does not fit in the file");
+  check_frame(fits, name, warnings);
+  UvfitsAntennaTable table;
+  ArrayLayout& layout = table.layout;
+  layout.telescope = fits_string_key(fits, "ARRNAM").value_or("");
+  layout.reference_itrf_m = {fits_double_key(fits, "ARRAYX").value_or(0),
+                             fits_double_key(fits, "ARRAYY").value_or(0),
+                             fits_double_key(fits, "ARRAYZ").value_or(0)};
+  const std::vector<std::string> names = read_names(fits, name, nrows);
+  const std::vector<double> xyz = read_doubles(fits, name, "STABXYZ", nrows, 3);
+  if (xyz.empty()) throw file_error(name, "AIPS AN table has no STABXYZ column");
+  const std::vector<double> nosta = read_doubles(fits, name, "NOSTA", nrows, 1);
+  const std::vector<double> diameter = read_doubles(fits, name, "DIAMETER", nrows, 1);
+  std::unordered_set<long long> seen;
+  for (long long r = 0; r < nrows; ++r) {
+    Antenna antenna;
+    antenna.name = names[r];
+    for (int k = 0; k < 3; ++k) antenna.itrf_m[k] = layout.reference_itrf_m[k] + xyz[r * 3 + k];
+    if (!diameter.empty() && std::isfinite(diameter[r])) antenna.dish_diameter_m = diameter[r];
+    const double number = nosta.empty() ? r + 1 : nosta[r];
+    if (!(std::fabs(number) < 1e15) || !seen.insert(std::llround(number)).second)
+      throw file_error(name, "AIPS AN table: NOSTA " + std::to_string(number) + " in row " +
+                                 std::to_string(r + 1) + " is repeated or invalid");
+    table.numbers.push_back(std::llround(number));
+    layout.antennas.push_back(std::move(antenna));
+  }
+  return table;
+}
+
+std::vector<double> read_uvfits_if_offsets(fitsfile* fits, const std::string& name, int nif,
+                                           std::vector<std::string>* warnings) {
+  if (!move_to_table(fits, "AIPS FQ")) {
+    if (nif == 1) return {0.0};
+    throw file_error(name, std::to_string(nif) +
+                               " IFs but no AIPS FQ table gives their frequencies");
+  }
+  const int column = find_column(fits, "IF FREQ");
+  long long nrows = 0;
+  int status = 0;
+  fits_get_num_rowsll(fits, &nrows, &status);
+  if (column == 0 || nrows < 1 || column_repeat(fits, column) < nif) {
+    if (nif == 1) {
+      warn(warnings, name, "AIPS FQ table has no usable IF FREQ; IF offset taken as 0");
+      return {0.0};
+    }
+    throw file_error(name, "AIPS FQ table: IF FREQ missing or shorter than " +
+                               std::to_string(nif) + " IFs");
+  }
+  std::vector<double> offsets(nif);
+  int anynul = 0;
+  fits_read_col_dbl(fits, column, 1, 1, nif, 0.0, offsets.data(), &anynul, &status);
+  if (status != 0) throw_fits_error(name, "AIPS FQ table: cannot read IF FREQ", status);
+  if (nrows > 1) warn(warnings, name, "AIPS FQ table has several rows; using FRQSEL row 1");
+  return offsets;
+}
+
+}  // namespace rapt
