@@ -10,6 +10,7 @@ namespace rapt {
 
 namespace {
 
+constexpr double kHalfPi = 1.57079632679489661923;
 constexpr int kErfaWgs84 = 1;  // ellipsoid identifier in eraGd2gc / eraGc2gd
 
 // Rows: the local east, north and up unit vectors expressed in ITRF.
@@ -30,6 +31,8 @@ ItrfPosition geodetic_to_itrf(const GeodeticPosition& position) {
       !std::isfinite(position.height_m)) {
     throw DataError("geodetic position is not finite");
   }
+  // eraGd2gc accepts any latitude; beyond a pole it would silently wrap.
+  if (std::fabs(position.latitude_rad) > kHalfPi) throw DataError("latitude beyond a pole");
   ItrfPosition xyz{};
   const int status = eraGd2gc(kErfaWgs84, position.longitude_rad, position.latitude_rad,
                               position.height_m, xyz.data());
