@@ -42,10 +42,12 @@ void check_sizes(const std::string& path, const VisibilitySet& vis) {
                                 std::to_string(vis.array.size()));
 }
 
-// The FREQ axis step; channels must lie on it (to 1e-6 of a channel).
+// The FREQ axis step; channels must lie on it (to 1e-6 of a channel). The set's own channel
+// width is preferred when it is the spacing, so a file read and written keeps its CDELT exactly.
 double channel_step_hz(const std::string& path, const VisibilitySet& vis) {
   const std::vector<double>& f = vis.channel_freq_hz;
-  const double step = f.size() > 1 ? f[1] - f[0] : vis.channel_width_hz;
+  double step = f.size() > 1 ? (f.back() - f[0]) / double(f.size() - 1) : vis.channel_width_hz;
+  if (std::fabs(vis.channel_width_hz - step) <= 1e-9 * std::fabs(step)) step = vis.channel_width_hz;
   if (step == 0 || !std::isfinite(step))
     throw usage_error(path, "channel width is zero; UVFITS needs a FREQ axis increment");
   for (size_t k = 0; k < f.size(); ++k)
