@@ -1,6 +1,7 @@
 // simulate: writes a SIGPROC filterbank with Gaussian noise, a receiver bandpass, pulsars,
-// single pulses and RFI. Reproducible: the same options and --seed give identical bytes,
-// whatever --threads and --gulp.
+// single pulses and RFI; with --voltages an array's station voltages (PSRDADA, GUPPI RAW), with
+// --visibilities its visibilities (UVFITS, Measurement Set). Reproducible: the same options and
+// --seed give identical bytes, whatever --threads and --gulp.
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,8 @@
 #include "cli/errors.hpp"
 #include "cli/program.hpp"
 #include "io/sigproc.hpp"
+#include "sim/array_sim_options.hpp"
+#include "sim/array_sim_run.hpp"
 #include "sim/observation_header.hpp"
 #include "sim/signal_spec.hpp"
 #include "sim/simulator.hpp"
@@ -25,11 +28,12 @@ constexpr size_t kGulpValues = size_t(1) << 23;  // floats per block by default 
 
 void add_options(cxxopts::Options& options) {
   options.add_options("Observation")
-      ("nchans", "number of channels", cxxopts::value<int>()->default_value("1024"))
+      ("nchans", "number of channels (array modes: default 64)", cxxopts::value<int>()->default_value("1024"))
       ("fch1", "centre frequency of the top channel, MHz (channel 0; files have foff < 0)",
        cxxopts::value<double>()->default_value("1500"))
       ("foff", "channel width, MHz (the sign is ignored); or --bw", cxxopts::value<double>())
-      ("bw", "total bandwidth, MHz: foff = -bw / nchans (default 400)", cxxopts::value<double>())
+      ("bw", "total bandwidth, MHz: foff = -bw / nchans (default 400; array modes: 64, signed)",
+       cxxopts::value<double>())
       ("tsamp", "sampling time, s", cxxopts::value<double>()->default_value("64e-6"))
       ("tobs", "observation length, s: nsamples = round(tobs / tsamp) (default 10)",
        cxxopts::value<double>())
@@ -51,9 +55,10 @@ void add_options(cxxopts::Options& options) {
        "for 16, 7.5 for 4, 1.5 for 2, 0.5 for 1)", cxxopts::value<double>())
       ("flat-bandpass", "every channel at the same level (always so for 1, 2 and 4 bits)")
       ("no-noise", "signals and bandpass only; amplitudes keep their units of --noise-rms")
-      ("sefd", "system equivalent flux density, Jy, for burst fluences",
-       cxxopts::value<double>()->default_value("10"))
-      ("npol", "polarisations summed, for burst fluences", cxxopts::value<int>()->default_value("2"));
+      ("sefd", "system equivalent flux density, Jy, for burst fluences (--voltages: of each "
+       "receiver, default 400)", cxxopts::value<double>()->default_value("10"))
+      ("npol", "polarisations summed, for burst fluences (--voltages: polarisations written)",
+       cxxopts::value<int>()->default_value("2"));
   options.add_options("Signals (repeatable; keys and S/N definitions in the man page)")
       ("pulsar", "a pulsar: P=,DM=,snr=|amp= [pdot=|accel=, duty=, index=, fref=, phase=, "
        "porb=, asini=, t0=]", cxxopts::value<std::string>())
@@ -63,7 +68,8 @@ void add_options(cxxopts::Options& options) {
       ("rfi-impulse", "broadband RFI without dispersion: t=,amp= [width=]",
        cxxopts::value<std::string>());
   options.add_options("Output")
-      ("o,output", "output filterbank; - for standard output", cxxopts::value<std::string>())
+      ("o,output", "output file; - for standard output (filterbank, PSRDADA)",
+       cxxopts::value<std::string>())
       ("threads", "worker threads (default: all cores)", cxxopts::value<int>())
       ("gulp", "spectra per block in memory (default: 32 MB of floats)", cxxopts::value<int64_t>());
 }
@@ -158,8 +164,10 @@ void describe_plan(const rapt::Simulator& sim, const rapt::Messages& messages) {
 }
 
 int run(int argc, char** argv) {
-  auto options = rapt::program_options("simulate", "simulate a filterbank observation");
+  auto options = rapt::program_options(
+      "simulate", "simulate a filterbank observation, or an array's voltages or visibilities");
   add_options(options);
+  rapt::add_array_options(options);
   const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
   const cxxopts::ParseResult& r = args.result;
   if (!r.unmatched().empty())
@@ -172,6 +180,15 @@ int run(int argc, char** argv) {
   const int threads = r.count("threads") ? r["threads"].as<int>()
                                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (threads < 1 || threads > 1024) throw rapt::UsageError("--threads must be between 1 and 1024");
+  const rapt::SimulateMode mode = rapt::simulate_mode(r);
+  if (mode == rapt::SimulateMode::voltages) {
+    rapt::run_voltage_simulation(r, args.messages, output, args.force, threads);
+    return 0;
+  }
+  if (mode == rapt::SimulateMode::visibilities) {
+    rapt::run_visibility_simulation(r, args.messages, output, args.force);
+    return 0;
+  }
   const auto start = std::chrono::steady_clock::now();
   const rapt::SimulationPlan plan = plan_from(r);
   rapt::Simulator sim(plan, threads);  // validates the plan

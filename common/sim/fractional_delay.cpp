@@ -1,0 +1,41 @@
+#include "sim/fractional_delay.hpp"
+
+#include <cmath>
+
+#include "cli/errors.hpp"
+
+namespace rapt {
+
+FractionalDelayFilter::FractionalDelayFilter(int taps) : taps_(taps) {
+  if (taps < 2 || taps > 64 || taps % 2 != 0)
+    throw UsageError("the fractional-delay filter needs an even number of taps from 2 to 64 (got " +
+                     std::to_string(taps) + ")");
+}
+
+void FractionalDelayFilter::taps_for(double g, float* h) const {
+  const int first = first_offset();
+  if (g == 0.0) {
+    for (int j = 0; j < taps_; ++j) h[j] = (first + j == 0) ? 1.0f : 0.0f;
+    return;
+  }
+  double values[64];
+  double sum_squares = 0.0;
+  for (int j = 0; j < taps_; ++j) {
+    const double x = (first + j) - g;  // distance from the wanted position, samples
+    const double sinc = std::sin(M_PI * x) / (M_PI * x);
+    double window = 1.0 - std::fabs(x);  // T = 2: the triangle (linear interpolation)
+    if (taps_ > 2) {
+      const double phase = 2 * M_PI * (x / taps_ + 0.5);  // 0 .. 2 pi over the span
+      window = 0.35875 - 0.48829 * std::cos(phase) + 0.14128 * std::cos(2 * phase) -
+               0.01168 * std::cos(3 * phase);
+      values[j] = sinc * window;
+    } else {
+      values[j] = window;
+    }
+    sum_squares += values[j] * values[j];
+  }
+  const double norm = 1.0 / std::sqrt(sum_squares);
+  for (int j = 0; j < taps_; ++j) h[j] = static_cast<float>(values[j] * norm);
+}
+
+}  // namespace rapt
