@@ -12,10 +12,10 @@
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
 #include <casacore/tables/Tables/TableRecord.h>
+#include <sys/stat.h>
 
 #include <map>
 #include <set>
-#include <sys/stat.h>
 #endif
 
 namespace rapt {
@@ -59,9 +59,10 @@ struct MsFile {
   }
   // Row `row` of a subtable that must have it (ids in MAIN or DATA_DESCRIPTION point here).
   void require_row(const Table& table, const std::string& name, int row) const {
-    if (row < 0 || static_cast<casacore::rownr_t>(row) >= table.nrow())
-      throw file_error(path, name + " has " + std::to_string(table.nrow()) + " rows; row " +
-                                 std::to_string(row) + " is referenced");
+    const casacore::rownr_t n = table.nrow();
+    if (row < 0 || static_cast<casacore::rownr_t>(row) >= n)
+      throw file_error(path, name + " table has " + std::to_string(n) +
+                                 (n == 1 ? " row" : " rows") + ", no row " + std::to_string(row));
   }
 };
 
@@ -116,8 +117,8 @@ int choose_data_desc_id(const MsFile& ms, const std::vector<int>& ddids, int wan
   for (int id : used) {
     const Setup s = read_setup(ms, id);
     same = same && s.nchan == s0.nchan && s.ncorr == s0.ncorr;
-    shapes += (shapes.empty() ? "" : ", ") + std::to_string(id) + ": " +
-              std::to_string(s.nchan) + " channels x " + std::to_string(s.ncorr);
+    shapes += (shapes.empty() ? "" : ", ") + std::to_string(id) + ": " + std::to_string(s.nchan) +
+              " channels x " + std::to_string(s.ncorr);
   }
   if (!same)
     throw file_error(ms.path, "rows use spectral windows of different shapes (DATA_DESC_ID " +
@@ -160,8 +161,8 @@ void read_polarization(const MsFile& ms, int pol_row, VisibilitySet& vis) {
   for (int corr_type : cell_vector(ArrayColumn<int>(pol, "CORR_TYPE"), pol_row)) {
     const int code = fits_stokes_from_ms_corr_type(corr_type);
     if (code == 0)
-      throw file_error(ms.path, "POLARIZATION row " + std::to_string(pol_row) +
-                                    ": CORR_TYPE " + std::to_string(corr_type) +
+      throw file_error(ms.path, "POLARIZATION row " + std::to_string(pol_row) + ": CORR_TYPE " +
+                                    std::to_string(corr_type) +
                                     " is not one of I Q U V, RR RL LR LL, XX XY YX YY");
     vis.stokes.push_back(code);
   }
@@ -241,6 +242,9 @@ std::vector<casacore::rownr_t> select_rows(const MsFile& ms, const MeasurementSe
   std::vector<casacore::rownr_t> rows;
   for (size_t r = 0; r < ddids.size(); ++r)
     if (ddids[r] == data_desc_id && fields[r] == field_id) rows.push_back(r);
+  if (rows.empty() && !ddids.empty())
+    ms.warn("no rows with DATA_DESC_ID " + std::to_string(data_desc_id) + " and FIELD_ID " +
+            std::to_string(field_id));
   return rows;
 }
 
@@ -250,7 +254,7 @@ struct MainColumns {
   ArrayColumn<float> weight;
   ArrayColumn<float> weight_spectrum;  // null when the MS has none
   ArrayColumn<double> uvw;
-  ScalarColumn<bool> flag_row;         // null when the MS has none
+  ScalarColumn<bool> flag_row;  // null when the MS has none
 };
 
 MainColumns open_main_columns(const MsFile& ms, const std::string& data_column) {
@@ -274,10 +278,13 @@ std::string row_text(casacore::rownr_t row) { return "row " + std::to_string(row
 void read_row_samples(const MsFile& ms, const MainColumns& c, const std::string& data_column,
                       casacore::rownr_t row, size_t out, VisibilitySet& vis) {
   const casacore::IPosition shape(2, vis.nstokes(), vis.nchan());
+  if (!c.data.isDefined(row))
+    throw file_error(ms.path, row_text(row) + data_column + " has no value");
   const casacore::Array<casacore::Complex> data = c.data.get(row);
   if (!data.shape().isEqual(shape))
     throw file_error(ms.path, row_text(row) + data_column + " shape " + data.shape().toString() +
-                                  " does not match " + shape.toString() + " (correlations, channels)");
+                                  " does not match " + shape.toString() +
+                                  " (correlations, channels)");
   const size_t n = shape.product();
   const size_t base = vis.index(out, 0, 0);
   std::copy(data.begin(), data.end(), vis.vis.begin() + base);
@@ -333,8 +340,7 @@ void read_main_rows(const MsFile& ms, const std::string& data_column,
 void check_is_directory(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) throw file_error(path, "cannot open: " + errno_text());
-  if (!S_ISDIR(st.st_mode))
-    throw file_error(path, "not a Measurement Set (an MS is a directory)");
+  if (!S_ISDIR(st.st_mode)) throw file_error(path, "not a Measurement Set (an MS is a directory)");
 }
 
 VisibilitySet read_ms(const std::string& path, const MeasurementSetSelection& sel,

@@ -4,9 +4,6 @@
 #include "io/measurement_set_internal.hpp"
 
 #ifdef RAPT_WITH_CASACORE
-#include <unistd.h>
-
-#include <algorithm>
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Matrix.h>
 #include <casacore/casa/Arrays/Vector.h>
@@ -16,6 +13,9 @@
 #include <casacore/ms/MeasurementSets/MeasurementSet.h>
 #include <casacore/tables/DataMan/TiledShapeStMan.h>
 #include <casacore/tables/Tables/SetupNewTab.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -65,10 +65,20 @@ void check_sizes(const std::string& path, const VisibilitySet& vis) {
 // The two receptors (0 = X or R, 1 = Y or L) that one correlation product multiplies.
 std::pair<int, int> receptors(int fits_stokes) {
   switch (fits_stokes) {
-    case -3: case -7: case 2: return {0, 1};  // RL, XY (Q by position, no receptor meaning)
-    case -4: case -8: case 3: return {1, 0};  // LR, YX
-    case -2: case -6: case 4: return {1, 1};  // LL, YY
-    default: return {0, 0};                   // RR, XX, I
+    case -3:
+    case -7:
+    case 2:
+      return {0, 1};  // RL, XY (Q by position, no receptor meaning)
+    case -4:
+    case -8:
+    case 3:
+      return {1, 0};  // LR, YX
+    case -2:
+    case -6:
+    case 4:
+      return {1, 1};  // LL, YY
+    default:
+      return {0, 0};  // RR, XX, I
   }
 }
 
@@ -115,8 +125,7 @@ void fill_antennas(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
     feed.numReceptors().put(i, 2);
     feed.beamId().put(i, -1);
     feed.beamOffset().put(i, Matrix<double>(2, 2, 0.0));
-    feed.polarizationType().put(i, Vector<casacore::String>(
-                                       {circ ? "R" : "X", circ ? "L" : "Y"}));
+    feed.polarizationType().put(i, Vector<casacore::String>({circ ? "R" : "X", circ ? "L" : "Y"}));
     feed.polResponse().put(i, response);
     feed.position().put(i, Vector<double>(3, 0.0));
     feed.receptorAngle().put(i, Vector<double>(2, 0.0));
@@ -288,10 +297,13 @@ void build_ms(const std::string& table_path, const VisibilitySet& vis) {
   ms.flush(true);
 }
 
-std::string temporary_sibling(const std::string& path) {
-  const fs::path target(path);
+// "<dir>/.<name>.<tag>.<pid>.<random>": beside the destination, so the final rename stays
+// within one file system.
+std::string temporary_sibling(const std::string& path, const std::string& tag) {
+  fs::path target(path);
+  if (target.filename().empty()) target = target.parent_path();  // "out.ms/"
   std::random_device random;
-  const std::string name = "." + target.filename().string() + ".tmp." +
+  const std::string name = "." + target.filename().string() + "." + tag + "." +
                            std::to_string(::getpid()) + "." + std::to_string(random());
   return (target.parent_path() / name).string();
 }
@@ -302,16 +314,35 @@ void remove_quietly(const std::string& path) {
   fs::remove_all(path, ignored);
 }
 
+// Replacing deletes a whole tree, so only something that is an MS (a casacore table) or a
+// plain file is replaced: a mistyped --force on a directory of other data must not erase it.
+void check_replaceable(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return;
+  if (!fs::exists(fs::path(path) / "table.dat", ec))
+    throw file_error(path, "exists and is not a Measurement Set; not replacing it");
+}
+
+// Moves the finished MS into place. An old one is first moved aside, then deleted once the
+// new one stands under its name (or moved back if that fails).
 void commit_directory(const std::string& temp, const std::string& path, bool overwrite) {
   std::error_code ec;
+  std::string aside;
   if (fs::exists(path, ec)) {
     if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");
-    fs::remove_all(path, ec);
-    if (ec) throw file_error(path, "cannot remove the old Measurement Set: " + ec.message());
+    check_replaceable(path);
+    aside = temporary_sibling(path, "old");
+    fs::rename(path, aside, ec);
+    if (ec) throw file_error(path, "cannot move the old Measurement Set aside: " + ec.message());
   }
   fs::rename(temp, path, ec);
-  if (ec) throw file_error(path, "cannot rename the temporary Measurement Set into place: " +
-                                     ec.message());
+  if (ec) {
+    std::error_code ignored;
+    if (!aside.empty()) fs::rename(aside, path, ignored);
+    throw file_error(path,
+                     "cannot rename the temporary Measurement Set into place: " + ec.message());
+  }
+  if (!aside.empty()) remove_quietly(aside);
 }
 
 }  // namespace
@@ -319,9 +350,11 @@ void commit_directory(const std::string& temp, const std::string& path, bool ove
 void write_measurement_set(const std::string& path, const VisibilitySet& vis, bool overwrite) {
   check_sizes(path, vis);
   std::error_code ec;
-  if (!overwrite && fs::exists(path, ec))
-    throw file_error(path, "already exists (use --force to overwrite)");
-  const std::string temp = temporary_sibling(path);
+  if (fs::exists(path, ec)) {
+    if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");
+    check_replaceable(path);  // before the work of building the new one
+  }
+  const std::string temp = temporary_sibling(path, "tmp");
   try {
     build_ms(temp, vis);  // the table is closed when build_ms returns
     commit_directory(temp, path, overwrite);

@@ -21,7 +21,8 @@ def main():
         data = ms.getcell("DATA", row)  # (nchan, ncorr)
         line("data%d" % row, [float(v) for c in data[:, 0] for v in (c.real, c.imag)])
         line("flag%d" % row, [int(f) for f in ms.getcell("FLAG", row)[:, 0]])
-        line("weight_spectrum%d" % row, [float(w) for w in ms.getcell("WEIGHT_SPECTRUM", row)[:, 0]])
+        weights = ms.getcell("WEIGHT_SPECTRUM", row)[:, 0]
+        line("weight_spectrum%d" % row, [float(w) for w in weights])
         line("ants%d" % row, [ms.getcell("ANTENNA1", row), ms.getcell("ANTENNA2", row)])
         line("time%d" % row, [float(ms.getcell("TIME", row))])
     for name in ("ANTENNA", "SPECTRAL_WINDOW", "POLARIZATION", "FIELD", "DATA_DESCRIPTION",

@@ -13,6 +13,7 @@
 #include "test_data.hpp"
 
 #ifdef RAPT_WITH_CASACORE
+#include <casacore/casa/Arrays/Matrix.h>
 #include <casacore/tables/Tables/ArrayColumn.h>
 #include <casacore/tables/Tables/ScalarColumn.h>
 #include <casacore/tables/Tables/Table.h>
@@ -57,8 +58,9 @@ double max_uvw_component_m(const VisibilitySet& v) {
 TEST(MeasurementSetReader, BuildWithoutCasacoreSaysSoInOneLine) {
   if (measurement_set_supported()) GTEST_SKIP() << "this build has casacore";
   const std::string read_error = error_text([] { read_measurement_set("obs.ms"); });
-  EXPECT_EQ(read_error, "usage: obs.ms: this build of rapt has no Measurement Set support "
-                        "(built without casacore; install casacore-dev and rebuild)");
+  EXPECT_EQ(read_error,
+            "usage: obs.ms: this build of rapt has no Measurement Set support "
+            "(built without casacore; install casacore-dev and rebuild)");
   const std::string write_error =
       error_text([] { write_measurement_set("out.ms", VisibilitySet{}, false); });
   EXPECT_NE(write_error.find("out.ms: this build of rapt has no Measurement Set support"),
@@ -133,7 +135,7 @@ TEST(MeasurementSetReader, SelectingTheOnlyWindowAndFieldGivesTheSameRows) {
   EXPECT_EQ(read_measurement_set(path, sel).nrows(), 1360u);
   sel.field_id = 5;
   EXPECT_EQ(error_text([&] { read_measurement_set(path, sel); }),
-            path + ": FIELD has 1 rows; row 5 is referenced");
+            path + ": FIELD table has 1 row, no row 5");
 }
 
 TEST(MeasurementSetReader, RejectsAMissingDataColumn) {
@@ -150,8 +152,9 @@ TEST(MeasurementSetReader, RejectsAnUnknownDataColumnName) {
   sel.data_column = "FLOAT_DATA";
   const std::string text = error_text([&] { read_measurement_set("x.ms", sel); });
   if (measurement_set_supported())
-    EXPECT_EQ(text, "usage: x.ms: data column 'FLOAT_DATA' is not one of DATA, CORRECTED_DATA, "
-                    "MODEL_DATA");
+    EXPECT_EQ(text,
+              "usage: x.ms: data column 'FLOAT_DATA' is not one of DATA, CORRECTED_DATA, "
+              "MODEL_DATA");
   else
     EXPECT_NE(text.find("no Measurement Set support"), std::string::npos);
 }
@@ -214,24 +217,92 @@ TEST(MeasurementSetReader, RejectsAnUnknownCorrelationType) {
     corr.put(0, casacore::Vector<int>({9, 12, 10, 13}));
   });
   EXPECT_EQ(error_text([&] { read_measurement_set(path); }),
-            path + ": POLARIZATION row 0: CORR_TYPE 13 is not one of I Q U V, RR RL LR LL, XX XY "
-                   "YX YY");
+            path +
+                ": POLARIZATION row 0: CORR_TYPE 13 is not one of I Q U V, RR RL LR LL, XX XY "
+                "YX YY");
 }
 
 TEST(MeasurementSetReader, RejectsAnAntennaOutsideTheTable) {
   testing::ScratchDir dir;
-  const std::string path = damaged_ms(dir, [](casacore::Table& t) {
-    casacore::ScalarColumn<int>(t, "ANTENNA2").put(4, 7);
-  });
+  const std::string path = damaged_ms(
+      dir, [](casacore::Table& t) { casacore::ScalarColumn<int>(t, "ANTENNA2").put(4, 7); });
   EXPECT_EQ(error_text([&] { read_measurement_set(path); }),
             path + ": row 4: ANTENNA1/2 0-7 outside the 3 ANTENNA rows");
 }
 
-TEST(MeasurementSetReader, OrsFlagRowIntoTheFlags) {
+// Adds DATA_DESCRIPTION row 1 (spectral window `spw`, polarisation 0) and moves rows 3-5 to it.
+void add_second_data_description(casacore::Table& t, int spw) {
+  casacore::Table dd = t.keywordSet().asTable("DATA_DESCRIPTION");
+  dd.reopenRW();
+  dd.addRow();
+  casacore::ScalarColumn<int>(dd, "SPECTRAL_WINDOW_ID").put(1, spw);
+  casacore::ScalarColumn<int>(dd, "POLARIZATION_ID").put(1, 0);
+  for (int r = 3; r < 6; ++r) casacore::ScalarColumn<int>(t, "DATA_DESC_ID").put(r, 1);
+}
+
+TEST(MeasurementSetReader, ReadsTheFirstOfSeveralWindowsOfOneShapeWithAWarning) {
+  testing::ScratchDir dir;
+  const std::string path =
+      damaged_ms(dir, [](casacore::Table& t) { add_second_data_description(t, 0); });
+  std::vector<std::string> warnings;
+  const VisibilitySet v = read_measurement_set(path, {}, &warnings);
+  EXPECT_EQ(v.nrows(), 3u);
+  EXPECT_EQ(warnings,
+            std::vector<std::string>{path + ": rows use 2 DATA_DESC_IDs; reading only 0"});
+  MeasurementSetSelection sel;
+  sel.data_desc_id = 1;
+  const VisibilitySet second = read_measurement_set(path, sel);
+  const VisibilitySet in = testing::small_visibility_set();
+  ASSERT_EQ(second.nrows(), 3u);
+  EXPECT_EQ(second.uvw_m[0], in.uvw_m[3]);
+  EXPECT_EQ(second.vis[second.index(2, 4, 3)], in.vis[in.index(5, 4, 3)]);
+}
+
+TEST(MeasurementSetReader, AsksForADataDescIdWhenWindowShapesDiffer) {
   testing::ScratchDir dir;
   const std::string path = damaged_ms(dir, [](casacore::Table& t) {
-    casacore::ScalarColumn<bool>(t, "FLAG_ROW").put(2, true);
+    casacore::Table spw = t.keywordSet().asTable("SPECTRAL_WINDOW");
+    spw.reopenRW();
+    spw.addRow();
+    casacore::ArrayColumn<double>(spw, "CHAN_FREQ").put(1, casacore::Vector<double>(3, 1e9));
+    add_second_data_description(t, 1);
   });
+  EXPECT_EQ(error_text([&] { read_measurement_set(path); }),
+            path +
+                ": rows use spectral windows of different shapes (DATA_DESC_ID 0: 5 channels "
+                "x 4, 1: 3 channels x 4); choose one DATA_DESC_ID");
+}
+
+TEST(MeasurementSetReader, ReadsOneFieldAndItsPhaseCentre) {
+  testing::ScratchDir dir;
+  const std::string path = damaged_ms(dir, [](casacore::Table& t) {
+    casacore::Table field = t.keywordSet().asTable("FIELD");
+    field.reopenRW();
+    field.addRow();
+    casacore::Matrix<double> dir(2, 1);
+    dir(0, 0) = 0.5;
+    dir(1, 0) = 0.25;
+    casacore::ArrayColumn<double>(field, "PHASE_DIR").put(1, dir);
+    casacore::ScalarColumn<casacore::String>(field, "NAME").put(1, "OTHER");
+    for (int r = 0; r < 2; ++r) casacore::ScalarColumn<int>(t, "FIELD_ID").put(r, 1);
+  });
+  std::vector<std::string> warnings;
+  EXPECT_EQ(read_measurement_set(path, {}, &warnings).nrows(), 4u);
+  EXPECT_EQ(warnings,
+            std::vector<std::string>{path + ": rows use 2 fields; reading only FIELD_ID 0"});
+  MeasurementSetSelection sel;
+  sel.field_id = 1;
+  const VisibilitySet v = read_measurement_set(path, sel);
+  EXPECT_EQ(v.nrows(), 2u);
+  EXPECT_EQ(v.object, "OTHER");
+  EXPECT_EQ(v.phase_centre_ra_rad, 0.5);
+  EXPECT_EQ(v.phase_centre_dec_rad, 0.25);
+}
+
+TEST(MeasurementSetReader, OrsFlagRowIntoTheFlags) {
+  testing::ScratchDir dir;
+  const std::string path = damaged_ms(
+      dir, [](casacore::Table& t) { casacore::ScalarColumn<bool>(t, "FLAG_ROW").put(2, true); });
   const VisibilitySet v = read_measurement_set(path);
   for (size_t c = 0; c < v.nchan(); ++c)
     for (size_t p = 0; p < v.nstokes(); ++p) EXPECT_EQ(v.flag[v.index(2, c, p)], 1);

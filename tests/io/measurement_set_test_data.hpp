@@ -22,7 +22,8 @@ inline VisibilitySet small_visibility_set() {
                       {"A2", {5108950.0, 2006120.0, -3238900.0}, 12.0}};
   for (int k = 0; k < 3; ++k)
     v.array.reference_itrf_m[k] = (v.array.antennas[0].itrf_m[k] + v.array.antennas[1].itrf_m[k] +
-                                   v.array.antennas[2].itrf_m[k]) / 3;
+                                   v.array.antennas[2].itrf_m[k]) /
+                                  3;
   for (int c = 0; c < 5; ++c) v.channel_freq_hz.push_back(1.4e9 + 250e3 * c);
   v.channel_width_hz = 250e3;
   v.stokes = {-5, -6, -7, -8};

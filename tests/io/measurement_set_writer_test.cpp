@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -62,10 +62,9 @@ TEST(MeasurementSetWriter, RefusesAnExistingDestination) {
   testing::ScratchDir dir;
   const std::string path = dir.file("out.ms");
   fs::create_directory(path);
-  EXPECT_EQ(data_error_text([&] {
-              write_measurement_set(path, testing::small_visibility_set(), false);
-            }),
-            path + ": already exists (use --force to overwrite)");
+  EXPECT_EQ(
+      data_error_text([&] { write_measurement_set(path, testing::small_visibility_set(), false); }),
+      path + ": already exists (use --force to overwrite)");
   EXPECT_EQ(directory_entries(dir.path()), std::vector<std::string>{"out.ms"});
 }
 
@@ -82,6 +81,27 @@ TEST(MeasurementSetWriter, OverwriteReplacesTheOldMeasurementSet) {
   EXPECT_EQ(directory_entries(dir.path()), std::vector<std::string>{"out.ms"});
 }
 
+TEST(MeasurementSetWriter, OverwriteLeavesADirectoryThatIsNotAMeasurementSetAlone) {
+  RAPT_REQUIRE_CASACORE();
+  testing::ScratchDir dir;
+  const std::string path = dir.file("notes");
+  fs::create_directory(path);
+  testing::write_whole_file(path + "/keep.txt", "precious");
+  EXPECT_EQ(
+      data_error_text([&] { write_measurement_set(path, testing::small_visibility_set(), true); }),
+      path + ": exists and is not a Measurement Set; not replacing it");
+  EXPECT_EQ(testing::read_whole_file(path + "/keep.txt"), "precious");
+  EXPECT_EQ(directory_entries(dir.path()), std::vector<std::string>{"notes"});
+}
+
+TEST(MeasurementSetWriter, AcceptsAPathWithATrailingSlash) {
+  RAPT_REQUIRE_CASACORE();
+  testing::ScratchDir dir;
+  write_measurement_set(dir.file("slash.ms/"), testing::small_visibility_set(), false);
+  EXPECT_EQ(directory_entries(dir.path()), std::vector<std::string>{"slash.ms"});
+  EXPECT_EQ(read_measurement_set(dir.file("slash.ms")).nrows(), 6u);
+}
+
 TEST(MeasurementSetWriter, RejectsMismatchedSampleCounts) {
   RAPT_REQUIRE_CASACORE();
   testing::ScratchDir dir;
@@ -89,8 +109,9 @@ TEST(MeasurementSetWriter, RejectsMismatchedSampleCounts) {
   in.weight.pop_back();
   const std::string path = dir.file("bad.ms");
   EXPECT_EQ(data_error_text([&] { write_measurement_set(path, in, false); }),
-            path + ": cannot write: visibility, weight or flag count is not rows x channels x "
-                   "products (120)");
+            path +
+                ": cannot write: visibility, weight or flag count is not rows x channels x "
+                "products (120)");
   EXPECT_TRUE(directory_entries(dir.path()).empty());
 }
 
@@ -118,8 +139,8 @@ TEST(MeasurementSetWriter, RejectsAMissingParentDirectory) {
   RAPT_REQUIRE_CASACORE();
   testing::ScratchDir dir;
   const std::string path = dir.file("no/such/dir/out.ms");
-  const std::string text = data_error_text(
-      [&] { write_measurement_set(path, testing::small_visibility_set(), false); });
+  const std::string text =
+      data_error_text([&] { write_measurement_set(path, testing::small_visibility_set(), false); });
   EXPECT_EQ(text.rfind(path + ": cannot write Measurement Set: ", 0), 0u) << text;
   EXPECT_EQ(text.find('\n'), std::string::npos);
 }
@@ -127,16 +148,15 @@ TEST(MeasurementSetWriter, RejectsAMissingParentDirectory) {
 // A python3 that has python-casacore, or "".
 std::string python_with_casacore() {
   for (const char* python : {"python3", "/usr/bin/python3"}) {
-    const std::string probe =
-        std::string(python) + " -c 'import casacore.tables' >/dev/null 2>&1";
+    const std::string probe = std::string(python) + " -c 'import casacore.tables' >/dev/null 2>&1";
     if (std::system(probe.c_str()) == 0) return python;
   }
   return "";
 }
 
 std::map<std::string, std::vector<std::string>> run_check_script(const std::string& python,
-                                                                  const std::string& script,
-                                                                  const std::string& ms) {
+                                                                 const std::string& script,
+                                                                 const std::string& ms) {
   std::map<std::string, std::vector<std::string>> out;
   const std::string command = python + " '" + script + "' '" + ms + "' 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
@@ -194,7 +214,8 @@ TEST(MeasurementSetWriter, PythonCasacoreReadsWhatWeWrite) {
   for (const char* t : {"ANTENNA", "SPECTRAL_WINDOW", "POLARIZATION", "FIELD", "DATA_DESCRIPTION",
                         "OBSERVATION", "FEED"})
     EXPECT_NE(std::find(got["subtables"].begin(), got["subtables"].end(), t),
-              got["subtables"].end()) << t;
+              got["subtables"].end())
+        << t;
   EXPECT_EQ(got["antenna_names"], (std::vector<std::string>{"A0", "A1", "A2"}));
   EXPECT_EQ(numbers(got["antenna0_position"]),
             (std::vector<double>{5109000.0, 2006000.0, -3239000.0}));
@@ -204,7 +225,8 @@ TEST(MeasurementSetWriter, PythonCasacoreReadsWhatWeWrite) {
   EXPECT_EQ(got["meas_freq_ref"], std::vector<std::string>{"5"});  // TOPO
   EXPECT_EQ(got["corr_type"], (std::vector<std::string>{"9", "12", "10", "11"}));
   // CORR_PRODUCT (ncorr, 2) in python: XX (0,0), YY (1,1), XY (0,1), YX (1,0).
-  EXPECT_EQ(got["corr_product"], (std::vector<std::string>{"0", "0", "1", "1", "0", "1", "1", "0"}));
+  EXPECT_EQ(got["corr_product"],
+            (std::vector<std::string>{"0", "0", "1", "1", "0", "1", "1", "0"}));
   EXPECT_EQ(numbers(got["phase_dir"]), (std::vector<double>{1.25, -0.5}));
   EXPECT_EQ(got["field_name"], std::vector<std::string>{"J0000+0000"});
   EXPECT_EQ(got["telescope"], std::vector<std::string>{"TESTARRAY"});
