@@ -17,6 +17,8 @@ namespace rapt {
 namespace {
 
 constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
+// Far beyond any antenna, orbiting ones included; keeps sums and means of positions finite.
+constexpr double kLargestCoordinate_m = 1e10;
 
 std::string trimmed(std::string_view text) {
   const size_t first = text.find_first_not_of(" \t\r\f\v");
@@ -67,6 +69,13 @@ struct LayoutParseState {
     if (!value) throw error(std::string(what) + " '" + word + "' is not a finite number");
     return *value;
   }
+  double coordinate_m(const std::string& word, const char* what) const {
+    const double value = number(word, what);
+    if (std::fabs(value) > kLargestCoordinate_m) {
+      throw error(std::string(what) + " '" + word + "' is more than 1e10 m");
+    }
+    return value;
+  }
 };
 
 // Latitude or longitude in decimal degrees or sexagesimal "dd:mm:ss.s".
@@ -96,7 +105,7 @@ void parse_frame_line(LayoutParseState& state, const std::string& value) {
   if (lon_deg < -360.0 || lon_deg > 360.0) throw state.error("longitude outside [-360, 360] degrees");
   state.enu_frame = true;
   state.enu_reference = {lat_deg * kDegToRad, lon_deg * kDegToRad,
-                         state.number(fields[3], "height")};
+                         state.coordinate_m(fields[3], "height")};
 }
 
 void parse_reference_line(LayoutParseState& state, const std::string& value) {
@@ -104,9 +113,9 @@ void parse_reference_line(LayoutParseState& state, const std::string& value) {
   if (fields.size() != 3) {
     throw state.error("expected 'reference: x y z' (ITRF metres), got 'reference: " + value + "'");
   }
-  state.reference_line_m = ItrfPosition{state.number(fields[0], "reference x"),
-                                        state.number(fields[1], "reference y"),
-                                        state.number(fields[2], "reference z")};
+  state.reference_line_m = ItrfPosition{state.coordinate_m(fields[0], "reference x"),
+                                        state.coordinate_m(fields[1], "reference y"),
+                                        state.coordinate_m(fields[2], "reference z")};
 }
 
 // "# key: value" lines set the frame, telescope or reference; other comments are ignored.
@@ -136,8 +145,8 @@ void parse_antenna_line(LayoutParseState& state, const std::string& line) {
     throw state.error("antenna name '" + antenna.name + "' already used on line " +
                       std::to_string(previous->second));
   }
-  const std::array<double, 3> xyz{state.number(fields[1], "x"), state.number(fields[2], "y"),
-                      state.number(fields[3], "z")};
+  const std::array<double, 3> xyz{state.coordinate_m(fields[1], "x"), state.coordinate_m(fields[2], "y"),
+                      state.coordinate_m(fields[3], "z")};
   if (fields.size() == 5) {
     antenna.dish_diameter_m = state.number(fields[4], "diameter");
     if (antenna.dish_diameter_m < 0.0) throw state.error("diameter is negative");

@@ -91,6 +91,12 @@ TEST(ArrayLayoutText, NanCoordinateIsRejected) {
       << message;
 }
 
+TEST(ArrayLayoutText, AbsurdlyLargeCoordinateIsRejected) {
+  const std::string message = parse_error("a 1 2 3\nb 1e300 2 3\n");
+  EXPECT_NE(message.find("bad.txt: line 2: x '1e300' is more than 1e10 m"), std::string::npos)
+      << message;
+}
+
 TEST(ArrayLayoutText, DuplicateNameNamesBothLines) {
   const std::string message = parse_error("a 1 2 3\n\nb 4 5 6\na 7 8 9\n");
   EXPECT_NE(message.find("bad.txt: line 4: antenna name 'a' already used on line 1"),
