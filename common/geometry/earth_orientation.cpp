@@ -24,7 +24,8 @@ EarthOrientationTimes earth_orientation_times(const UtcInstant& time) {
   const double utc2 = (time.seconds - whole_days * kSecondsPerDay) / kSecondsPerDay;
   EarthOrientationTimes out;
   double tai1 = 0, tai2 = 0;
-  // Status +1 means a year past the end of the leap-second table: the last TAI - UTC is kept.
+  // Status +1 is a "dubious year" (before 1960, or years past the end of the leap-second
+  // table, where its last TAI - UTC is kept); -1 is a year ERFA cannot handle at all.
   if (eraUtctai(utc1, utc2, &tai1, &tai2) < 0 || eraTaitt(tai1, tai2, &out.tt1, &out.tt2) != 0) {
     throw UsageError("UTC time: MJD " + std::to_string(time.mjd_day) +
                      " is outside the range ERFA's leap-second table accepts");
