@@ -1,0 +1,381 @@
+// PSRDADA: header parsing and the reader.
+#include "io/psrdada.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+#include "io/voltage_samples.hpp"
+#include "io/voltage_text.hpp"
+
+namespace rapt {
+
+namespace {
+
+using DadaKeys = std::map<std::string, std::string>;
+
+// Key -> first value token; like PSRDADA, the first occurrence of a key wins and a value
+// ends at white space.
+DadaKeys dada_keys(std::string_view text) {
+  text = text.substr(0, text.find('\0'));
+  DadaKeys keys;
+  std::istringstream lines{std::string(text)};
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string key, value;
+    if (!(words >> key) || key[0] == '#') continue;
+    words >> value;
+    if (!value.empty() && value[0] == '#') value.clear();
+    keys.emplace(key, value);
+  }
+  return keys;
+}
+
+const std::string* find_key(const DadaKeys& keys, const char* key) {
+  const auto it = keys.find(key);
+  return it == keys.end() ? nullptr : &it->second;
+}
+
+int64_t integer_key(const DadaKeys& keys, const char* key, const std::string& name,
+                    int64_t lo, int64_t hi, const int64_t* fallback = nullptr) {
+  const std::string* text = find_key(keys, key);
+  if (!text) {
+    if (fallback) return *fallback;
+    throw file_error(name, std::string("DADA header has no ") + key);
+  }
+  const std::optional<int64_t> value = parse_lenient_integer(*text);
+  if (!value || *value < lo || *value > hi)
+    throw file_error(name, std::string("DADA ") + key + " is '" + *text +
+                               "'; expected an integer in " + std::to_string(lo) + " .. " +
+                               std::to_string(hi));
+  return *value;
+}
+
+double number_key(const DadaKeys& keys, const char* key, const std::string& name) {
+  const std::string* text = find_key(keys, key);
+  if (!text) return 0;
+  const std::optional<double> value = parse_lenient_number(*text);
+  if (!value || std::fabs(*value) > 1e12)
+    throw file_error(name, std::string("DADA ") + key + " is '" + *text + "', not a number");
+  return *value;
+}
+
+// "59596.262395813837": the day and the fraction apart, so the fraction keeps its digits.
+bool parse_mjd_text(const std::string& text, int& day, double& seconds) {
+  const size_t dot = text.find('.');
+  const std::string whole = text.substr(0, dot);
+  if (whole.empty() || whole.size() > 7 ||
+      whole.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  day = std::stoi(whole);
+  seconds = 0;
+  if (dot != std::string::npos) {
+    const std::optional<double> fraction = parse_lenient_number("0" + text.substr(dot));
+    if (!fraction || text.find_first_not_of("0123456789", dot + 1) != std::string::npos)
+      return false;
+    seconds = *fraction * 86400.0;
+  }
+  return true;
+}
+
+// "2022-01-17-06:17:50.998315" (seconds may carry a fraction).
+bool parse_utc_start(const std::string& text, int& day, double& seconds) {
+  int year, month, mday, hour, minute, used = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d-%2d:%2d:%n", &year, &month, &mday, &hour, &minute,
+                  &used) != 5 || used == 0)
+    return false;
+  const std::optional<double> sec = parse_lenient_number(text.substr(size_t(used)));
+  if (!sec || year < 1900 || year > 3000 || month < 1 || month > 12 || mday < 1 || mday > 31 ||
+      hour < 0 || hour > 23 || minute < 0 || minute > 59 || *sec < 0 || *sec >= 61)
+    return false;
+  day = int(mjd_from_calendar(year, month, mday));
+  seconds = hour * 3600.0 + minute * 60.0 + *sec;
+  return true;
+}
+
+void parse_start_time(const DadaKeys& keys, const std::string& name, DadaHeader& h) {
+  VoltageHeader& v = h.voltage;
+  const std::string* mjd = find_key(keys, "MJD_START");
+  const std::string* utc = find_key(keys, "UTC_START");
+  if (mjd && !parse_mjd_text(*mjd, v.start_mjd_day, v.start_mjd_seconds))
+    throw file_error(name, "DADA MJD_START is '" + *mjd + "', not an MJD");
+  if (!mjd && utc && !parse_utc_start(*utc, v.start_mjd_day, v.start_mjd_seconds))
+    throw file_error(name, "DADA UTC_START is '" + *utc + "'; expected YYYY-MM-DD-hh:mm:ss");
+  if (!mjd && !utc) h.warnings.push_back("DADA header has no UTC_START or MJD_START; start MJD 0");
+  const int64_t zero = 0;
+  h.obs_offset_bytes = integer_key(keys, "OBS_OFFSET", name, 0, int64_t(1) << 60, &zero);
+  const int64_t bytes = h.bytes_per_sample();
+  if (h.obs_offset_bytes % bytes != 0)
+    h.warnings.push_back("OBS_OFFSET " + std::to_string(h.obs_offset_bytes) +
+                         " is not a whole number of " + std::to_string(bytes) + "-byte samples");
+  v.start_mjd_seconds += double(h.obs_offset_bytes / bytes) * v.tsamp_s +
+                         double(h.obs_offset_bytes % bytes) / double(bytes) * v.tsamp_s;
+  normalise_mjd(v.start_mjd_day, v.start_mjd_seconds);
+}
+
+void parse_sample_format(const DadaKeys& keys, const std::string& name, DadaHeader& h) {
+  VoltageHeader& v = h.voltage;
+  v.nchan = int(integer_key(keys, "NCHAN", name, 1, 1 << 24));
+  v.npol = int(integer_key(keys, "NPOL", name, 1, 2));
+  const int64_t one = 1;
+  const int ndim = int(integer_key(keys, "NDIM", name, 1, 2, &one));
+  v.complex_samples = ndim == 2;
+  const int64_t nbit = integer_key(keys, "NBIT", name, -64, 64);
+  if (nbit == -16)
+    throw file_error(name, "DADA NBIT -16 (IEEE half-precision floats) is not supported");
+  if (nbit != 8 && nbit != 16 && nbit != 32)
+    throw file_error(name, "DADA NBIT " + std::to_string(nbit) + " is not supported (8, 16, 32)");
+  v.nbits = int(nbit);
+  v.float_samples = nbit == 32;
+  const std::string* order = find_key(keys, "ORDER");
+  if (order) h.order = *order;
+  if (h.order != "TFATP" && h.order != "TAFTP" && h.order != "TFP" && h.order != "FTP" &&
+      h.order != "TPF")
+    throw file_error(name, "DADA ORDER '" + h.order + "' is not supported (TFATP, TAFTP, TFP, TPF, FTP)");
+  if (!order && v.nchan > 1 && v.npol > 1)
+    h.warnings.push_back("DADA header has no ORDER; assumed TFP ([time][chan][pol])");
+  if (h.block_order()) {
+    v.nant = int(integer_key(keys, "NANT", name, 1, 1 << 16));
+    h.inner_t = integer_key(keys, "INNER_T", name, 1, 1 << 24);
+  } else {
+    v.nant = int(integer_key(keys, "NANT", name, 1, 1, &one));
+  }
+  if (h.bytes_per_sample() > (int64_t(1) << 32))
+    throw file_error(name, "DADA time samples of " + std::to_string(h.bytes_per_sample()) +
+                               " bytes are too large");
+}
+
+void parse_antennas(const DadaKeys& keys, DadaHeader& h) {
+  const std::string* names = find_key(keys, "ANT_NAMES");
+  if (!names || names->empty()) return;
+  std::vector<std::string> list;
+  std::istringstream split(*names);
+  for (std::string item; std::getline(split, item, ',');) list.push_back(item);
+  if (int(list.size()) != h.voltage.nant) {
+    h.warnings.push_back("ANT_NAMES lists " + std::to_string(list.size()) + " antennas, NANT is " +
+                         std::to_string(h.voltage.nant) + "; ignored");
+    return;
+  }
+  std::vector<double> itrf;
+  if (const std::string* text = find_key(keys, "ANT_ITRF")) {
+    std::istringstream numbers(*text);
+    for (std::string item; std::getline(numbers, item, ',');)
+      itrf.push_back(parse_lenient_number(item).value_or(NAN));
+  }
+  const bool have_itrf = itrf.size() == 3 * list.size() &&
+                         std::all_of(itrf.begin(), itrf.end(), [](double x) { return std::isfinite(x); });
+  if (!itrf.empty() && !have_itrf)
+    h.warnings.push_back("ANT_ITRF is not 3 finite numbers per antenna; positions ignored");
+  for (size_t a = 0; a < list.size(); ++a) {
+    Antenna antenna;
+    antenna.name = list[a];
+    if (have_itrf) antenna.itrf_m = {itrf[3 * a], itrf[3 * a + 1], itrf[3 * a + 2]};
+    h.voltage.array.antennas.push_back(antenna);
+  }
+  h.voltage.array.telescope = h.voltage.telescope;
+}
+
+}  // namespace
+
+DadaHeader parse_dada_header(std::string_view text, const std::string& name) {
+  const DadaKeys keys = dada_keys(text);
+  DadaHeader h;
+  VoltageHeader& v = h.voltage;
+  v.format = "PSRDADA";
+  h.hdr_size = integer_key(keys, "HDR_SIZE", name, 1, int64_t(1) << 30);
+  parse_sample_format(keys, name, h);
+  const std::string* tsamp = find_key(keys, "TSAMP");
+  if (!tsamp) throw file_error(name, "DADA header has no TSAMP");
+  const std::optional<double> tsamp_us = parse_lenient_number(*tsamp);
+  if (!tsamp_us || !(*tsamp_us > 0) || *tsamp_us > 1e12)
+    throw file_error(name, "DADA TSAMP is '" + *tsamp + "'; must be a positive number of microseconds");
+  v.tsamp_s = *tsamp_us * 1e-6;
+  auto text_key = [&](const char* key) {
+    const std::string* value = find_key(keys, key);
+    return value ? *value : std::string();
+  };
+  v.telescope = text_key("TELESCOPE");
+  v.instrument = text_key("INSTRUMENT");
+  v.source = text_key("SOURCE");
+  v.ra_deg = parse_sexagesimal_value(text_key("RA")).value_or(0) * 15.0;
+  v.dec_deg = parse_sexagesimal_value(text_key("DEC")).value_or(0);
+  v.centre_freq_mhz = number_key(keys, "FREQ", name);
+  v.bandwidth_mhz = number_key(keys, "BW", name);
+  if (text_key("POL_BASIS") == "CIRC") v.pol_basis = "CIRC";
+  parse_start_time(keys, name, h);
+  parse_antennas(keys, h);
+  return h;
+}
+
+namespace {
+constexpr int64_t kChunkBytes = int64_t(16) << 20;  // bytes read at a time for time-major orders
+constexpr size_t kFirstRead = 4096;                 // header bytes read before HDR_SIZE is known
+}  // namespace
+
+PsrdadaReader::PsrdadaReader(const std::string& path) : path_(path) {
+  if (path == "-") {
+    file_ = stdin;
+  } else {
+    file_ = std::fopen(path.c_str(), "rb");
+    if (!file_) throw file_error(path, "cannot open: " + errno_text());
+    owns_file_ = true;
+  }
+  read_header();
+}
+
+PsrdadaReader::~PsrdadaReader() {
+  if (owns_file_) std::fclose(file_);
+}
+
+size_t PsrdadaReader::read_bytes(uint8_t* out, size_t wanted) {
+  size_t got = std::min(wanted, pending_.size() - pending_pos_);
+  std::copy(pending_.begin() + pending_pos_, pending_.begin() + pending_pos_ + got, out);
+  pending_pos_ += got;
+  while (got < wanted) {
+    const size_t n = std::fread(out + got, 1, wanted - got, file_);
+    if (n == 0) {
+      if (std::ferror(file_)) throw file_error(path_, "read failed: " + errno_text());
+      break;
+    }
+    got += n;
+  }
+  return got;
+}
+
+void PsrdadaReader::read_header() {
+  std::vector<uint8_t> bytes(kFirstRead);
+  bytes.resize(read_bytes(bytes.data(), bytes.size()));
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  dada_ = parse_dada_header(text, path_);
+  const size_t hdr_size = size_t(dada_.hdr_size);
+  if (hdr_size > bytes.size()) {
+    const size_t had = bytes.size();
+    bytes.resize(hdr_size);
+    const size_t got = had == kFirstRead ? read_bytes(bytes.data() + had, hdr_size - had) : 0;
+    if (had + got < hdr_size)
+      throw file_error(path_, "DADA HDR_SIZE " + std::to_string(hdr_size) +
+                                  " is bigger than the file (" + std::to_string(had + got) +
+                                  " bytes)");
+    dada_ = parse_dada_header(
+        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path_);
+  } else {
+    pending_.assign(bytes.begin() + long(hdr_size), bytes.end());
+  }
+  struct stat st;
+  const bool regular = file_ != stdin && fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode);
+  const int64_t bps = dada_.bytes_per_sample();
+  if (regular) {
+    const int64_t payload = int64_t(st.st_size) - dada_.hdr_size;
+    dada_.voltage.nsamples = payload / bps;
+    if (payload % bps != 0) note_partial(size_t(payload % bps));
+  }
+  if (dada_.order == "FTP" && dada_.voltage.nchan > 1 && !regular)
+    throw file_error(path_, "DADA ORDER FTP with NCHAN > 1 needs a regular file, not a pipe");
+}
+
+void PsrdadaReader::note_partial(size_t bytes) {
+  const std::string text = "payload ends with " + std::to_string(bytes) +
+                           " bytes that are not a whole time sample; ignored";
+  if (std::find(dada_.warnings.begin(), dada_.warnings.end(), text) == dada_.warnings.end())
+    dada_.warnings.push_back(text);
+}
+
+void PsrdadaReader::load_ftp_chunk(int64_t ntime) {
+  const VoltageHeader& v = dada_.voltage;
+  const int64_t per_time = int64_t(v.npol) * v.values_per_sample();
+  const int64_t chan_bytes = per_time * v.nbits / 8;
+  ntime = std::min(ntime, v.nsamples - samples_loaded_);
+  chunk_ntime_ = std::max<int64_t>(ntime, 0);
+  samples_.resize(size_t(v.nchan * chunk_ntime_ * per_time));
+  raw_.resize(size_t(chunk_ntime_ * chan_bytes));
+  for (int64_t c = 0; c < v.nchan && chunk_ntime_ > 0; ++c) {
+    const int64_t offset = dada_.hdr_size + (c * v.nsamples + samples_loaded_) * chan_bytes;
+    if (fseeko(file_, off_t(offset), SEEK_SET) != 0 ||
+        std::fread(raw_.data(), 1, raw_.size(), file_) != raw_.size())
+      throw file_error(path_, "read failed at byte " + std::to_string(offset));
+    decode_voltage_values(raw_.data(), size_t(chunk_ntime_ * per_time), v.nbits,
+                          samples_.data() + c * chunk_ntime_ * per_time);
+  }
+  samples_loaded_ += chunk_ntime_;
+}
+
+bool PsrdadaReader::load_chunk() {
+  const VoltageHeader& v = dada_.voltage;
+  const int64_t bps = dada_.bytes_per_sample();
+  const int64_t target = dada_.block_order() ? dada_.inner_t : std::max<int64_t>(1, kChunkBytes / bps);
+  chunk_pos_ = 0;
+  if (dada_.order == "FTP" && v.nchan > 1) {
+    load_ftp_chunk(target);
+    return chunk_ntime_ > 0;
+  }
+  raw_.resize(size_t(target * bps));
+  const size_t got = read_bytes(raw_.data(), raw_.size());
+  if (got < raw_.size()) at_end_ = true;  // read_bytes stops short only at the end of the data
+  if (got % size_t(bps) != 0) note_partial(got % size_t(bps));
+  const int64_t n = int64_t(got) / bps;
+  chunk_ntime_ = n;
+  if (n == 0) return false;
+  const int64_t per_time = int64_t(v.npol) * v.values_per_sample();
+  const int64_t nvalues = n * v.nchan * v.nant * per_time;
+  values_.resize(size_t(nvalues));
+  decode_voltage_values(raw_.data(), size_t(nvalues), v.nbits, values_.data());
+  samples_.resize(size_t(nvalues));
+  if (dada_.order == "TFATP") {
+    samples_.swap(values_);  // a block of n samples is already in canonical order
+  } else if (dada_.order == "TAFTP") {
+    for (int64_t a = 0; a < v.nant; ++a)
+      for (int64_t c = 0; c < v.nchan; ++c)
+        std::copy_n(values_.begin() + (a * v.nchan + c) * n * per_time, n * per_time,
+                    samples_.begin() + (c * v.nant + a) * n * per_time);
+  } else if (dada_.order == "TPF") {
+    const int64_t dim = v.values_per_sample();
+    for (int64_t t = 0; t < n; ++t)
+      for (int64_t p = 0; p < v.npol; ++p)
+        for (int64_t c = 0; c < v.nchan; ++c)
+          std::copy_n(values_.begin() + ((t * v.npol + p) * v.nchan + c) * dim, dim,
+                      samples_.begin() + (c * n + t) * per_time + p * dim);
+  } else {  // TFP, and FTP with one channel (the same bytes)
+    for (int64_t t = 0; t < n; ++t)
+      for (int64_t c = 0; c < v.nchan; ++c)
+        std::copy_n(values_.begin() + (t * v.nchan + c) * per_time, per_time,
+                    samples_.begin() + (c * n + t) * per_time);
+  }
+  return true;
+}
+
+int64_t PsrdadaReader::read(int64_t nsamples, VoltageBlock& block) {
+  const VoltageHeader& v = dada_.voltage;
+  const int64_t nrows = int64_t(v.nchan) * v.nant;
+  const int64_t per_time = int64_t(v.npol) * v.values_per_sample();
+  nsamples = std::max<int64_t>(nsamples, 0);
+  block.first_sample = next_sample_;
+  block.data.resize(v.block_values(nsamples));
+  int64_t done = 0;
+  while (done < nsamples) {
+    if (chunk_pos_ == chunk_ntime_) {
+      if (at_end_ || !load_chunk()) break;
+      continue;
+    }
+    const int64_t n = std::min(nsamples - done, chunk_ntime_ - chunk_pos_);
+    copy_time_range(samples_.data(), chunk_ntime_, chunk_pos_, block.data.data(), nsamples, done,
+                    n, nrows, per_time);
+    chunk_pos_ += n;
+    done += n;
+  }
+  if (done < nsamples) {
+    shrink_time_rows(block.data.data(), nsamples, done, nrows, per_time);
+    block.data.resize(v.block_values(done));
+  }
+  block.nsamples = done;
+  next_sample_ += done;
+  return done;
+}
+
+}  // namespace rapt

@@ -1,0 +1,258 @@
+// VDIF: frame header parsing and the reader.
+#include "io/vdif.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+#include "io/voltage_samples.hpp"
+#include "io/voltage_text.hpp"
+
+namespace rapt {
+
+namespace {
+
+uint32_t word_at(const uint8_t* data, int index) {
+  const uint8_t* p = data + 4 * index;
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+uint32_t bits_of(uint32_t word, int low, int count) {
+  return (word >> low) & ((count == 32 ? 0u : (1u << count)) - 1u);
+}
+
+// The 2-bit offset-binary levels of the VDIF specification.
+constexpr float kTwoBitLevels[4] = {-3.3359f, -1.0f, 1.0f, 3.3359f};
+
+float decode_code(uint32_t code, int bits, bool twos_complement) {
+  if (twos_complement) {
+    const uint32_t sign = 1u << (bits - 1);
+    return float(int32_t(code ^ sign) - int32_t(sign));
+  }
+  switch (bits) {
+    case 1: return code ? 1.0f : -1.0f;
+    case 2: return kTwoBitLevels[code];
+    case 4: return float(code) - 8.0f;
+    default: return float(code) - 127.5f;
+  }
+}
+
+}  // namespace
+
+int64_t VdifFrameHeader::samples_per_frame() const {
+  const int64_t values_per_word = 32 / bits;
+  return payload_bytes() / 4 * values_per_word / (int64_t(nchan) * (complex_samples ? 2 : 1));
+}
+
+VdifFrameHeader parse_vdif_frame_header(const uint8_t* data, size_t size, const std::string& name) {
+  if (size < 16) throw file_error(name, "VDIF frame header cut short (" + std::to_string(size) + " bytes)");
+  VdifFrameHeader h;
+  const uint32_t w0 = word_at(data, 0), w1 = word_at(data, 1), w2 = word_at(data, 2),
+                 w3 = word_at(data, 3);
+  h.invalid = bits_of(w0, 31, 1) != 0;
+  h.legacy = bits_of(w0, 30, 1) != 0;
+  h.seconds = bits_of(w0, 0, 30);
+  h.ref_epoch = int(bits_of(w1, 24, 6));
+  h.frame_nr = bits_of(w1, 0, 24);
+  h.version = int(bits_of(w2, 29, 3));
+  h.nchan = 1 << bits_of(w2, 24, 5);
+  h.frame_bytes = int64_t(bits_of(w2, 0, 24)) * 8;
+  h.complex_samples = bits_of(w3, 31, 1) != 0;
+  h.bits = int(bits_of(w3, 26, 5)) + 1;
+  h.thread_id = int(bits_of(w3, 16, 10));
+  h.station_id = int(bits_of(w3, 0, 16));
+  if (!h.legacy) {
+    if (size < 32) throw file_error(name, "VDIF frame header cut short (" + std::to_string(size) + " bytes)");
+    const uint32_t w4 = word_at(data, 4);
+    h.edv = int(bits_of(w4, 24, 8));
+    if (h.edv == 3) {
+      // Words 4-5 of EDV 3 give the bandwidth of one channel; real sampling is at twice it.
+      const double bandwidth_hz = bits_of(w4, 0, 23) * (bits_of(w4, 23, 1) ? 1e6 : 1e3);
+      h.edv3_sample_rate_hz = h.complex_samples ? bandwidth_hz : 2 * bandwidth_hz;
+    }
+  }
+  if (h.frame_bytes <= h.header_bytes())
+    throw file_error(name, "VDIF frame length " + std::to_string(h.frame_bytes) +
+                               " bytes leaves no payload after the " +
+                               std::to_string(h.header_bytes()) + "-byte header");
+  return h;
+}
+
+int64_t vdif_epoch_mjd(int ref_epoch) {
+  return mjd_from_calendar(2000 + ref_epoch / 2, ref_epoch % 2 ? 7 : 1, 1);
+}
+
+VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
+    : path_(path), options_(options) {
+  file_ = std::fopen(path.c_str(), "rb");
+  if (!file_) throw file_error(path, "cannot open: " + errno_text());
+  struct stat st;
+  if (fstat(fileno(file_), &st) != 0 || !S_ISREG(st.st_mode))
+    throw file_error(path, "VDIF input must be a regular file");
+  first_ = frame_header_at(0);
+  if (st.st_size % first_.frame_bytes != 0)
+    throw file_error(path, "file size " + std::to_string(st.st_size) +
+                               " bytes is not a multiple of the VDIF frame length " +
+                               std::to_string(first_.frame_bytes) + " bytes");
+  nframes_ = st.st_size / first_.frame_bytes;
+  const bool bits_ok = options.twos_complement
+                           ? (first_.bits == 2 || first_.bits == 4 || first_.bits == 8)
+                           : (first_.bits == 1 || first_.bits == 2 || first_.bits == 4 || first_.bits == 8);
+  if (!bits_ok)
+    throw file_error(path, "VDIF samples of " + std::to_string(first_.bits) + " bits are not supported");
+  spf_ = first_.samples_per_frame();
+  if (spf_ < 1) throw file_error(path, "VDIF frames hold no whole sample");
+  find_threads();
+  const double rate_hz = find_sample_rate(options);
+  const int dim = first_.complex_samples ? 2 : 1;
+  VoltageHeader& h = header_;
+  h.format = "VDIF";
+  h.instrument = format_string("VDIF station 0x%04x", first_.station_id);
+  h.nant = 1;
+  h.nchan = int(thread_index_.size()) * first_.nchan;
+  h.npol = 1;
+  h.complex_samples = first_.complex_samples;
+  h.nbits = first_.bits;
+  h.tsamp_s = 1.0 / rate_hz;
+  h.bandwidth_mhz = h.nchan * rate_hz / (3 - dim) / 1e6;
+  h.nsamples = ngroups_ * spf_;
+  h.start_mjd_day = int(vdif_epoch_mjd(first_.ref_epoch));
+  h.start_mjd_seconds = double(first_.seconds) + double(first_.frame_nr) * spf_ / rate_hz;
+  normalise_mjd(h.start_mjd_day, h.start_mjd_seconds);
+}
+
+VdifReader::~VdifReader() {
+  if (file_) std::fclose(file_);
+}
+
+VdifFrameHeader VdifReader::frame_header_at(int64_t frame) {
+  uint8_t bytes[32];
+  const int64_t offset = frame * first_.frame_bytes;
+  if (fseeko(file_, off_t(offset), SEEK_SET) != 0)
+    throw file_error(path_, "cannot seek to byte " + std::to_string(offset));
+  const size_t got = std::fread(bytes, 1, sizeof bytes, file_);
+  return parse_vdif_frame_header(bytes, got, path_);
+}
+
+void VdifReader::find_threads() {
+  // The first time step: the frames at the start that share the first frame's time.
+  for (int64_t f = 0; f < nframes_; ++f) {
+    const VdifFrameHeader h = f == 0 ? first_ : frame_header_at(f);
+    if (h.seconds != first_.seconds || h.frame_nr != first_.frame_nr) break;
+    if (!thread_index_.emplace(h.thread_id, 0).second)
+      throw file_error(path_, "VDIF frame " + std::to_string(f) + " repeats thread " +
+                                  std::to_string(h.thread_id) + " within one time step");
+  }
+  int index = 0;
+  for (auto& entry : thread_index_) entry.second = index++;
+  const int64_t nthreads = int64_t(thread_index_.size());
+  ngroups_ = nframes_ / nthreads;
+  if (nframes_ % nthreads != 0)
+    warnings_.push_back(std::to_string(nframes_ % nthreads) +
+                        " frames at the end do not make a whole time step of " +
+                        std::to_string(nthreads) + " threads; ignored");
+}
+
+double VdifReader::find_sample_rate(const VdifReadOptions& options) {
+  if (options.sample_rate_hz > 0) return options.sample_rate_hz;
+  if (first_.edv3_sample_rate_hz > 0) return first_.edv3_sample_rate_hz;
+  // Frames per second from the largest frame number of the seconds before the last: each of
+  // those ended within the file, since a later second follows.
+  const int64_t nthreads = int64_t(thread_index_.size());
+  const uint32_t last_seconds = frame_header_at((ngroups_ - 1) * nthreads).seconds;
+  uint32_t max_frame_nr = 0;
+  for (int64_t g = 0; g < ngroups_; ++g) {
+    const VdifFrameHeader h = frame_header_at(g * nthreads);
+    if (h.seconds == last_seconds) break;
+    max_frame_nr = std::max(max_frame_nr, h.frame_nr);
+  }
+  if (last_seconds == first_.seconds)
+    throw file_error(path_, "VDIF sample rate unknown: the headers (EDV " +
+                                std::to_string(first_.edv) +
+                                ") do not give it and the file holds no whole second; give it");
+  return double(max_frame_nr + 1) * double(spf_);
+}
+
+void VdifReader::decode_frame(const std::vector<uint8_t>& frame, int thread_index) {
+  const int dim = first_.complex_samples ? 2 : 1;
+  const int64_t per_word = 32 / first_.bits;
+  const int64_t values = spf_ * first_.nchan * dim;
+  const uint8_t* payload = frame.data() + first_.header_bytes();
+  for (int64_t i = 0; i < values; ++i) {
+    const uint32_t word = word_at(payload, int(i / per_word));
+    const uint32_t code = bits_of(word, int(i % per_word) * first_.bits, first_.bits);
+    const int64_t k = i % dim;
+    const int64_t c = i / dim % first_.nchan;
+    const int64_t t = i / dim / first_.nchan;
+    const int64_t chan = int64_t(thread_index) * first_.nchan + c;
+    samples_[size_t((chan * spf_ + t) * dim + k)] = decode_code(code, first_.bits, options_.twos_complement);
+  }
+}
+
+bool VdifReader::load_group() {
+  if (group_ >= ngroups_) return false;
+  const int64_t nthreads = int64_t(thread_index_.size());
+  const int dim = first_.complex_samples ? 2 : 1;
+  samples_.assign(size_t(header_.nchan * spf_ * dim), 0.0f);
+  std::vector<uint8_t> frame(size_t(first_.frame_bytes));
+  VdifFrameHeader step;
+  for (int64_t i = 0; i < nthreads; ++i) {
+    const int64_t f = group_ * nthreads + i;
+    const int64_t offset = f * first_.frame_bytes;
+    if (fseeko(file_, off_t(offset), SEEK_SET) != 0 ||
+        std::fread(frame.data(), 1, frame.size(), file_) != frame.size())
+      throw file_error(path_, "read failed at byte " + std::to_string(offset));
+    const VdifFrameHeader h = parse_vdif_frame_header(frame.data(), frame.size(), path_);
+    if (i == 0) step = h;
+    const auto thread = thread_index_.find(h.thread_id);
+    if (h.seconds != step.seconds || h.frame_nr != step.frame_nr || thread == thread_index_.end() ||
+        h.frame_bytes != first_.frame_bytes || h.nchan != first_.nchan || h.bits != first_.bits ||
+        h.complex_samples != first_.complex_samples)
+      throw file_error(path_, "VDIF frame " + std::to_string(f) + " (thread " +
+                                  std::to_string(h.thread_id) +
+                                  ") does not fit the time step or layout of the first frames");
+    if (h.invalid) {
+      ++invalid_frames_;  // its samples stay 0
+      continue;
+    }
+    decode_frame(frame, thread->second);
+  }
+  ++group_;
+  chunk_pos_ = 0;
+  chunk_ntime_ = spf_;
+  return true;
+}
+
+int64_t VdifReader::read(int64_t nsamples, VoltageBlock& block) {
+  const int64_t nrows = header_.nchan;
+  const int64_t per_time = header_.values_per_sample();
+  nsamples = std::max<int64_t>(nsamples, 0);
+  block.first_sample = next_sample_;
+  block.data.resize(header_.block_values(nsamples));
+  int64_t done = 0;
+  while (done < nsamples) {
+    if (chunk_pos_ == chunk_ntime_) {
+      if (!load_group()) break;
+      continue;
+    }
+    const int64_t n = std::min(nsamples - done, chunk_ntime_ - chunk_pos_);
+    copy_time_range(samples_.data(), chunk_ntime_, chunk_pos_, block.data.data(), nsamples, done,
+                    n, nrows, per_time);
+    chunk_pos_ += n;
+    done += n;
+  }
+  if (done < nsamples) {
+    shrink_time_rows(block.data.data(), nsamples, done, nrows, per_time);
+    block.data.resize(header_.block_values(done));
+  }
+  if (invalid_frames_ > 0 && done < nsamples)
+    warnings_.push_back(std::to_string(invalid_frames_) + " frames marked invalid read as zeros");
+  block.nsamples = done;
+  next_sample_ += done;
+  return done;
+}
+
+}  // namespace rapt

@@ -1,0 +1,99 @@
+// VDIF (VLBI Data Interchange Format, release 1.1.1) files from one station.
+//
+// Frames carry 32-byte headers (16 bytes when the legacy bit is set) and payloads of 32-bit
+// little-endian words filled from the least significant bit, all channels of one time step
+// together, complex values as I then Q. Threads are independent streams interleaved frame by
+// frame; the reader groups frames that share (seconds, frame number) into one time step and
+// puts thread t's channel c at canonical channel (index of t among the file's thread ids,
+// in increasing order) x channels per frame + c. So the reader gives one antenna and one
+// polarisation; which thread holds which polarisation or band is not in the headers, and the
+// sky frequency neither (centre_freq_mhz 0; bandwidth_mhz = channels x channel bandwidth).
+//
+// Sample values: offset binary as the VDIF specification says, unless twos_complement is set:
+//   1 bit: -1, +1; 2 bits: -3.3359, -1, +1, +3.3359; 4 bits: code - 8; 8 bits: code - 127.5
+// twos_complement (2, 4 or 8 bits) reads the codes as signed integers, as some recorders
+// (MWA tied-array beams) write them.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/voltage_stream.hpp"
+
+namespace rapt {
+
+struct VdifFrameHeader {
+  bool invalid = false;
+  bool legacy = false;        // 16-byte header
+  uint32_t seconds = 0;       // since the reference epoch
+  int ref_epoch = 0;          // half-years since 2000-01-01
+  uint32_t frame_nr = 0;      // within the second
+  int version = 0;
+  int nchan = 1;
+  int64_t frame_bytes = 0;    // header included
+  bool complex_samples = false;
+  int bits = 1;               // per real component
+  int thread_id = 0;
+  int station_id = 0;
+  int edv = 0;
+  double edv3_sample_rate_hz = 0;  // EDV 3 only; 0 when the header does not say
+
+  int header_bytes() const { return legacy ? 16 : 32; }
+  int64_t payload_bytes() const { return frame_bytes - header_bytes(); }
+  // Time samples in one frame's payload (whole ones; samples never straddle a word).
+  int64_t samples_per_frame() const;
+};
+
+// Parses the frame header at `data` (at least 16 bytes; 32 unless legacy). Throws DataError
+// "name: ..." when `size` is too small or the frame length is shorter than its header.
+VdifFrameHeader parse_vdif_frame_header(const uint8_t* data, size_t size, const std::string& name);
+
+// MJD of the first day of reference epoch `ref_epoch` (1 January or 1 July).
+int64_t vdif_epoch_mjd(int ref_epoch);
+
+struct VdifReadOptions {
+  double sample_rate_hz = 0;     // complex or real samples per second of one channel; 0 = from
+                                 // EDV 3 headers or from the frames per second in the file
+  bool twos_complement = false;  // codes are signed integers, not offset binary
+};
+
+class VdifReader : public VoltageReader {
+ public:
+  VdifReader(const std::string& path, const VdifReadOptions& options);
+  ~VdifReader() override;
+  VdifReader(const VdifReader&) = delete;
+  VdifReader& operator=(const VdifReader&) = delete;
+
+  const VoltageHeader& header() const override { return header_; }
+  const VdifFrameHeader& first_frame() const { return first_; }
+  [[nodiscard]] int64_t read(int64_t nsamples, VoltageBlock& block) override;
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  VdifFrameHeader frame_header_at(int64_t frame);
+  void find_threads();
+  double find_sample_rate(const VdifReadOptions& options);
+  bool load_group();
+  void decode_frame(const std::vector<uint8_t>& frame, int thread_index);
+
+  std::string path_;
+  FILE* file_ = nullptr;
+  VdifReadOptions options_;
+  VdifFrameHeader first_;
+  VoltageHeader header_;
+  std::vector<std::string> warnings_;
+  std::map<int, int> thread_index_;  // thread id -> index in increasing id order
+  int64_t nframes_ = 0;
+  int64_t ngroups_ = 0;
+  int64_t spf_ = 0;                  // samples per frame
+  int64_t group_ = 0;                // next group to load
+  int64_t invalid_frames_ = 0;
+  std::vector<float> samples_;       // current group, canonical order
+  int64_t chunk_pos_ = 0;
+  int64_t chunk_ntime_ = 0;
+  int64_t next_sample_ = 0;
+};
+
+}  // namespace rapt

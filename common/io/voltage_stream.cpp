@@ -1,0 +1,62 @@
+// open_voltage_file: which reader a file needs, from its first bytes.
+#include "io/voltage_stream.hpp"
+
+#include <cstdio>
+#include <string_view>
+
+#include "cli/errors.hpp"
+#include "io/guppi_raw.hpp"
+#include "io/psrdada.hpp"
+#include "io/vdif.hpp"
+
+namespace rapt {
+
+namespace {
+
+// A GUPPI card: an upper-case keyword in bytes 0-7 and '=' in byte 8.
+bool looks_like_guppi(std::string_view head) {
+  if (head.size() < 80 || head[8] != '=') return false;
+  for (size_t i = 0; i < 8; ++i) {
+    const char c = head[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == ' '))
+      return false;
+  }
+  return head[0] != ' ';
+}
+
+// DADA header text: printable ASCII up to the first NUL, with an HDR_SIZE key in it.
+bool looks_like_dada(std::string_view head) {
+  const std::string_view text = head.substr(0, head.find('\0'));
+  for (const char c : text)
+    if ((c < 32 || c > 126) && c != '\n' && c != '\r' && c != '\t') return false;
+  return text.find("HDR_SIZE") != std::string_view::npos;
+}
+
+}  // namespace
+
+std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
+                                                 double vdif_sample_rate_hz) {
+  if (path == "-") return std::make_unique<PsrdadaReader>(path);
+  FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) throw file_error(path, "cannot open: " + errno_text());
+  char bytes[4096];
+  const size_t got = std::fread(bytes, 1, sizeof bytes, file);
+  std::fclose(file);
+  const std::string_view head(bytes, got);
+  if (got == 0) throw file_error(path, "empty file");
+  if (looks_like_guppi(head)) return std::make_unique<GuppiRawReader>(path);
+  if (looks_like_dada(head)) return std::make_unique<PsrdadaReader>(path);
+  if (got >= 16) {
+    try {
+      parse_vdif_frame_header(reinterpret_cast<const uint8_t*>(bytes), got, path);
+    } catch (const DataError&) {
+      throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
+    }
+    VdifReadOptions options;
+    options.sample_rate_hz = vdif_sample_rate_hz;
+    return std::make_unique<VdifReader>(path, options);
+  }
+  throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
+}
+
+}  // namespace rapt

@@ -1,0 +1,35 @@
+// Text and time helpers shared by the voltage-file headers (GUPPI cards, DADA key lines):
+// lenient numbers, sexagesimal angles and MJD <-> calendar dates.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rapt {
+
+// `text` without leading and trailing blanks (spaces, tabs, CR, LF, NUL).
+std::string trim_blanks(std::string_view text);
+
+// A finite number from `text`, leniently: surrounding blanks and one pair of single or double
+// quotes are ignored (GUPPI writers quote some numbers). Nothing if anything else is left over.
+std::optional<double> parse_lenient_number(std::string_view text);
+
+// As parse_lenient_number, but the value must be an integer within int64 range.
+std::optional<int64_t> parse_lenient_integer(std::string_view text);
+
+// "hh:mm:ss.s" / "-dd:mm:ss.s" (or a plain number) -> hours or degrees; nothing if malformed.
+std::optional<double> parse_sexagesimal_value(std::string_view text);
+
+// value (hours or degrees) as "[-]hh:mm:ss.ssss" with `decimals` decimals on the seconds.
+std::string format_sexagesimal_value(double value, int decimals);
+
+// Modified Julian Day of a proleptic Gregorian calendar date.
+int64_t mjd_from_calendar(int year, int month, int day);
+// The calendar date of an MJD.
+void calendar_from_mjd(int64_t mjd, int& year, int& month, int& day);
+
+// Moves whole days from `seconds` into `day` so that 0 <= seconds < 86400.
+void normalise_mjd(int& day, double& seconds);
+
+}  // namespace rapt

@@ -1,0 +1,350 @@
+// PSRDADA: the EDD sample's known answers, header keys and orders, bad headers, and native
+// writer round trips (8/16-bit integers and floats, blocks not multiples of INNER_T, pipes).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#include "io/psrdada.hpp"
+#include "test_data.hpp"
+#include "voltage_test_support.hpp"
+
+using rapt::testing::data_error_text;
+using rapt::testing::read_whole_file;
+using rapt::testing::ScratchDir;
+using rapt::testing::voltage_value;
+using rapt::testing::write_whole_file;
+
+namespace {
+
+// A header of 4096 bytes from `lines` (each "KEY value\n").
+std::string dada_header_text(const std::string& lines) {
+  std::string text = "HDR_SIZE 4096\n" + lines;
+  text.resize(4096, '\0');
+  return text;
+}
+
+const char* kSmallKeys =
+    "NCHAN 2\nNPOL 2\nNDIM 2\nNBIT 8\nTSAMP 1.5\nUTC_START 2024-02-29-12:00:00.5\n";
+
+rapt::VoltageHeader native_header(int nbits, bool float_samples) {
+  rapt::VoltageHeader h;
+  h.telescope = "MeerKAT";
+  h.source = "J0437-4715";
+  h.ra_deg = 69.3158;
+  h.dec_deg = -47.2525;
+  h.nant = 3;
+  h.nchan = 5;
+  h.npol = 2;
+  h.nbits = nbits;
+  h.float_samples = float_samples;
+  h.centre_freq_mhz = 1284;
+  h.bandwidth_mhz = -856;
+  h.tsamp_s = 4.78504672897196e-06;
+  h.start_mjd_day = 60310;
+  h.start_mjd_seconds = 43210.123456789;
+  h.pol_basis = "CIRC";
+  for (int a = 0; a < 3; ++a)
+    h.array.antennas.push_back({"m00" + std::to_string(a), {5109224.0 + a, 2006790.5, -3239100.25}, 13.5});
+  return h;
+}
+
+// Values in the range of `nbits`, some outside it when `overflow`.
+rapt::VoltageBlock ramp_block(const rapt::VoltageHeader& h, int64_t nsamples, int64_t first,
+                              float scale) {
+  rapt::VoltageBlock block;
+  block.first_sample = first;
+  block.nsamples = nsamples;
+  block.data.resize(h.block_values(nsamples));
+  for (size_t i = 0; i < block.data.size(); ++i)
+    block.data[i] = std::round(float(int((i + size_t(first) * 13) * 37 % 255) - 127) * scale);
+  return block;
+}
+
+// Writes 700 samples in blocks of 100 and reads them back in blocks of 77.
+void expect_round_trip(int nbits, bool float_samples, float scale) {
+  ScratchDir dir;
+  const rapt::VoltageHeader h = native_header(nbits, float_samples);
+  const std::string path = dir.file("out.dada");
+  auto writer = rapt::make_psrdada_writer(path, h, false);
+  std::vector<rapt::VoltageBlock> written;
+  for (int64_t t = 0; t < 700; t += 100) {
+    written.push_back(ramp_block(h, 100, t, scale));
+    writer->write(written.back());
+  }
+  writer->commit();
+  EXPECT_EQ(writer->clipped_values(), 0);
+  rapt::PsrdadaReader reader(path);
+  const rapt::VoltageHeader& r = reader.header();
+  EXPECT_EQ(r.nsamples, 700);
+  EXPECT_EQ(r.nbits, nbits);
+  EXPECT_EQ(r.float_samples, float_samples);
+  rapt::VoltageBlock all;
+  std::vector<float> got_values;
+  int64_t total = 0;
+  rapt::VoltageBlock piece;
+  while (reader.read(77, piece) > 0) {
+    for (int64_t t = 0; t < piece.nsamples; ++t) {
+      const int64_t sample = piece.first_sample + t;
+      const rapt::VoltageBlock& w = written[size_t(sample / 100)];
+      for (int c = 0; c < h.nchan; ++c)
+        for (int a = 0; a < h.nant; ++a)
+          for (int p = 0; p < h.npol; ++p)
+            for (int k = 0; k < 2; ++k)
+              ASSERT_EQ(voltage_value(r, piece, c, a, t, p, k),
+                        voltage_value(h, w, c, a, sample % 100, p, k))
+                  << "sample " << sample;
+    }
+    total += piece.nsamples;
+  }
+  EXPECT_EQ(total, 700);
+  EXPECT_TRUE(reader.warnings().empty());
+}
+
+}  // namespace
+
+TEST(PsrdadaReader, ReadsEddSampleHeader) {
+  RAPT_REQUIRE_SHARED_FILE(path, "baseband/sample_meerkat.dada");
+  rapt::PsrdadaReader reader(path);
+  const rapt::VoltageHeader& h = reader.header();
+  EXPECT_EQ(h.format, "PSRDADA");
+  EXPECT_EQ(h.telescope, "Effelsberg");
+  EXPECT_EQ(h.source, "FRB20200120");
+  EXPECT_EQ(h.nchan, 1);
+  EXPECT_EQ(h.npol, 2);
+  EXPECT_FALSE(h.complex_samples);
+  EXPECT_EQ(h.nbits, 8);
+  EXPECT_DOUBLE_EQ(h.tsamp_s, 0.00125e-6);
+  EXPECT_DOUBLE_EQ(h.centre_freq_mhz, 1400);
+  EXPECT_DOUBLE_EQ(h.bandwidth_mhz, 400);
+  EXPECT_EQ(h.nsamples, 14336);
+  EXPECT_EQ(reader.dada_header().order, "FTP");
+  // MJD_START, then OBS_OFFSET: 4276224000000 bytes of 2-byte samples at 1.25 ns.
+  EXPECT_EQ(h.start_mjd_day, 59596);
+  EXPECT_NEAR(h.start_mjd_seconds, 0.262395813837 * 86400 + 2672.64, 1e-6);
+}
+
+TEST(PsrdadaReader, ReadsEddSampleFirstSamples) {
+  RAPT_REQUIRE_SHARED_FILE(path, "baseband/sample_meerkat.dada");
+  rapt::PsrdadaReader reader(path);
+  const rapt::VoltageHeader& h = reader.header();
+  rapt::VoltageBlock block;
+  ASSERT_EQ(reader.read(20000, block), 14336);
+  const float first[16] = {-15, 5, -20, 40, -14, 2, -8, -7, -8, 35, -17, -6, 0, -25, 27, 15};
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(voltage_value(h, block, 0, 0, i / 2, i % 2), first[i]) << i;
+  double sum = 0, sum_sq = 0;
+  for (float v : block.data) {
+    sum += v;
+    sum_sq += double(v) * v;
+  }
+  EXPECT_EQ(sum, -19793);
+  EXPECT_EQ(sum_sq, 6737121);
+  EXPECT_EQ(reader.read(10, block), 0);
+}
+
+TEST(PsrdadaHeader, ReadsUtcStartWithFractionalSeconds) {
+  const rapt::DadaHeader h = rapt::parse_dada_header(dada_header_text(kSmallKeys), "x.dada");
+  EXPECT_EQ(h.voltage.start_mjd_day, 60369);  // 2024-02-29
+  EXPECT_DOUBLE_EQ(h.voltage.start_mjd_seconds, 43200.5);
+  EXPECT_EQ(h.order, "TFP");
+  EXPECT_EQ(h.voltage.nant, 1);
+  EXPECT_TRUE(h.voltage.complex_samples);
+  ASSERT_EQ(h.warnings.size(), 1u);  // no ORDER with 2 channels and 2 pols
+}
+
+TEST(PsrdadaHeader, PrefersMjdStartAndAddsObsOffset) {
+  const rapt::DadaHeader h = rapt::parse_dada_header(
+      dada_header_text(std::string(kSmallKeys) + "MJD_START 60000.5\nOBS_OFFSET 800\n"), "x");
+  // 800 bytes = 100 samples of 2 chans x 2 pols x 2 bytes, at 1.5 us.
+  EXPECT_EQ(h.voltage.start_mjd_day, 60000);
+  EXPECT_NEAR(h.voltage.start_mjd_seconds, 43200 + 150e-6, 1e-9);
+}
+
+TEST(PsrdadaReader, ReadsTimeMajorOrders) {
+  ScratchDir dir;
+  std::string payload(64, '\0');  // 8 samples x 2 chans x 2 pols x (re, im)
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = char(i);
+  for (const std::string order : {"TFP", "TPF"}) {
+    const std::string path = dir.file(order + ".dada");
+    write_whole_file(path, dada_header_text(std::string(kSmallKeys) + "ORDER " + order + "\n") + payload);
+    rapt::PsrdadaReader reader(path);
+    rapt::VoltageBlock block;
+    ASSERT_EQ(reader.read(8, block), 8);
+    // t 3, chan 1, pol 0, im
+    const int index = order == "TFP" ? ((3 * 2 + 1) * 2 + 0) * 2 + 1 : ((3 * 2 + 0) * 2 + 1) * 2 + 1;
+    EXPECT_EQ(voltage_value(reader.header(), block, 1, 0, 3, 0, 1), index) << order;
+  }
+}
+
+TEST(PsrdadaReader, ReadsChannelMajorFtpWithManyChannels) {
+  ScratchDir dir;
+  std::string payload(64, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = char(i);
+  const std::string path = dir.file("ftp.dada");
+  write_whole_file(path, dada_header_text(std::string(kSmallKeys) + "ORDER FTP\n") + payload);
+  rapt::PsrdadaReader reader(path);
+  rapt::VoltageBlock block;
+  ASSERT_EQ(reader.read(5, block), 5);
+  ASSERT_EQ(reader.read(5, block), 3);
+  // sample 6 of chan 1, pol 1, re: byte ((1 * 8 + 6) * 2 + 1) * 2 = 58
+  EXPECT_EQ(voltage_value(reader.header(), block, 1, 0, 1, 1, 0), 58);
+}
+
+TEST(PsrdadaReader, ReadsMeerkatStyleTaftpBlocks) {
+  ScratchDir dir;
+  // 2 antennas, 2 chans, 1 pol, complex, INNER_T 2: blocks of 16 bytes; 2 blocks.
+  std::string payload(32, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = char(i);
+  const std::string path = dir.file("taftp.dada");
+  write_whole_file(path, dada_header_text("NCHAN 2\nNPOL 1\nNDIM 2\nNBIT 8\nTSAMP 1\nNANT 2\n"
+                                          "INNER_T 2\nORDER TAFTP\n") + payload);
+  rapt::PsrdadaReader reader(path);
+  rapt::VoltageBlock block;
+  ASSERT_EQ(reader.read(4, block), 4);
+  // sample 3 = block 1, t 1; ant 1, chan 0, im: 16 + ((1 * 2 + 0) * 2 + 1) * 2 + 1 = 27
+  EXPECT_EQ(voltage_value(reader.header(), block, 0, 1, 3, 0, 1), 27);
+}
+
+TEST(PsrdadaReader, WarnsAboutTrailingPartialSample) {
+  ScratchDir dir;
+  const std::string path = dir.file("odd.dada");
+  write_whole_file(path, dada_header_text(kSmallKeys) + std::string(8 * 3 + 5, '\0'));
+  rapt::PsrdadaReader reader(path);
+  EXPECT_EQ(reader.header().nsamples, 3);
+  rapt::VoltageBlock block;
+  EXPECT_EQ(reader.read(10, block), 3);
+  EXPECT_NE(reader.warnings().back().find("not a whole time sample"), std::string::npos);
+}
+
+TEST(PsrdadaHeader, RejectsBlockOrderWithoutNant) {
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(std::string(kSmallKeys) +
+                                                       "ORDER TFATP\nINNER_T 256\n"), "x.dada");
+            }),
+            "x.dada: DADA header has no NANT");
+}
+
+TEST(PsrdadaHeader, RejectsMissingNchan) {
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text("NPOL 2\nNBIT 8\nTSAMP 1\n"), "x.dada");
+            }),
+            "x.dada: DADA header has no NCHAN");
+}
+
+TEST(PsrdadaHeader, RejectsZeroChannels) {
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text("NCHAN 0\nNPOL 2\nNBIT 8\nTSAMP 1\n"), "x.dada");
+            }),
+            "x.dada: DADA NCHAN is '0'; expected an integer in 1 .. 16777216");
+}
+
+TEST(PsrdadaHeader, RejectsUnsupportedNbit) {
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text("NCHAN 1\nNPOL 2\nNBIT 3\nTSAMP 1\n"), "x.dada");
+            }),
+            "x.dada: DADA NBIT 3 is not supported (8, 16, 32)");
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text("NCHAN 1\nNPOL 2\nNBIT -16\nTSAMP 1\n"), "x.dada");
+            }),
+            "x.dada: DADA NBIT -16 (IEEE half-precision floats) is not supported");
+}
+
+TEST(PsrdadaHeader, RejectsNonPositiveTsamp) {
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text("NCHAN 1\nNPOL 2\nNBIT 8\nTSAMP 0\n"), "x.dada");
+            }),
+            "x.dada: DADA TSAMP is '0'; must be a positive number of microseconds");
+  EXPECT_NE(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text("NCHAN 1\nNPOL 2\nNBIT 8\nTSAMP -2\n"), "x.dada");
+            }).find("TSAMP is '-2'"),
+            std::string::npos);
+}
+
+TEST(PsrdadaReader, RejectsHeaderSizeBiggerThanTheFile) {
+  ScratchDir dir;
+  const std::string path = dir.file("big.dada");
+  std::string text = "HDR_SIZE 8192\n" + std::string(kSmallKeys);
+  text.resize(5000, '\0');
+  write_whole_file(path, text);
+  EXPECT_EQ(data_error_text([&] { rapt::PsrdadaReader reader(path); }),
+            path + ": DADA HDR_SIZE 8192 is bigger than the file (5000 bytes)");
+}
+
+TEST(PsrdadaWriter, RoundTripsEightBitIntegers) { expect_round_trip(8, false, 1.0f); }
+TEST(PsrdadaWriter, RoundTripsSixteenBitIntegers) { expect_round_trip(16, false, 250.0f); }
+TEST(PsrdadaWriter, RoundTripsFloats) { expect_round_trip(32, true, 0.37f); }
+
+TEST(PsrdadaWriter, WritesNativeHeaderKeysAndAntennas) {
+  ScratchDir dir;
+  const rapt::VoltageHeader h = native_header(8, false);
+  const std::string path = dir.file("h.dada");
+  auto writer = rapt::make_psrdada_writer(path, h, false);
+  writer->write(ramp_block(h, 3, 0, 1.0f));
+  writer->commit();
+  const std::string bytes = read_whole_file(path);
+  ASSERT_EQ(bytes.size(), 4096u + 3 * 5 * 3 * 2 * 2);
+  for (const char* key : {"HEADER      DADA\n", "HDR_VERSION ", "INSTRUMENT  RAPT\n",
+                          "ORDER       TFATP\n", "INNER_T     256\n", "NANT        3\n",
+                          "ANT_NAMES   m000,m001,m002\n", "ANT_ITRF    5109224,2006790.5,-3239100.25,",
+                          "RESOLUTION  15360", "POL_BASIS   CIRC", "CHAN_FREQ0"})
+    EXPECT_NE(bytes.find(key), std::string::npos) << key;
+  rapt::PsrdadaReader reader(path);
+  const rapt::VoltageHeader& r = reader.header();
+  ASSERT_EQ(r.array.size(), 3);
+  EXPECT_EQ(r.array.antennas[2].name, "m002");
+  EXPECT_DOUBLE_EQ(r.array.antennas[2].itrf_m[0], 5109226.0);
+  EXPECT_DOUBLE_EQ(r.array.antennas[1].itrf_m[2], -3239100.25);
+  EXPECT_EQ(r.start_mjd_day, 60310);
+  EXPECT_NEAR(r.start_mjd_seconds, 43210.123456789, 1e-6);
+  EXPECT_NEAR(r.ra_deg, 69.3158, 1e-5);
+  EXPECT_NEAR(r.dec_deg, -47.2525, 1e-5);
+  EXPECT_DOUBLE_EQ(r.bandwidth_mhz, -856);
+  EXPECT_NEAR(r.tsamp_s, h.tsamp_s, 1e-20);
+  EXPECT_EQ(r.pol_basis, "CIRC");
+  EXPECT_EQ(r.source, "J0437-4715");
+}
+
+TEST(PsrdadaWriter, CountsClippedValues) {
+  ScratchDir dir;
+  rapt::VoltageHeader h = native_header(8, false);
+  h.array = {};
+  rapt::VoltageBlock block = ramp_block(h, 2, 0, 1.0f);
+  block.data[0] = 128.4f;
+  block.data[1] = -300;
+  block.data[2] = 126.6f;  // rounds to 127: not clipped
+  auto writer = rapt::make_psrdada_writer(dir.file("c.dada"), h, false);
+  writer->write(block);
+  writer->commit();
+  EXPECT_EQ(writer->clipped_values(), 2);
+  rapt::PsrdadaReader reader(dir.file("c.dada"));
+  rapt::VoltageBlock back;
+  ASSERT_EQ(reader.read(2, back), 2);
+  EXPECT_EQ(back.data[0], 127);
+  EXPECT_EQ(back.data[1], -128);
+  EXPECT_EQ(back.data[2], 127);
+}
+
+TEST(PsrdadaReader, StreamsFromAPipe) {
+  ScratchDir dir;
+  const rapt::VoltageHeader h = native_header(16, false);
+  const std::string file = dir.file("f.dada");
+  auto writer = rapt::make_psrdada_writer(file, h, false);
+  const rapt::VoltageBlock block = ramp_block(h, 300, 0, 100.0f);
+  writer->write(block);
+  writer->commit();
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread feeder([&] { write_whole_file(fifo, read_whole_file(file)); });
+  rapt::VoltageBlock back;
+  int64_t n = 0;
+  {
+    rapt::PsrdadaReader reader(fifo);
+    EXPECT_EQ(reader.header().nsamples, -1);
+    n = reader.read(1000, back);
+  }
+  feeder.join();
+  ASSERT_EQ(n, 300);
+  EXPECT_EQ(back.data, block.data);
+}

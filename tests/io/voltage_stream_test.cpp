@@ -1,0 +1,90 @@
+// open_voltage_file's format sniffing, and the shared sample and header-text helpers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "io/voltage_samples.hpp"
+#include "io/voltage_stream.hpp"
+#include "io/voltage_text.hpp"
+#include "test_data.hpp"
+#include "voltage_test_support.hpp"
+
+using rapt::testing::data_error_text;
+using rapt::testing::read_whole_file;
+using rapt::testing::ScratchDir;
+using rapt::testing::write_whole_file;
+
+TEST(OpenVoltageFile, RecognisesEachSampleByItsFirstBytes) {
+  RAPT_REQUIRE_SHARED_FILE(puppi, "baseband/sample_puppi.raw");
+  RAPT_REQUIRE_SHARED_FILE(vlba, "baseband/sample.vdif");
+  RAPT_REQUIRE_SHARED_FILE(mwa, "baseband/sample_mwa.vdif");
+  RAPT_REQUIRE_SHARED_FILE(edd, "baseband/sample_meerkat.dada");
+  ScratchDir dir;
+  // Names that lie about the format: only the bytes count.
+  const std::string raw = dir.file("a.dada"), vdif = dir.file("b.raw"), dada = dir.file("c.vdif");
+  write_whole_file(raw, read_whole_file(puppi));
+  write_whole_file(vdif, read_whole_file(vlba));
+  write_whole_file(dada, read_whole_file(edd));
+  EXPECT_EQ(rapt::open_voltage_file(raw)->header().format, "GUPPI RAW");
+  EXPECT_EQ(rapt::open_voltage_file(vdif)->header().format, "VDIF");
+  EXPECT_EQ(rapt::open_voltage_file(dada)->header().format, "PSRDADA");
+  const auto mwa_reader = rapt::open_voltage_file(mwa, 1.28e6);
+  EXPECT_EQ(mwa_reader->header().format, "VDIF");
+  EXPECT_DOUBLE_EQ(mwa_reader->header().tsamp_s, 1 / 1.28e6);
+}
+
+TEST(OpenVoltageFile, RejectsTextThatIsNoVoltageFormat) {
+  ScratchDir dir;
+  const std::string path = dir.file("notes.txt");
+  write_whole_file(path, "hello");
+  EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(path); }),
+            path + ": not a GUPPI RAW, PSRDADA or VDIF file");
+  EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(dir.file("missing")); }),
+            dir.file("missing") + ": cannot open: No such file or directory");
+}
+
+TEST(VoltageSamples, EncodingRoundsClipsAndDecodesBack) {
+  const float in[6] = {1.5f, -2.5f, 200.0f, -129.0f, NAN, 3.49f};
+  uint8_t bytes[12];
+  EXPECT_EQ(rapt::encode_voltage_values(in, 6, 8, bytes), 3);
+  float out[6];
+  rapt::decode_voltage_values(bytes, 6, 8, out);
+  const float expected[6] = {2, -2, 127, -128, 0, 3};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(out[i], expected[i]) << i;
+  EXPECT_EQ(rapt::encode_voltage_values(in, 6, 16, bytes), 1);
+  rapt::decode_voltage_values(bytes, 6, 16, out);
+  EXPECT_EQ(out[2], 200);
+  EXPECT_EQ(out[3], -129);
+  const float nibbles[4] = {7, -8, -1, 9};
+  uint8_t packed[2];
+  EXPECT_EQ(rapt::encode_voltage_values(nibbles, 4, 4, packed), 1);
+  EXPECT_EQ(packed[0], 0x78);
+  rapt::decode_voltage_values(packed, 4, 4, out);
+  EXPECT_EQ(out[3], 7);
+}
+
+TEST(VoltageText, ParsesNumbersLeniently) {
+  EXPECT_EQ(rapt::parse_lenient_number("'0.0     '"), 0.0);
+  EXPECT_EQ(rapt::parse_lenient_number("  12.5 "), 12.5);
+  EXPECT_FALSE(rapt::parse_lenient_number("12 apples"));
+  EXPECT_FALSE(rapt::parse_lenient_number("''"));
+  EXPECT_FALSE(rapt::parse_lenient_integer("1.5"));
+  EXPECT_EQ(rapt::parse_lenient_integer("'16384'"), 16384);
+}
+
+TEST(VoltageText, ConvertsSexagesimalAndDates) {
+  EXPECT_NEAR(*rapt::parse_sexagesimal_value("-47:15:09.1"), -(47 + 15 / 60.0 + 9.1 / 3600), 1e-12);
+  EXPECT_FALSE(rapt::parse_sexagesimal_value("1:-2:3"));
+  EXPECT_EQ(rapt::format_sexagesimal_value(-0.5, 2), "-00:30:00.00");
+  EXPECT_EQ(rapt::format_sexagesimal_value(4.5, 0), "04:30:00");
+  EXPECT_EQ(rapt::mjd_from_calendar(1858, 11, 17), 0);
+  EXPECT_EQ(rapt::mjd_from_calendar(2000, 1, 1), 51544);
+  int y, m, d;
+  rapt::calendar_from_mjd(60369, y, m, d);
+  EXPECT_EQ(y * 10000 + m * 100 + d, 20240229);
+  int day = 100;
+  double seconds = -1.0;
+  rapt::normalise_mjd(day, seconds);
+  EXPECT_EQ(day, 99);
+  EXPECT_DOUBLE_EQ(seconds, 86399.0);
+}
