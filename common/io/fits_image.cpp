@@ -158,7 +158,9 @@ FitsImage read_fits_image(const std::string& path, std::vector<std::string>* war
 
 FitsImage parse_fits_image(const void* data, size_t size, const std::string& name,
                            std::vector<std::string>* warnings) {
-  FitsHandle fits = open_fits_memory(data, size, name);
+  // The reader's size checks use the true size; CFITSIO sees whole records.
+  const std::vector<char> padded = fits_padded_copy(data, size);
+  FitsHandle fits = open_fits_memory(padded.data(), padded.size(), name);
   return read_image_fits(fits.get(), name, size, warnings);
 }
 

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
@@ -34,14 +35,24 @@ FitsHandle open_fits_readonly(const std::string& path) {
 }
 
 FitsHandle open_fits_memory(const void* data, size_t size, const std::string& name) {
-  fitsfile* fits = nullptr;
+  FitsHandle handle;
+  handle.memory_ = std::make_unique<FitsHandle::MemoryFile>();
+  handle.memory_->data = const_cast<void*>(data);  // READONLY: never written or reallocated
+  handle.memory_->size = size;
   int status = 0;
-  void* buffer = const_cast<void*>(data);  // READONLY: CFITSIO neither writes nor reallocates
-  size_t buffer_size = size;
-  if (fits_open_memfile(&fits, name.c_str(), READONLY, &buffer, &buffer_size, 0, nullptr,
-                        &status) != 0)
+  if (fits_open_memfile(&handle.fits_, name.c_str(), READONLY, &handle.memory_->data,
+                        &handle.memory_->size, 0, nullptr, &status) != 0) {
+    handle.fits_ = nullptr;
     throw_fits_error(name, "cannot open as FITS", status);
-  return FitsHandle(fits);
+  }
+  return handle;
+}
+
+std::vector<char> fits_padded_copy(const void* data, size_t size) {
+  constexpr size_t kRecord = 2880;
+  std::vector<char> copy((size + kRecord - 1) / kRecord * kRecord, '\0');
+  if (size > 0) std::memcpy(copy.data(), data, size);
+  return copy;
 }
 
 std::optional<std::string> fits_string_key(fitsfile* fits, const char* key) {

@@ -5,8 +5,10 @@
 #include <fitsio.h>
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rapt {
 
@@ -21,23 +23,32 @@ class FitsHandle {
   ~FitsHandle();
   FitsHandle(const FitsHandle&) = delete;
   FitsHandle& operator=(const FitsHandle&) = delete;
-  FitsHandle(FitsHandle&& other) noexcept : fits_(other.fits_) { other.fits_ = nullptr; }
+  FitsHandle(FitsHandle&& other) noexcept
+      : fits_(other.fits_), memory_(std::move(other.memory_)) {
+    other.fits_ = nullptr;
+  }
   FitsHandle& operator=(FitsHandle&&) = delete;
   fitsfile* get() const { return fits_; }
-  fitsfile* release() {
-    fitsfile* f = fits_;
-    fits_ = nullptr;
-    return f;
-  }
 
  private:
+  friend FitsHandle open_fits_memory(const void*, size_t, const std::string&);
+  // CFITSIO keeps pointers to a memory file's address and size for the file's whole life, so
+  // both live here, on the heap, where a move does not shift them.
+  struct MemoryFile {
+    void* data = nullptr;
+    size_t size = 0;
+  };
   fitsfile* fits_ = nullptr;
+  std::unique_ptr<MemoryFile> memory_;
 };
 
 // Opens `path` read-only; DataError naming the file when it cannot.
 FitsHandle open_fits_readonly(const std::string& path);
 // Opens a FITS file held in memory (which must outlive the handle); `name` is used in errors.
+// CFITSIO reads whole 2880-byte records, so pass a buffer from fits_padded_copy().
 FitsHandle open_fits_memory(const void* data, size_t size, const std::string& name);
+// A copy of `size` bytes padded with zeros to a whole number of FITS records.
+std::vector<char> fits_padded_copy(const void* data, size_t size);
 
 // Header keys of the current HDU; nullopt when absent (or of the wrong type).
 std::optional<std::string> fits_string_key(fitsfile* fits, const char* key);

@@ -366,7 +366,9 @@ double encode_uvfits_baseline(int antenna1_number, int antenna2_number) {
 
 VisibilitySet parse_uvfits(const void* data, size_t size, const std::string& name,
                            std::vector<std::string>* warnings) {
-  FitsHandle fits = open_fits_memory(data, size, name);
+  // The reader's size checks use the true size; CFITSIO sees whole records.
+  const std::vector<char> padded = fits_padded_copy(data, size);
+  FitsHandle fits = open_fits_memory(padded.data(), padded.size(), name);
   return read_uvfits_fits(fits.get(), name, size, warnings);
 }
 
