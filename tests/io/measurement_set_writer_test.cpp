@@ -15,6 +15,10 @@
 #include "io/measurement_set_test_data.hpp"
 #include "test_data.hpp"
 
+#ifdef RAPT_WITH_CASACORE
+#include <casacore/ms/MeasurementSets/MeasurementSet.h>
+#endif
+
 namespace rapt {
 namespace {
 
@@ -55,6 +59,47 @@ TEST(MeasurementSetWriter, RoundTripsTheEvlaSample) {
   const VisibilitySet first = read_measurement_set(path);
   write_measurement_set(dir.file("evla.ms"), first, false);
   testing::expect_same_visibilities(first, read_measurement_set(dir.file("evla.ms")));
+}
+
+TEST(MeasurementSetWriter, RoundTripsASetWithoutRows) {
+  RAPT_REQUIRE_CASACORE();
+  testing::ScratchDir dir;
+  VisibilitySet in = testing::small_visibility_set();
+  in.time_mjd.clear();
+  in.integration_s.clear();
+  in.antenna1.clear();
+  in.antenna2.clear();
+  in.uvw_m.clear();
+  in.vis.clear();
+  in.weight.clear();
+  in.flag.clear();
+  write_measurement_set(dir.file("empty.ms"), in, false);
+  testing::expect_same_visibilities(in, read_measurement_set(dir.file("empty.ms")));
+}
+
+#ifdef RAPT_WITH_CASACORE
+TEST(MeasurementSetWriter, CasacoreAcceptsTheOutputAsAMeasurementSet) {
+  testing::ScratchDir dir;
+  write_measurement_set(dir.file("valid.ms"), testing::small_visibility_set(), false);
+  // The MeasurementSet constructor checks the MAIN columns and every required subtable.
+  const casacore::MeasurementSet ms(dir.file("valid.ms"));
+  EXPECT_EQ(ms.nrow(), 6u);
+  EXPECT_EQ(ms.antenna().nrow(), 3u);
+  EXPECT_EQ(ms.feed().nrow(), 3u);
+  EXPECT_EQ(ms.spectralWindow().nrow(), 1u);
+  EXPECT_EQ(ms.source().isNull(), true);  // optional, not written
+  EXPECT_EQ(ms.state().nrow(), 0u);
+}
+#endif
+
+TEST(MeasurementSetStokes, MapsEveryCorrelationTypeBothWays) {
+  const int fits_for_corr_type[] = {1, 2, 3, 4, -1, -3, -4, -2, -5, -7, -8, -6};
+  for (int corr_type = 1; corr_type <= 12; ++corr_type) {
+    EXPECT_EQ(fits_stokes_from_ms_corr_type(corr_type), fits_for_corr_type[corr_type - 1]);
+    EXPECT_EQ(ms_corr_type_from_fits_stokes(fits_for_corr_type[corr_type - 1]), corr_type);
+  }
+  EXPECT_EQ(fits_stokes_from_ms_corr_type(13), 0);  // RX: mixed bases, no FITS code
+  EXPECT_EQ(ms_corr_type_from_fits_stokes(-9), 0);
 }
 
 TEST(MeasurementSetWriter, RefusesAnExistingDestination) {
