@@ -1,8 +1,9 @@
 // Where an array's antennas are, as seen from a direction on the sky at an instant: geometric
 // delays, baseline (u, v, w) and direction cosines. Earth rotation, precession and nutation come
-// from ERFA (IAU 2006/2000A); UT1 - UTC and polar motion are taken as zero (errors below 1 s of
-// time and 0.3 arcsec, which shift every antenna alike to better than 1 ps of delay difference
-// over kilometre baselines ... see rapt(7) for the stated accuracy).
+// from ERFA (IAU 2006/2000A). UT1 - UTC and polar motion are taken as zero: |UT1 - UTC| < 0.9 s
+// turns the Earth by up to 6.6e-5 rad (up to 6.6 cm of w, 220 ps of delay, on a 1 km baseline,
+// and up to 0.9 s of right ascension), and polar motion (< 0.5 arcsec) tilts the array by less
+// than that. rapt(7) states what is neglected.
 //
 // Conventions (rapt(7), pinned by tests):
 //   * Geometric delay of antenna a towards unit direction s (apparent, in the terrestrial
