@@ -1,8 +1,11 @@
-// inspect: the header and basic statistics of any file rapt reads, like PRESTO's readfile.
+// inspect: the header and basic statistics of any file rapt reads, like PRESTO's readfile:
+// filterbank, PSRFITS and PRESTO files, voltages (GUPPI RAW, PSRDADA, VDIF), visibilities
+// (UVFITS, Measurement Sets), FITS images and array layout files, recognised by content.
 //
 //   inspect obs.fil              header and whole-file statistics
 //   inspect --header-only *.fil  headers only (fast)
 //   inspect --channels obs.fits  per-channel mean and standard deviation too
+//   inspect obs.uvfits obs.ms    visibility summary and amplitudes per polarisation product
 //
 // Bad files are reported one line each and the loop goes on; the exit status is 1 if any file
 // could not be read.
@@ -18,12 +21,17 @@
 int main(int argc, char** argv) {
   return rapt::run_program("inspect", [&] {
     auto options = rapt::program_options(
-        "inspect", "print the header and statistics of filterbank, PSRFITS and PRESTO files");
+        "inspect",
+        "print the header and statistics of pulsar, voltage, visibility, image and layout files");
     options.add_options()
         ("header-only", "print the header only; do not read the data")
         ("channels", "also print the mean and standard deviation of every channel")
-        ("max-spectra", "read at most this many spectra for the statistics (0 = all)",
+        ("max-spectra",
+         "read at most this many spectra (voltages: time samples) for the statistics (0 = all)",
          cxxopts::value<long long>()->default_value("0"))
+        ("layout", "read every file as a plain-text array layout file")
+        ("vdif-rate", "VDIF samples per second per channel, in Hz (0 = from the file)",
+         cxxopts::value<double>()->default_value("0"))
         ("files", "input files ('-' = stdin)", cxxopts::value<std::vector<std::string>>());
     options.parse_positional({"files"});
     options.positional_help("FILE...");
@@ -35,13 +43,19 @@ int main(int argc, char** argv) {
     settings.per_channel = args.result.count("channels") > 0;
     settings.max_spectra = args.result["max-spectra"].as<long long>();
     if (settings.max_spectra < 0) throw rapt::UsageError("--max-spectra must be >= 0");
+    settings.layout = args.result.count("layout") > 0;
+    settings.vdif_sample_rate_hz = args.result["vdif-rate"].as<double>();
+    if (!(settings.vdif_sample_rate_hz >= 0)) throw rapt::UsageError("--vdif-rate must be >= 0");
 
     int status = 0;
     for (size_t i = 0; i < args.positional.size(); ++i) {
       const std::string& path = args.positional[i];
       try {
-        const std::string report = rapt::inspect_file(path, settings);
+        std::vector<std::string> warnings;
+        const std::string report = rapt::inspect_file(path, settings, &warnings);
         std::fputs(report.c_str(), stdout);
+        std::fflush(stdout);
+        for (const std::string& warning : warnings) args.messages.warning(warning);
         if (i + 1 < args.positional.size()) std::fputs("\n", stdout);
       } catch (const rapt::DataError& e) {
         std::fflush(stdout);

@@ -1,18 +1,26 @@
 // The text `inspect` prints for one file: its header in readable form and, unless asked not to,
-// statistics of the data (streamed, so any size works).
+// statistics of the data (streamed where the reader streams, so any size works).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace rapt {
 
 struct InspectSettings {
   bool header_only = false;
   bool per_channel = false;
-  long long max_spectra = 0;  // 0 = all
+  long long max_spectra = 0;        // spectra, or voltage time samples, to read; 0 = all
+  bool layout = false;              // read every file as a plain-text array layout
+  double vdif_sample_rate_hz = 0;   // VDIF samples per second per channel; 0 = from the file
 };
 
-// Recognises SIGPROC filterbank/.tim and PSRFITS by content, PRESTO .inf by its text, and
-// PRESTO .dat/.fft by their companion .inf. Throws DataError naming the file otherwise.
-std::string inspect_file(const std::string& path, const InspectSettings& settings);
+// Recognises the format from the file's content (inspect_format.hpp): SIGPROC filterbank/.tim,
+// PSRFITS, PRESTO .inf (and .dat/.sdat/.fft through their .inf), GUPPI RAW, PSRDADA, VDIF,
+// UVFITS, FITS images, Measurement Set directories and layout files. "-" reads SIGPROC from
+// standard input. Throws DataError "path: problem" for anything it cannot read (a Measurement
+// Set in a build without casacore included). Readers' notes on lenient departures are
+// appended to `warnings` ("path: ...") when given.
+std::string inspect_file(const std::string& path, const InspectSettings& settings,
+                         std::vector<std::string>* warnings = nullptr);
 
 }  // namespace rapt

@@ -1,0 +1,147 @@
+#include "inspect/inspect_format.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "cli/errors.hpp"
+
+namespace rapt {
+
+namespace {
+
+constexpr size_t kCardBytes = 80;
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+// The value text of FITS card `keyword` in the header cards of `head` (up to END), quotes and
+// spaces trimmed; empty when absent.
+std::string fits_card_value(std::string_view head, const std::string& keyword) {
+  for (size_t at = 0; at + kCardBytes <= head.size(); at += kCardBytes) {
+    const std::string_view card = head.substr(at, kCardBytes);
+    if (starts_with(card, "END ")) break;
+    std::string key(card.substr(0, 8));
+    key.erase(key.find_last_not_of(' ') + 1);
+    if (key != keyword || card[8] != '=') continue;
+    std::string value(card.substr(10));
+    const size_t slash = value.find('/');
+    if (value.find('\'') == std::string::npos && slash != std::string::npos) value.erase(slash);
+    std::string trimmed;
+    for (char c : value)
+      if (c != '\'') trimmed += c;
+    const size_t first = trimmed.find_first_not_of(' ');
+    if (first == std::string::npos) return "";
+    return trimmed.substr(first, trimmed.find_last_not_of(' ') - first + 1);
+  }
+  return "";
+}
+
+long long fits_integer(std::string_view head, const std::string& keyword) {
+  const std::string value = fits_card_value(head, keyword);
+  return value.empty() ? 0 : std::atoll(value.c_str());
+}
+
+InspectFormat detect_fits(std::string_view head) {
+  if (fits_card_value(head, "GROUPS") == "T") return InspectFormat::kUvfits;
+  if (fits_card_value(head, "FITSTYPE").find("PSRFITS") != std::string::npos)
+    return InspectFormat::kSpectra;
+  if (fits_integer(head, "NAXIS") >= 2 && fits_integer(head, "NAXIS1") > 0 &&
+      fits_integer(head, "NAXIS2") > 0)
+    return InspectFormat::kFitsImage;
+  // Neither: the PSRFITS reader is the most lenient judge of what else it might be.
+  return InspectFormat::kSpectra;
+}
+
+// 80-byte cards with an upper-case keyword in columns 1-8 and '=' in column 9.
+bool looks_like_guppi(std::string_view head) {
+  if (head.size() < kCardBytes || head[8] != '=' || head[0] == ' ') return false;
+  for (size_t i = 0; i < 8; ++i) {
+    const char c = head[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == ' '))
+      return false;
+  }
+  return true;
+}
+
+bool printable_text(std::string_view text) {
+  for (const char c : text)
+    if ((c < 32 || c > 126) && c != '\n' && c != '\r' && c != '\t') return false;
+  return true;
+}
+
+bool looks_like_dada(std::string_view head) {
+  const std::string_view text = head.substr(0, head.find('\0'));
+  return printable_text(text) && text.find("HDR_SIZE") != std::string_view::npos;
+}
+
+uint32_t word_at(std::string_view head, size_t byte) {
+  const auto* b = reinterpret_cast<const unsigned char*>(head.data() + byte);
+  return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+}
+
+// VDIF has no magic number, so a frame header is only believed when it is self-consistent and
+// the file is a whole number of such frames (or the next frame's header agrees with it).
+bool looks_like_vdif(std::string_view head, uint64_t file_size) {
+  if (head.size() < 32) return false;
+  const uint32_t w0 = word_at(head, 0), w1 = word_at(head, 4), w2 = word_at(head, 8);
+  const uint32_t w3 = word_at(head, 12);
+  const uint64_t frame_bytes = uint64_t(w2 & 0xFFFFFF) * 8;
+  const int version = int(w2 >> 29);
+  const bool legacy = (w0 >> 30) & 1;
+  const int bits = int((w3 >> 26) & 0x1F) + 1;
+  if (version > 1 || frame_bytes <= uint64_t(legacy ? 16 : 32) || (w1 >> 30) != 0) return false;
+  if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16 && bits != 32) return false;
+  if (file_size % frame_bytes == 0) return true;
+  if (frame_bytes + 16 > head.size()) return false;
+  const uint32_t next_w1 = word_at(head, frame_bytes + 4), next_w2 = word_at(head, frame_bytes + 8);
+  return next_w2 == w2 && (next_w1 >> 24) == (w1 >> 24);
+}
+
+// A layout file says which frame its coordinates are in on a "# frame:" line.
+bool looks_like_layout(std::string_view head) {
+  if (!printable_text(head)) return false;
+  for (size_t at = 0; at < head.size();) {
+    size_t end = head.find('\n', at);
+    if (end == std::string_view::npos) end = head.size();
+    std::string_view text = head.substr(at, end - at);
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    if (starts_with(text, "# frame:")) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+InspectFormat detect_format_from_bytes(std::string_view head, uint64_t file_size) {
+  if (starts_with(head, "SIMPLE  =")) return detect_fits(head);
+  if (starts_with(head, " Data file name without suffix")) return InspectFormat::kPrestoInf;
+  if (head.size() >= 16 && head.substr(4, 12) == "HEADER_START") return InspectFormat::kSpectra;
+  if (looks_like_guppi(head)) return InspectFormat::kVoltages;
+  if (looks_like_dada(head)) return InspectFormat::kVoltages;
+  if (looks_like_layout(head)) return InspectFormat::kLayout;
+  if (looks_like_vdif(head, file_size)) return InspectFormat::kVoltages;
+  return InspectFormat::kSpectra;
+}
+
+InspectFormat detect_format(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) throw file_error(path, "no such file");
+  if (S_ISDIR(info.st_mode)) {
+    struct stat table {};
+    if (::stat((path + "/table.dat").c_str(), &table) == 0) return InspectFormat::kMeasurementSet;
+    throw file_error(path, "a directory, and not a Measurement Set (no table.dat)");
+  }
+  FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) throw file_error(path, "cannot open: " + errno_text());
+  std::string head(kFormatProbeBytes, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), file));
+  std::fclose(file);
+  return detect_format_from_bytes(head, uint64_t(info.st_size));
+}
+
+}  // namespace rapt

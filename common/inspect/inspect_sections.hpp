@@ -1,0 +1,33 @@
+// One describer per family of formats; inspect_file (inspect_report.cpp) picks one from the
+// detected format. Each returns the header section and, unless settings.header_only, the
+// statistics section; lenient-reader notes go to `warnings` ("path: ...").
+#pragma once
+#include <string>
+#include <vector>
+
+#include "inspect/inspect_report.hpp"
+
+namespace rapt {
+
+// SIGPROC filterbank/.tim and PSRFITS search mode (also "-", standard input).
+std::string describe_spectra_file(const std::string& path, const InspectSettings& settings);
+// A PRESTO .inf, or a .dat/.sdat/.fft series through its .inf (suffix ".dat", ".sdat", ".fft").
+std::string describe_inf_file(const std::string& path);
+std::string describe_presto_series(const std::string& path, const std::string& suffix,
+                                   const InspectSettings& settings);
+
+// GUPPI RAW, PSRDADA (rapt's native multi-antenna files included) and VDIF.
+std::string describe_voltage_file(const std::string& path, const InspectSettings& settings,
+                                  std::vector<std::string>* warnings);
+// UVFITS and Measurement Sets.
+std::string describe_uvfits_file(const std::string& path, const InspectSettings& settings,
+                                 std::vector<std::string>* warnings);
+std::string describe_measurement_set(const std::string& path, const InspectSettings& settings,
+                                     std::vector<std::string>* warnings);
+// A FITS sky image.
+std::string describe_fits_image_file(const std::string& path, const InspectSettings& settings,
+                                     std::vector<std::string>* warnings);
+// A plain-text array layout file.
+std::string describe_layout_file(const std::string& path);
+
+}  // namespace rapt
