@@ -3,12 +3,14 @@
 //
 // The value at position m + g (m an integer, 0 <= g < 1) is
 //   sum_{i = 1 - T/2}^{T/2} h_i(g) x[m + i],  h_i(g) = sinc(i - g) w(i - g) / norm,
-// with w a 4-term Blackman-Harris window spanning T samples (T even, the tap count) and `norm`
-// chosen so that sum h_i^2 = 1: white noise keeps its power whatever g. g = 0 gives h = delta
-// (no interpolation error at whole-sample positions). T = 2 is linear interpolation, also
-// power-normalised. The response falls towards the band edges (|f| -> fs/2) for g near 1/2:
-// a 16-tap filter keeps the correlated amplitude of white noise within about 2% of the ideal
-// delay's, which is the first-order delay model the array simulator states.
+// with w a Kaiser window (beta 3) spanning T samples (T even, the tap count) and `norm` chosen
+// so that sum h_i^2 = 1: white noise keeps its power whatever g. g = 0 gives h = delta (no
+// interpolation error at whole-sample positions). T = 2 is linear interpolation, also
+// power-normalised. The response falls towards the band edges (|f| -> fs/2) for g near 1/2,
+// and the normalisation lifts the rest of the band to keep the power: with 16 taps, white
+// noise delayed by g correlates with the undelayed copy at 1.00 to 1.035 times the ideal
+// sinc(g), and a tone below 0.35 of the sample rate keeps its phase to 0.01 rad (32 taps:
+// 1.02 times, and 0.01 rad up to 0.45).
 #pragma once
 #include <vector>
 
