@@ -121,12 +121,17 @@ double par_number(const std::string& path, const std::string& key, std::string v
 }  // namespace
 
 FoldCandidate par_candidate(const std::string& path, double epoch_mjd) {
+  return parse_par_candidate(read_file_contents(path), path, epoch_mjd);
+}
+
+FoldCandidate parse_par_candidate(const std::string& text, const std::string& path,
+                                  double epoch_mjd) {
   // Keys as PRESTO's par reader takes them: F0 or F, P0 or P, F1, P1 (s/s), F2, PEPOCH, DM,
   // PSR or PSRJ (a leading J or B dropped, at most 12 characters).
   std::map<std::string, double> values;
   std::string name;
   bool orbit = false;
-  std::istringstream lines(read_file_contents(path));
+  std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
     std::istringstream fields(line);

@@ -45,5 +45,8 @@ std::vector<FoldCandidate> accel_candidates(const std::string& accelfile,
 // Reads a TEMPO-style par file; `epoch_mjd` is the fold's start (0 = unknown: use PEPOCH).
 // Throws DataError naming the file when it has no F0 (or P0), or a number does not parse.
 FoldCandidate par_candidate(const std::string& path, double epoch_mjd);
+// The same from the par file's text; `name` is used in error messages.
+FoldCandidate parse_par_candidate(const std::string& text, const std::string& name,
+                                  double epoch_mjd);
 
 }  // namespace rapt
