@@ -19,6 +19,40 @@ bool path_exists(const std::string& path) {
 }
 
 namespace {
+
+// A signal handler can reach only global state, so the table of pending temporaries is the one
+// mutable global: fixed-size arrays, no allocation, slots claimed and freed with atomics.
+constexpr int kMaxPendingTemporaries = 4096;
+constexpr size_t kMaxPendingPathBytes = 1024;
+enum SlotState : int { kSlotFree = 0, kSlotFilling = 1, kSlotLive = 2 };
+static_assert(std::atomic<int>::is_always_lock_free, "signal handlers need lock-free atomics");
+std::atomic<int> g_pending_state[kMaxPendingTemporaries];
+char g_pending_path[kMaxPendingTemporaries][kMaxPendingPathBytes];
+
+}  // namespace
+
+int enter_pending_temporary(const std::string& temp_path) {
+  if (temp_path.empty() || temp_path.size() >= kMaxPendingPathBytes) return -1;
+  for (int slot = 0; slot < kMaxPendingTemporaries; ++slot) {
+    int expected = kSlotFree;
+    if (!g_pending_state[slot].compare_exchange_strong(expected, kSlotFilling)) continue;
+    std::memcpy(g_pending_path[slot], temp_path.c_str(), temp_path.size() + 1);
+    g_pending_state[slot].store(kSlotLive);
+    return slot;
+  }
+  return -1;
+}
+
+void leave_pending_temporary(int slot) {
+  if (slot >= 0 && slot < kMaxPendingTemporaries) g_pending_state[slot].store(kSlotFree);
+}
+
+void remove_pending_temporaries() noexcept {
+  for (int slot = 0; slot < kMaxPendingTemporaries; ++slot)
+    if (g_pending_state[slot].load() == kSlotLive) ::unlink(g_pending_path[slot]);
+}
+
+namespace {
 std::string temporary_name_for(const std::string& path) {
   static std::atomic<unsigned> counter{0};  // distinct names for outputs open at once
   const size_t slash = path.find_last_of('/');
@@ -33,23 +67,33 @@ AtomicOutputFile::AtomicOutputFile(std::string path, bool overwrite) : path_(std
   if (!overwrite && path_exists(path_))
     throw file_error(path_, "already exists (use --force to overwrite)");
   temp_path_ = temporary_name_for(path_);
+  // Entered before it exists, so that no moment leaves a file the signal handler cannot see.
+  pending_slot_ = enter_pending_temporary(temp_path_);
   file_ = std::fopen(temp_path_.c_str(), "wb");
-  if (!file_) throw file_error(path_, "cannot create: " + errno_text());
+  if (!file_) {
+    const std::string reason = errno_text();
+    leave_pending_temporary(pending_slot_);
+    throw file_error(path_, "cannot create: " + reason);
+  }
 }
 
 AtomicOutputFile::AtomicOutputFile(AtomicOutputFile&& other) noexcept
     : path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       file_(other.file_),
-      committed_(other.committed_) {
+      committed_(other.committed_),
+      pending_slot_(other.pending_slot_) {
   other.file_ = nullptr;
   other.committed_ = true;
+  other.pending_slot_ = -1;
 }
 
 AtomicOutputFile::~AtomicOutputFile() {
-  if (committed_) return;
-  if (file_) std::fclose(file_);
-  if (!temp_path_.empty()) std::remove(temp_path_.c_str());
+  if (!committed_) {
+    if (file_) std::fclose(file_);
+    if (!temp_path_.empty()) std::remove(temp_path_.c_str());
+  }
+  leave_pending_temporary(pending_slot_);  // after the removal: no moment unprotected
 }
 
 void AtomicOutputFile::write(const void* data, size_t bytes) {
@@ -66,6 +110,8 @@ void AtomicOutputFile::commit() {
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0)
     throw file_error(path_, "cannot rename temporary file into place: " + errno_text());
   committed_ = true;
+  leave_pending_temporary(pending_slot_);  // after the rename: the file is complete
+  pending_slot_ = -1;
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents,

@@ -5,6 +5,9 @@
 // an early return), the temporary is deleted and nothing the user had is touched.
 // An existing destination is refused unless `overwrite` is set (the programs' --force, or a
 // program whose PRESTO twin overwrites).
+// Every temporary is also entered in a table of pending temporaries that the handler
+// run_program() installs for SIGINT, SIGTERM and SIGHUP removes before the program dies, so an
+// interrupted program leaves neither a partial file nor a temporary behind.
 #pragma once
 #include <cstdio>
 #include <string>
@@ -33,6 +36,33 @@ class AtomicOutputFile {
   std::string temp_path_;
   FILE* file_ = nullptr;
   bool committed_ = false;
+  int pending_slot_ = -1;  // entry in the table of pending temporaries, -1 if none
+};
+
+// The table of pending temporaries, for writers that cannot go through AtomicOutputFile (a
+// library that writes to a file name itself). Entering a path returns its slot, or -1 when the
+// table is full or the path too long (the file is then only removed by its owner's cleanup).
+int enter_pending_temporary(const std::string& temp_path);
+void leave_pending_temporary(int slot);  // -1 is ignored
+// Unlinks every pending temporary. Async-signal-safe: for signal handlers.
+void remove_pending_temporaries() noexcept;
+
+// Enters a temporary for its lifetime: create before the file is opened, destroy (or release())
+// after it was renamed into place or removed.
+class PendingTemporary {
+ public:
+  explicit PendingTemporary(const std::string& temp_path)
+      : slot_(enter_pending_temporary(temp_path)) {}
+  ~PendingTemporary() { release(); }
+  PendingTemporary(const PendingTemporary&) = delete;
+  PendingTemporary& operator=(const PendingTemporary&) = delete;
+  void release() {
+    leave_pending_temporary(slot_);
+    slot_ = -1;
+  }
+
+ private:
+  int slot_;
 };
 
 // Writes `contents` to `path` atomically (convenience for small text outputs).

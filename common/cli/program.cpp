@@ -1,10 +1,12 @@
 #include "cli/program.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
 
+#include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 
 #ifndef RAPT_VERSION
@@ -23,7 +25,39 @@ void Messages::warning(const std::string& text) const {
   std::fprintf(stderr, "%s: warning: %s\n", program.c_str(), text.c_str());
 }
 
+namespace {
+
+const int kTerminationSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// Removes the temporaries of outputs not yet committed, then dies by the same signal, so the
+// shell and scripts see the usual status (130 for Ctrl-C). Only async-signal-safe calls.
+extern "C" void remove_temporaries_and_die(int signal_number) {
+  remove_pending_temporaries();
+  struct sigaction fallback = {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  ::sigaction(signal_number, &fallback, nullptr);
+  ::raise(signal_number);  // delivered as soon as this handler returns
+}
+
+}  // namespace
+
+void install_termination_cleanup() {
+  struct sigaction action = {};
+  action.sa_handler = remove_temporaries_and_die;
+  sigemptyset(&action.sa_mask);
+  for (const int signal_number : kTerminationSignals) sigaddset(&action.sa_mask, signal_number);
+  for (const int signal_number : kTerminationSignals) {
+    struct sigaction current = {};
+    ::sigaction(signal_number, nullptr, &current);
+    // A signal ignored on entry (nohup, a background job of a script) stays ignored.
+    if (current.sa_handler == SIG_IGN) continue;
+    ::sigaction(signal_number, &action, nullptr);
+  }
+}
+
 int run_program(const char* program, const std::function<int()>& body) {
+  install_termination_cleanup();
   int status = 0;
   try {
     status = body();

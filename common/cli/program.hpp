@@ -30,7 +30,12 @@ struct Messages {
   void warning(const std::string& text) const;  // always, prefixed "warning: "
 };
 
-// Runs a program body; prints "program: message" for DataError (exit 1), UsageError and option
+// Makes SIGINT, SIGTERM and SIGHUP remove every output temporary not yet committed (see
+// AtomicOutputFile) before the program dies by that signal. Signals ignored on entry stay
+// ignored. run_program() calls it; tests may too.
+void install_termination_cleanup();
+
+// Runs a program body (after install_termination_cleanup()); prints "program: message" for DataError (exit 1), UsageError and option
 // errors (exit 2) and any other std::exception (exit 1). Checks that stdout was written fully.
 int run_program(const char* program, const std::function<int()>& body);
 

@@ -12,6 +12,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "io/header_validation.hpp"
 #include "cli/file_contents.hpp"
 
 namespace rapt {
@@ -372,6 +373,17 @@ void finish_onoff(InfFile& inf, const InfParseState& state) {
   }
 }
 
+// The values later computations divide by or size memory from, checked once here.
+void validate_inf_fields(const InfFile& inf, const std::string& name) {
+  validate_sample_time(name, "\"Width of each time series bin (sec)\"", inf.dt_s);
+  if (inf.num_channels < 1)
+    throw_header_field_error(name, "\"Number of channels\"", inf.num_channels, "",
+                             "must be at least 1");
+  validate_channel_band(name, "\"Central freq of low channel (MHz)\"", inf.lofreq_mhz,
+                        "\"Channel bandwidth (MHz)\"", inf.chan_bw_mhz, inf.num_channels);
+  require_in_range(name, "\"Dispersion measure (cm-3 pc)\"", inf.dm, "pc cm^-3", -kMaxDm, kMaxDm);
+}
+
 }  // namespace
 
 InfFile parse_inf(const std::string& raw_text, const std::string& name) {
@@ -407,6 +419,7 @@ InfFile parse_inf(const std::string& raw_text, const std::string& name) {
   if (!state.have_dt)
     throw file_error(name, "no \"Width of each time series bin (sec)\" line (dt is required)");
   finish_onoff(inf, state);
+  validate_inf_fields(inf, name);
   return inf;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "cli/errors.hpp"
+#include "io/header_validation.hpp"
 
 namespace rapt {
 
@@ -239,7 +240,7 @@ void read_subint_layout(fitsfile* fits, const std::string& path, PsrfitsHeaderFa
   layout.int8_samples = nbits == 8 && int_key(fits, "SIGNINT").value_or(0) == 1;
 
   facts.info.tsamp_s = required_double(fits, "TBIN", path, where);
-  if (!(facts.info.tsamp_s > 0.0)) throw file_error(path, "TBIN must be positive");
+  validate_sample_time(path, "TBIN", facts.info.tsamp_s);
   const long long channel_offset = int_key(fits, "NCHNOFFS").value_or(0);
   if (channel_offset != 0) {
     warnings.push_back(path + ": NCHNOFFS=" + std::to_string(channel_offset) +
@@ -377,10 +378,14 @@ void read_frequencies(fitsfile* fits, const std::string& path, ObservationInfo& 
   info.fch1_mhz = freqs[0];
   if (n == 1) {
     info.foff_mhz = double_key(fits, "CHAN_BW").value_or(0.0);
+    validate_channel_band(path, "DAT_FREQ", info.fch1_mhz, "CHAN_BW", info.foff_mhz, 1);
     return;
   }
+  for (const double freq_mhz : freqs)
+    require_in_range(path, "DAT_FREQ", freq_mhz, "MHz", 0.0, kMaxSkyFreq_mhz);
   info.foff_mhz = (freqs[size_t(n - 1)] - freqs[0]) / (n - 1);
   if (info.foff_mhz == 0.0) throw file_error(path, "DAT_FREQ gives every channel one frequency");
+  validate_channel_band(path, "DAT_FREQ", info.fch1_mhz, "DAT_FREQ spacing", info.foff_mhz, n);
   for (int c = 0; c < n; ++c) {
     const double expected = info.fch1_mhz + c * info.foff_mhz;
     if (std::fabs(freqs[size_t(c)] - expected) > 0.01 * std::fabs(info.foff_mhz)) {

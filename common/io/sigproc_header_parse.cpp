@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "cli/errors.hpp"
+#include "io/header_validation.hpp"
 #include "io/sigproc.hpp"
 
 namespace rapt {
@@ -294,8 +295,7 @@ void validate_sigproc_header(const SigprocHeader& h, const std::string& name) {
     fail("header says nbits=" + std::to_string(h.nbits) + "; supported: 1, 2, 4, 8, 16, 32");
   if (h.nchans < 1) fail("header says nchans=" + std::to_string(h.nchans) + "; must be at least 1");
   if (h.nifs < 1) fail("header says nifs=" + std::to_string(h.nifs) + "; must be at least 1");
-  if (!(h.tsamp > 0.0) || !std::isfinite(h.tsamp))
-    fail("header says tsamp=" + number_text(h.tsamp) + " s; must be positive");
+  validate_sample_time(name, "tsamp", h.tsamp);
   if ((int64_t(h.nchans) * h.nbits) % 8 != 0)
     fail("header says nchans=" + std::to_string(h.nchans) + " with nbits=" +
          std::to_string(h.nbits) + "; nchans*nbits must be a multiple of 8");
@@ -303,6 +303,15 @@ void validate_sigproc_header(const SigprocHeader& h, const std::string& name) {
   if (int64_t(h.nifs) * h.nchans * h.nbits / 8 > kMaxSpectrumBytes)
     fail("header says nchans=" + std::to_string(h.nchans) + ", nifs=" + std::to_string(h.nifs) +
          ", nbits=" + std::to_string(h.nbits) + "; spectra over 1 GiB are not supported");
+  validate_channel_band(name, "fch1", h.fch1, "foff", h.foff, h.nchans);
+  for (const double freq_mhz : h.channel_freqs)
+    require_in_range(name, "fchannel", freq_mhz, "MHz", 0.0, kMaxSkyFreq_mhz);
+  // Values used as an epoch or a position: any finite number is accepted.
+  require_finite(name, "tstart", h.tstart, "MJD");
+  require_finite(name, "src_raj", h.src_raj, "");
+  require_finite(name, "src_dej", h.src_dej, "");
+  if (h.refdm) require_in_range(name, "refdm", *h.refdm, "pc cm^-3", -kMaxDm, kMaxDm);
+  if (h.period) require_finite(name, "period", *h.period, "s");
 }
 
 std::optional<SigprocHeader> parse_sigproc_header_prefix(const uint8_t* data, size_t size,

@@ -1,0 +1,94 @@
+#include "io/header_validation.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "cli/errors.hpp"
+
+namespace rapt {
+
+namespace {
+
+std::string number_text(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
+std::string with_unit(double value, const std::string& unit) {
+  return unit.empty() ? number_text(value) : number_text(value) + " " + unit;
+}
+
+}  // namespace
+
+void throw_header_field_error(const std::string& file, const std::string& field, double value,
+                              const std::string& unit, const std::string& requirement) {
+  throw file_error(file, "header field " + field + " = " + with_unit(value, unit) + "; " +
+                             requirement);
+}
+
+void require_finite(const std::string& file, const std::string& field, double value,
+                    const std::string& unit) {
+  if (!std::isfinite(value)) throw_header_field_error(file, field, value, unit, "must be finite");
+}
+
+void require_positive(const std::string& file, const std::string& field, double value,
+                      const std::string& unit) {
+  require_finite(file, field, value, unit);
+  if (!(value > 0.0)) throw_header_field_error(file, field, value, unit, "must be positive");
+}
+
+void require_nonzero(const std::string& file, const std::string& field, double value,
+                     const std::string& unit) {
+  require_finite(file, field, value, unit);
+  if (value == 0.0) throw_header_field_error(file, field, value, unit, "must be non-zero");
+}
+
+void require_in_range(const std::string& file, const std::string& field, double value,
+                      const std::string& unit, double lowest, double highest) {
+  require_finite(file, field, value, unit);
+  if (value < lowest || value > highest)
+    throw_header_field_error(file, field, value, unit,
+                             "must be between " + number_text(lowest) + " and " +
+                                 with_unit(highest, unit));
+}
+
+void validate_sample_time(const std::string& file, const std::string& field, double tsamp_s) {
+  require_positive(file, field, tsamp_s, "s");
+  require_in_range(file, field, tsamp_s, "s", kMinSampleTime_s, kMaxSampleTime_s);
+}
+
+void validate_channel_band(const std::string& file, const std::string& fch1_field,
+                           double fch1_mhz, const std::string& foff_field, double foff_mhz,
+                           int nchans) {
+  require_finite(file, fch1_field, fch1_mhz, "MHz");
+  require_finite(file, foff_field, foff_mhz, "MHz");
+  if (nchans <= 1) {
+    // A single channel (a .tim series) may leave its frequency unrecorded (0), never negative.
+    require_in_range(file, fch1_field, fch1_mhz, "MHz", 0.0, kMaxSkyFreq_mhz);
+    return;
+  }
+  require_positive(file, fch1_field, fch1_mhz, "MHz");
+  require_in_range(file, fch1_field, fch1_mhz, "MHz", 0.0, kMaxSkyFreq_mhz);
+  require_nonzero(file, foff_field, foff_mhz, "MHz");
+  const double last_mhz = fch1_mhz + double(nchans - 1) * foff_mhz;
+  if (!(last_mhz > 0.0) || last_mhz > kMaxSkyFreq_mhz) {
+    throw file_error(file, "header fields " + fch1_field + " = " + with_unit(fch1_mhz, "MHz") +
+                               " and " + foff_field + " = " + with_unit(foff_mhz, "MHz") +
+                               " put channel " + std::to_string(nchans - 1) + " at " +
+                               with_unit(last_mhz, "MHz") +
+                               "; every channel must lie between 0 and " +
+                               with_unit(kMaxSkyFreq_mhz, "MHz"));
+  }
+}
+
+void validate_series_length(const std::string& header_file, const std::string& field,
+                            int64_t promised, const std::string& data_file, int64_t present) {
+  if (present <= 0) throw file_error(data_file, "is empty (no samples)");
+  if (present < promised)
+    throw file_error(data_file, "holds " + std::to_string(present) + " samples but " +
+                                    header_file + " says " + field + " = " +
+                                    std::to_string(promised) + "; the file is truncated");
+}
+
+}  // namespace rapt
