@@ -7,6 +7,7 @@
 
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_plan.hpp"
+#include "io/header_validation.hpp"
 #include "io/presto_inf.hpp"
 #include "io/presto_series.hpp"
 #include "io/spectra_source.hpp"
@@ -33,7 +34,9 @@ class SeriesInput final : public FoldInput {
  public:
   explicit SeriesInput(const std::string& path) : reader_(path) {
     name_paths(observation_, path);
-    const InfFile inf = read_inf(observation_.root + ".inf");
+    const std::string inf_path = observation_.root + ".inf";
+    const InfFile inf = read_inf(inf_path);
+    validate_series_length(inf_path, "N", inf.n, path, reader_.size());
     observation_.nsamples = reader_.size();
     observation_.dt_s = inf.dt_s;
     observation_.telescope = inf.telescope;
@@ -45,8 +48,6 @@ class SeriesInput final : public FoldInput {
     observation_.lofreq_mhz = inf.lofreq_mhz;
     observation_.chan_wid_mhz = inf.chan_bw_mhz;
     observation_.dm = inf.dm;
-    if (observation_.nsamples == 0) throw file_error(path, "is empty (no samples)");
-    if (!(inf.dt_s > 0.0)) throw file_error(observation_.root + ".inf", "sampling time is not positive");
   }
   void set_subbands(int nsub, double) override {
     if (nsub != 1) throw UsageError("--nsub: a time series is folded as one band (nsub 1)");
@@ -84,6 +85,9 @@ class SubbandInput final : public FoldInput {
     observation_.numchan = info.nchans;
     observation_.lofreq_mhz = info.lowest_freq_mhz();
     observation_.chan_wid_mhz = std::fabs(info.foff_mhz);
+    // The readers refuse such headers; dedispersion below divides by these frequencies.
+    if (!(observation_.lofreq_mhz > 0.0) || !(observation_.dt_s > 0.0))
+      throw file_error(path, "lowest channel frequency and sampling time must be positive");
   }
 
   void set_subbands(int nsub, double dm) override;

@@ -1,6 +1,7 @@
 #include "fold/fold_runner.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <thread>
@@ -45,14 +46,72 @@ int profile_bins(const FoldOptions& o, const FoldObservation& obs, const FoldCan
   return std::min(64, int(period_samples + 0.5));
 }
 
+// Folding needs the data to hold at least kMinPeriodsFolded periods of the candidate; fewer
+// give no profile worth searching, and prepfold's grids would reach periods <= 0.
+constexpr double kMinPeriodsFolded = 2.0;
+
+double periods_in_data(const FoldObservation& obs, const FoldCandidate& c) {
+  return double(obs.nsamples) * obs.dt_s * c.spin.f_hz;
+}
+
+void require_enough_periods(const FoldObservation& obs, const FoldCandidate& c) {
+  const double periods = periods_in_data(obs, c);
+  if (periods >= kMinPeriodsFolded) return;
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "%s: the data span %.6g s, %.3g periods of %.6g s; folding needs at least %g "
+                "periods",
+                c.name.c_str(), double(obs.nsamples) * obs.dt_s, periods, 1.0 / c.spin.f_hz,
+                kMinPeriodsFolded);
+  throw file_error(obs.path, text);
+}
+
+// The P search reaches frequency offsets of npfact * pstep / T (PRESTO's grid). Past half the
+// folded frequency the trial periods are meaningless (and past the whole of it, negative), so
+// such a fold keeps its P and P' and searches DM only, saying so.
+FoldSearchOptions search_for(const FoldSearchOptions& asked, const FoldObservation& obs,
+                             const FoldCandidate& c, const Messages& messages) {
+  FoldSearchOptions search = asked;
+  const double periods = periods_in_data(obs, c);
+  const double needed = 2.0 * double(asked.npfact) * double(asked.pstep);
+  if ((asked.search_p || asked.search_pd) && periods < needed) {
+    char text[300];
+    std::snprintf(text, sizeof text,
+                  "%s: %s: the data hold %.3g periods; searching P and P' with --npfact %d needs "
+                  "at least %.0f; P and P' are kept as given",
+                  obs.path.c_str(), c.name.c_str(), periods, asked.npfact, needed);
+    messages.warning(text);
+    search.search_p = search.search_pd = false;
+  }
+  return search;
+}
+
+// Nothing that is not a finite positive period and finite statistics is reported or written.
+void check_result(const FoldProduct& product, const std::string& path) {
+  const PfdPosition& best = product.pfd.fold.pow == 1.0f ? product.pfd.bary : product.pfd.topo;
+  const FoldSearchResult& r = product.result;
+  const char* bad = nullptr;
+  if (!(best.p1 > 0.0) || !std::isfinite(best.p1)) bad = "the best period";
+  else if (!std::isfinite(best.p2)) bad = "the best period derivative";
+  else if (!std::isfinite(product.pfd.bestdm)) bad = "the best DM";
+  else if (!std::isfinite(r.stats.redchi)) bad = "the reduced chi^2";
+  else if (!std::isfinite(r.errors.p_s) || !std::isfinite(r.errors.pdot)) bad = "the error bars";
+  if (!bad) return;
+  throw file_error(path, product.names.pfd + ": " + bad +
+                             " is not a finite number (constant or too little data?); nothing "
+                             "written");
+}
+
 std::vector<FoldJob> plan_jobs(const FoldOptions& o, const FoldObservation& obs,
                                const std::vector<FoldCandidate>& candidates, int nsub, bool force) {
   const std::string root = o.outroot.empty() ? obs.root : o.outroot;
   std::vector<FoldJob> jobs;
   for (const FoldCandidate& c : candidates) {
+    require_enough_periods(obs, c);
     FoldJob job;
     job.candidate = c;
-    job.layout.npart = o.npart;
+    // Parts without a sample have no statistics; short data get fewer parts.
+    job.layout.npart = int(std::min<int64_t>(o.npart, obs.nsamples));
     job.layout.nsub = nsub;
     job.layout.nbins = profile_bins(o, obs, c);
     job.layout.total_samples = obs.nsamples;
@@ -128,7 +187,9 @@ std::vector<FoldProduct> run_fold(const FoldOptions& o, bool force, const Messag
     product.names = job.names;
     product.pfd = make_pfd(obs, job.candidate, job.layout, job.engine->cube(), dm, job.names.pfd);
     job.engine.reset();
-    product.result = search_fold(product.pfd, search);
+    product.result =
+        search_fold(product.pfd, search_for(search, obs, job.candidate, messages));
+    check_result(product, obs.path);
     product.bestprof = make_bestprof(product.pfd, product.result);
     products.push_back(std::move(product));
   }

@@ -16,11 +16,40 @@ std::string byte_size_text(size_t bytes) {
   return text;
 }
 
+namespace {
+
+// "GPU 0 (NVIDIA H100 80GB HBM3)", or "the GPU" when the device cannot be named.
+std::string current_device_text() {
+  int index = -1;
+  cudaDeviceProp properties = {};
+  if (cudaGetDevice(&index) != cudaSuccess ||
+      cudaGetDeviceProperties(&properties, index) != cudaSuccess) {
+    cudaGetLastError();
+    return "the GPU";
+  }
+  return "GPU " + std::to_string(index) + " (" + properties.name + ")";
+}
+
+}  // namespace
+
+std::string gpu_out_of_memory_text(size_t bytes) {
+  size_t free_bytes = 0, total_bytes = 0;
+  const bool known = cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess;
+  cudaGetLastError();
+  std::string text = "GPU out of memory: needs " + byte_size_text(bytes);
+  if (known)
+    text += ", " + byte_size_text(free_bytes) + " free of " + byte_size_text(total_bytes);
+  text += " on " + current_device_text() +
+          "; try smaller blocks or planes (see --help), another --device, or --device cpu";
+  return text;
+}
+
 void* allocate_device_bytes(size_t bytes) {
   void* p = nullptr;
   const cudaError_t status = cudaMalloc(&p, bytes);
   if (status != cudaSuccess) {
     cudaGetLastError();  // an allocation failure is not sticky: clear it
+    if (status == cudaErrorMemoryAllocation) throw DataError(gpu_out_of_memory_text(bytes));
     throw DataError("CUDA error: cannot allocate " + byte_size_text(bytes) +
                     " of GPU memory: " + cudaGetErrorString(status));
   }

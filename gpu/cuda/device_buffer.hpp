@@ -15,7 +15,11 @@ namespace rapt::cuda {
 // "1.50 GiB", for out-of-memory messages.
 std::string byte_size_text(size_t bytes);
 
-// cudaMalloc that names the size it could not get.
+// "GPU out of memory: needs 12.00 GiB, 3.20 GiB free of 79.10 GiB on GPU 0 (<name>); try ...":
+// the message for an allocation of `bytes` that did not fit (cudaMemGetInfo at the time).
+std::string gpu_out_of_memory_text(size_t bytes);
+
+// cudaMalloc that names the size it could not get (out of memory: gpu_out_of_memory_text).
 void* allocate_device_bytes(size_t bytes);
 void* allocate_pinned_bytes(size_t bytes);
 
