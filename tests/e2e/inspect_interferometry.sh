@@ -1,0 +1,56 @@
+#!/bin/sh
+# inspect on the interferometry formats as a user runs it: GUPPI RAW, PSRDADA, VDIF, UVFITS, a
+# Measurement Set and a layout file in one call, with two bad files among them; each bad file
+# is one line "inspect: FILE: problem" on stderr, the good ones are still reported, exit 1.
+BIN=${BIN:-build/bin}
+DATA=${RAPT_SHARED_DATA:-../shared/data}
+BB=$DATA/baseband; UV=$DATA/pyuvdata
+[ -f "$BB/sample_puppi.raw" ] && [ -f "$UV/1061316296.uvfits" ] || { echo "shared data not found"; exit 77; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "$1"; [ -f "$tmp/err" ] && cat "$tmp/err"; exit 1; }
+
+# A GUPPI file cut inside its first header, and a native DADA file whose header lacks NANT.
+head -c 3000 "$BB/sample_puppi.raw" > "$tmp/cut.raw"
+printf 'HDR_VERSION 1.0\nHDR_SIZE 4096\nORDER TFATP\nINNER_T 4\nNCHAN 1\nNPOL 1\nNBIT 8\nNDIM 2\nTSAMP 1\n' > "$tmp/text"
+{ cat "$tmp/text"; head -c $((4096 - $(wc -c < "$tmp/text"))) /dev/zero; printf 'abcdefgh'; } > "$tmp/nonant.dada"
+
+"$BIN/inspect" "$tmp/cut.raw" "$BB/sample_puppi.raw" "$tmp/nonant.dada" "$BB/sample_meerkat.dada" \
+  "$UV/1061316296.uvfits" >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ $status -eq 1 ] || fail "expected exit 1, got $status"
+grep -v 'warning:' "$tmp/err" > "$tmp/errors"
+[ "$(wc -l < "$tmp/errors")" -eq 2 ] || fail "expected two error lines"
+grep -q "^inspect: $tmp/cut.raw: " "$tmp/errors" || fail "truncated GUPPI file not named"
+grep -q "^inspect: $tmp/nonant.dada: .*NANT" "$tmp/errors" || fail "DADA without NANT not named"
+grep -q "^$BB/sample_puppi.raw (GUPPI RAW)$" "$tmp/out" || fail "GUPPI file not inspected"
+grep -q "Start MJD (UTC) .*(day 58132 + 51093.000000 s)" "$tmp/out" || fail "GUPPI start time"
+grep -q "^  Channels  *4$" "$tmp/out" || fail "GUPPI channels"
+grep -q "^$BB/sample_meerkat.dada (PSRDADA)$" "$tmp/out" || fail "DADA file not inspected"
+grep -q "^  Rows  *16256$" "$tmp/out" || fail "UVFITS rows"
+grep -q "^  Polarisation products  *XX YY XY YX$" "$tmp/out" || fail "UVFITS products"
+grep -q "^  First channel (MHz)  *167.075000$" "$tmp/out" || fail "UVFITS frequency"
+
+# VDIF without a rate in its headers: one line asking for it; with --vdif-rate it is read.
+"$BIN/inspect" "$BB/sample_mwa.vdif" >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] || fail "VDIF without rate must fail"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "expected one error line"
+"$BIN/inspect" --vdif-rate 1.28e6 "$BB/sample_mwa.vdif" >"$tmp/out" 2>"$tmp/err" || fail "VDIF with rate failed"
+grep -q "Start (UTC)  *2015-10-03 20:49:45.000000" "$tmp/out" || fail "VDIF start time"
+
+# The Measurement Set: its report, or, in a build without casacore, one line saying so.
+"$BIN/inspect" --header-only "$UV/day2_TDEM0003_10s_norx_1src_1spw.ms" >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ $status -eq 0 ]; then
+  grep -q "^  Rows  *1360$" "$tmp/out" || fail "MS rows"
+  grep -q "^  Polarisation products  *RR RL LR LL$" "$tmp/out" || fail "MS products"
+  grep -q "Statistics" "$tmp/out" && fail "--header-only printed statistics"
+else
+  [ $status -eq 1 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "MS without casacore: expected one line, exit 1"
+fi
+
+# A layout file is recognised by its '# frame:' line.
+LAYOUT=$(dirname "$0")/../../examples/layouts/meerkat.txt
+if [ -f "$LAYOUT" ]; then
+  "$BIN/inspect" "$LAYOUT" >"$tmp/out" 2>"$tmp/err" || fail "layout file not inspected"
+  grep -q "^  Antennas  *64$" "$tmp/out" || fail "layout antennas"
+fi
+exit 0
