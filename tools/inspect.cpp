@@ -9,6 +9,7 @@
 //
 // Bad files are reported one line each and the loop goes on; the exit status is 1 if any file
 // could not be read.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -55,7 +56,12 @@ int main(int argc, char** argv) {
         const std::string report = rapt::inspect_file(path, settings, &warnings);
         std::fputs(report.c_str(), stdout);
         std::fflush(stdout);
-        for (const std::string& warning : warnings) args.messages.warning(warning);
+        // A damaged file can note something in every block; the first few tell the story.
+        const size_t shown = std::min<size_t>(warnings.size(), 10);
+        for (size_t w = 0; w < shown; ++w) args.messages.warning(warnings[w]);
+        if (warnings.size() > shown)
+          args.messages.warning(path + ": " + std::to_string(warnings.size() - shown) +
+                                " more warnings not shown");
         if (i + 1 < args.positional.size()) std::fputs("\n", stdout);
       } catch (const rapt::DataError& e) {
         std::fflush(stdout);

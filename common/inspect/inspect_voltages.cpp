@@ -1,5 +1,6 @@
 // inspect's report for complex (or real) voltage files: GUPPI RAW, PSRDADA, VDIF.
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,36 @@ std::string describe_voltage_header(const std::string& path, const VoltageHeader
   return out;
 }
 
-// Streaming sums over the canonical blocks: per channel, polarisation and component, and the
-// mean square per antenna.
+// Plain sums over one block, folded into RunningStats once per block: a voltage file has many
+// values per statistic, and a division per value (RunningStats::add) would dominate.
+struct BlockSums {
+  int64_t count = 0;
+  double sum = 0, sum_squares = 0;
+  double min = std::numeric_limits<double>::infinity();
+  double max = -std::numeric_limits<double>::infinity();
+
+  void add(double x) {
+    ++count;
+    sum += x;
+    sum_squares += x * x;
+    min = std::min(min, x);
+    max = std::max(max, x);
+  }
+  // Adds these values to `stats` and starts again from empty.
+  void fold_into(RunningStats& stats) {
+    if (count == 0) return;
+    RunningStats part;
+    part.count = count;
+    part.mean = sum / double(count);
+    part.m2 = std::max(0.0, sum_squares - sum * part.mean);
+    part.min = min;
+    part.max = max;
+    stats.merge(part);
+    *this = BlockSums{};
+  }
+};
+
+// Streaming statistics per channel, polarisation and component, and per antenna.
 struct VoltageStatistics {
   std::vector<RunningStats> by_channel;  // [chan][pol][component]
   std::vector<RunningStats> by_antenna;  // all values of one antenna
@@ -82,20 +111,21 @@ struct VoltageStatistics {
 };
 
 void accumulate(const VoltageHeader& h, const VoltageBlock& block, VoltageStatistics& stats) {
-  const int values = h.values_per_sample();
-  const size_t per_time = size_t(h.npol) * values;
+  const size_t per_time = size_t(h.npol) * h.values_per_sample();
+  std::vector<BlockSums> channel(per_time);
+  std::vector<BlockSums> antenna(size_t(h.nant));
   const float* x = block.data.data();
   for (int c = 0; c < h.nchan; ++c) {
-    RunningStats* channel = &stats.by_channel[size_t(c) * per_time];
-    for (int a = 0; a < h.nant; ++a) {
-      RunningStats& antenna = stats.by_antenna[size_t(a)];
+    for (int a = 0; a < h.nant; ++a)
       for (int64_t t = 0; t < block.nsamples; ++t)
         for (size_t k = 0; k < per_time; ++k, ++x) {
           channel[k].add(*x);
-          antenna.add(*x);
+          antenna[size_t(a)].add(*x);
         }
-    }
+    for (size_t k = 0; k < per_time; ++k)
+      channel[k].fold_into(stats.by_channel[size_t(c) * per_time + k]);
   }
+  for (int a = 0; a < h.nant; ++a) antenna[size_t(a)].fold_into(stats.by_antenna[size_t(a)]);
   stats.samples += block.nsamples;
 }
 

@@ -145,6 +145,14 @@ TEST(InspectVisibilities, ReportsThePaperMeasurementSetLikeItsUvfits) {
     EXPECT_EQ(report_line_of(from_ms, label), report_line_of(from_uvfits, label)) << label;
 }
 
+TEST(InspectVisibilities, MeasurementSetWithoutCasacoreIsOneReadError) {
+  if (rapt::measurement_set_supported()) GTEST_SKIP() << "this build reads Measurement Sets";
+  RAPT_REQUIRE_SHARED_FILE(path, "pyuvdata/day2_TDEM0003_10s_norx_1src_1spw.ms");
+  const std::string message = inspect_error(path);  // a DataError: the next file is still read
+  EXPECT_EQ(message.rfind(path + ": this build of rapt has no Measurement Set support", 0), 0u)
+      << message;
+}
+
 TEST(InspectVisibilities, RoundTripsOurUvfitsWriter) {
   ScratchDir dir;
   rapt::write_uvfits(dir.file("small.uvfits"), small_visibilities(), false);
