@@ -2,8 +2,10 @@
 // on file images opened in memory by CFITSIO. Not part of the default build.
 //
 //   make fuzz
-//   ./build/fuzz/uvfits_fuzzer -max_len=200000 corpus/   (seeds: the PAPER UVFITS file and
-//                                                         small files from write_uvfits)
+//   ASAN_OPTIONS=allocator_may_return_null=1 ./build/fuzz/uvfits_fuzzer -max_len=100000 corpus/
+//   (seeds: the PAPER UVFITS file and small files from write_uvfits). CFITSIO callocs what a
+//   corrupt table header asks for while it scans HDUs and reports a failed allocation as an
+//   error; the option lets that path run instead of stopping at the sanitizer's size limit.
 //
 // Any input must either read or throw DataError; a crash, a sanitizer report or another
 // exception is a bug. What reads must hold together: every array sized by its rows, channels

@@ -96,7 +96,8 @@ TEST(FitsImage, AstropyWcsPutsThePhaseCentreAtPixelHalfNAndRaIncreasingLeft) {
   testing::ScratchDir dir;
   const FitsImage image = make_image(64, 48);
   write_fits_image(dir.file("w.fits"), image, false);
-  const std::string script = testing::test_source_dir(__FILE__) + "/fits_image_astropy_check.py";
+  const std::string script = testing::checker_script(__FILE__, "fits_image_astropy_check.py");
+  if (script.empty()) GTEST_SKIP() << "fits_image_astropy_check.py not found";
   const double pixels[4][2] = {{32, 24}, {22, 24}, {32, 40}, {3, 45}};
   std::string command = python + " " + script + " " + dir.file("w.fits");
   for (const auto& p : pixels) command += " " + std::to_string(p[0]) + " " + std::to_string(p[1]);

@@ -34,10 +34,19 @@ inline std::string python_with_astropy() {
   return "";
 }
 
-// Directory of this test's sources (for the Python checkers), from __FILE__.
-inline std::string test_source_dir(const std::string& file) {
+// A Python checker beside the test source `file` (__FILE__, relative to the repository root
+// when built by make), looked for from the root or from inside the build tree; "" if absent.
+inline std::string checker_script(const std::string& file, const std::string& name) {
   const size_t slash = file.find_last_of('/');
-  return slash == std::string::npos ? "." : file.substr(0, slash);
+  const std::string dir = slash == std::string::npos ? "." : file.substr(0, slash);
+  for (const char* up : {"", "../", "../../", "../../../"}) {
+    const std::string path = (dir[0] == '/' ? "" : up) + dir + "/" + name;
+    if (FILE* f = std::fopen(path.c_str(), "r")) {
+      std::fclose(f);
+      return path;
+    }
+  }
+  return "";
 }
 
 // A small array observed at `ntimes` integrations: every baseline with autocorrelations,
