@@ -48,19 +48,27 @@ std::string describe_voltage_header(const std::string& path, const VoltageHeader
   out += report_line("Telescope", h.telescope.empty() ? "unknown" : h.telescope);
   out += report_line("Instrument", h.instrument.empty() ? "unknown" : h.instrument);
   out += report_line("Source", h.source.empty() ? "unknown" : h.source);
-  out += report_line("RA, Dec (J2000)", sky_position(h.ra_deg, h.dec_deg));
+  // VDIF headers carry neither pointing nor sky frequency: say so rather than print zeros.
+  const bool vdif = h.format == "VDIF";
+  const std::string not_in_headers = "unknown (not in VDIF headers)";
+  out += report_line("RA, Dec (J2000)", vdif ? not_in_headers : sky_position(h.ra_deg, h.dec_deg));
   out += report_line("Start (UTC)", utc_date_time(h.start_mjd_day, h.start_mjd_seconds));
   out += report_line("Start MJD (UTC)", report_number("%.12f", h.start_mjd()) + " (day " +
                                             std::to_string(h.start_mjd_day) + " + " +
                                             report_number("%.6f", h.start_mjd_seconds) + " s)");
   out += report_line("Sample time (us)", report_number("%.9g", h.tsamp_s * 1e6));
-  out += report_line("Centre frequency (MHz)", report_number("%.6f", h.centre_freq_mhz));
+  const bool sky_frequency_known = !(vdif && h.centre_freq_mhz == 0);
+  const std::string offset_note = sky_frequency_known ? "" : " (from the band centre)";
+  out += report_line("Centre frequency (MHz)", sky_frequency_known
+                                                   ? report_number("%.6f", h.centre_freq_mhz)
+                                                   : not_in_headers);
   out += report_line("Bandwidth (MHz)", report_number("%.6f", h.bandwidth_mhz));
   out += report_line("Channels", std::to_string(h.nchan));
   out += report_line("Channel width (MHz)", report_number("%.6f", h.bandwidth_mhz / h.nchan));
-  out += report_line("First channel centre (MHz)", report_number("%.6f", h.channel_freq_mhz(0)));
+  out += report_line("First channel centre (MHz)",
+                     report_number("%.6f", h.channel_freq_mhz(0)) + offset_note);
   out += report_line("Last channel centre (MHz)",
-                     report_number("%.6f", h.channel_freq_mhz(h.nchan - 1)));
+                     report_number("%.6f", h.channel_freq_mhz(h.nchan - 1)) + offset_note);
   out += report_line("Polarisations", std::to_string(h.npol) + " (" + h.pol_basis + ")");
   out += report_line("Antennas", std::to_string(h.nant));
   out += report_line("Samples", sample_kind(h));
