@@ -136,6 +136,8 @@ InspectFormat detect_format(const std::string& path) {
     if (::stat((path + "/table.dat").c_str(), &table) == 0) return InspectFormat::kMeasurementSet;
     throw file_error(path, "a directory, and not a Measurement Set (no table.dat)");
   }
+  // Reading a pipe's first bytes would take them from the reader: pipes stay SIGPROC streams.
+  if (!S_ISREG(info.st_mode)) return InspectFormat::kSpectra;
   FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) throw file_error(path, "cannot open: " + errno_text());
   std::string head(kFormatProbeBytes, '\0');

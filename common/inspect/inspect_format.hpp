@@ -9,7 +9,8 @@
 //   PRESTO .inf (its first line)
 //   plain-text array layout: printable text with a line starting "# frame:"
 //   a directory holding table.dat -> Measurement Set
-// Anything else goes to the SIGPROC/PSRFITS reader, whose message then names the problem.
+// Anything else, and anything that is not a regular file (a pipe is read once), goes to the
+// SIGPROC/PSRFITS reader, whose message then names the problem.
 #pragma once
 #include <cstdint>
 #include <string>
