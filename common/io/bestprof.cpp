@@ -146,10 +146,11 @@ class BestprofParser {
                               number("w (deg)"), number("T_peri")};
     }
     if (has("Profile Bins")) {
-      const auto bins = static_cast<size_t>(number("Profile Bins"));
-      if (bins != b.profile.size())
-        throw file_error(name_, "header says " + std::to_string(bins) + " profile bins, found " +
-                                    std::to_string(b.profile.size()));
+      // Compared as a double: a negative or huge count must not be converted to size_t.
+      const double bins = number("Profile Bins");
+      if (bins != double(b.profile.size()))
+        throw file_error(name_, "header says " + format_string("%.0f", bins) +
+                                    " profile bins, found " + std::to_string(b.profile.size()));
     }
   }
 
