@@ -62,13 +62,17 @@ std::vector<std::string> read_names(fitsfile* fits, const std::string& name, lon
     for (long long r = 0; r < nrows; ++r) names[r] = std::to_string(r + 1);
     return names;
   }
-  const long width = column_repeat(fits, column);
-  if (width <= 0 || width > 1 << 16)
-    throw file_error(name, "AIPS AN table: ANNAME column width " + std::to_string(width));
+  int type = 0;
+  long width = 0, unused = 0;
+  int status = 0;
+  fits_get_coltype(fits, column, &type, &width, &unused, &status);
+  // CFITSIO would format a numeric column as text of its own width; only 'nA' is a name.
+  if (status != 0 || type != TSTRING || width <= 0 || width > 1 << 16)
+    throw file_error(name, "AIPS AN table: ANNAME is not a character column");
   std::vector<char> buffer(width + 1, '\0');
   for (long long r = 0; r < nrows; ++r) {
     char* cell = buffer.data();
-    int status = 0, anynul = 0;
+    int anynul = 0;
     fits_read_col_str(fits, column, r + 1, 1, 1, nullptr, &cell, &anynul, &status);
     if (status != 0) throw_fits_error(name, "AIPS AN table: cannot read ANNAME", status);
     names[r] = cell;
