@@ -172,6 +172,7 @@ VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
     h.start_mjd_seconds += double(block.pktidx) * double(block.pktsize) / double(bytes_per_time) *
                            block.tbin_s;
   }
+  // Out-of-range times (absurd PKTIDX x TBIN) stay unnormalised; the header still reads.
   normalise_mjd(h.start_mjd_day, h.start_mjd_seconds);
   const std::string pol = text("FD_POLN");
   h.pol_basis = pol.rfind("CIRC", 0) == 0 ? "CIRC" : "LIN";

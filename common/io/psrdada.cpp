@@ -117,6 +117,8 @@ void parse_start_time(const DadaKeys& keys, const std::string& name, DadaHeader&
                          " is not a whole number of " + std::to_string(bytes) + "-byte samples");
   v.start_mjd_seconds += double(h.obs_offset_bytes / bytes) * v.tsamp_s +
                          double(h.obs_offset_bytes % bytes) / double(bytes) * v.tsamp_s;
+  if (!mjd_in_range(v.start_mjd_day, v.start_mjd_seconds))
+    throw file_error(name, "DADA start time (MJD_START or UTC_START plus OBS_OFFSET) is out of range");
   normalise_mjd(v.start_mjd_day, v.start_mjd_seconds);
 }
 
@@ -196,7 +198,7 @@ DadaHeader parse_dada_header(std::string_view text, const std::string& name) {
   const std::optional<double> tsamp_us = parse_lenient_number(*tsamp);
   if (!tsamp_us || !(*tsamp_us > 0) || *tsamp_us > 1e12)
     throw file_error(name, "DADA TSAMP is '" + *tsamp + "'; must be a positive number of microseconds");
-  v.tsamp_s = *tsamp_us * 1e-6;
+  v.tsamp_s = *tsamp_us / 1e6;
   auto text_key = [&](const char* key) {
     const std::string* value = find_key(keys, key);
     return value ? *value : std::string();

@@ -51,6 +51,8 @@ class GuppiWriter : public VoltageWriter {
       throw file_error(path, "GUPPI RAW output needs one antenna, 1 or 2 polarisations and "
                              "complex samples");
     if (!(header.tsamp_s > 0)) throw file_error(path, "GUPPI RAW output needs a positive TBIN");
+    if (!mjd_in_range(header.start_mjd_day, header.start_mjd_seconds))
+      throw file_error(path, "GUPPI RAW output start time is out of range");
     bytes_per_time_ = int64_t(header.nchan) * header.npol * 2;
     block_ntime_ = std::max<int64_t>(1, kTargetBlockBytes / bytes_per_time_);
     if (header.nsamples > 0) block_ntime_ = std::min(block_ntime_, header.nsamples);

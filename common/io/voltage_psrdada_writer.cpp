@@ -32,6 +32,10 @@ void check_writable(const VoltageHeader& h, const std::string& name) {
   if (h.nant < 1 || h.nchan < 1 || (h.npol != 1 && h.npol != 2))
     throw file_error(name, "PSRDADA output needs nant >= 1, nchan >= 1 and npol 1 or 2");
   if (!(h.tsamp_s > 0)) throw file_error(name, "PSRDADA output needs a positive TSAMP");
+  if (!std::isfinite(h.ra_deg) || !(std::fabs(h.dec_deg) <= 90))
+    throw file_error(name, "PSRDADA output needs a finite RA and |DEC| <= 90 degrees");
+  if (!mjd_in_range(h.start_mjd_day, h.start_mjd_seconds))
+    throw file_error(name, "PSRDADA output start time is out of range");
   if (h.array.size() != 0 && h.array.size() != h.nant)
     throw file_error(name, "antenna list has " + std::to_string(h.array.size()) +
                                " antennas, header says nant " + std::to_string(h.nant));

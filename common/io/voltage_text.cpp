@@ -49,7 +49,7 @@ std::optional<double> parse_sexagesimal_value(std::string_view text) {
     const std::string field = value.substr(start, last ? std::string::npos : colon - start);
     if (field.empty() || field[0] == '-' || field[0] == '+') return std::nullopt;
     const std::optional<double> number = parse_lenient_number(field);
-    if (!number) return std::nullopt;
+    if (!number || *number > 1e9) return std::nullopt;
     parts[i] = *number;
     if (last) break;
     if (i == 2) return std::nullopt;  // a fourth field
@@ -61,6 +61,12 @@ std::optional<double> parse_sexagesimal_value(std::string_view text) {
 
 std::string format_sexagesimal_value(double value, int decimals) {
   decimals = decimals < 0 ? 0 : decimals > 9 ? 9 : decimals;
+  // Beyond this the integer arithmetic below would overflow; such values are no angle anyway.
+  if (!std::isfinite(value) || std::fabs(value) > 1e9) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+  }
   const double scale = std::pow(10.0, decimals);
   const long long units = std::llround(std::fabs(value) * 3600.0 * scale);
   const long long whole_seconds = units / static_cast<long long>(scale);
@@ -111,6 +117,11 @@ void normalise_mjd(int& day, double& seconds) {
     seconds -= 86400.0;
     ++day;
   }
+}
+
+bool mjd_in_range(int day, double seconds) {
+  normalise_mjd(day, seconds);
+  return day >= 0 && day <= 9999999 && seconds >= 0 && seconds < 86400.0;
 }
 
 }  // namespace rapt

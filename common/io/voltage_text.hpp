@@ -29,6 +29,9 @@ int64_t mjd_from_calendar(int year, int month, int day);
 // The calendar date of an MJD.
 void calendar_from_mjd(int64_t mjd, int& year, int& month, int& day);
 
+// True when day + seconds, normalised, is a day in 0 .. 9999999 and 0 <= seconds < 86400.
+bool mjd_in_range(int day, double seconds);
+
 // Moves whole days from `seconds` into `day` so that 0 <= seconds < 86400.
 void normalise_mjd(int& day, double& seconds);
 
