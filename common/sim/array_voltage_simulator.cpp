@@ -60,12 +60,19 @@ struct ArrayVoltageSimulator::Emitter {
   std::vector<double> amplitude;  // per output channel: rms per component, sqrt(Jy)
 };
 
+struct ArrayVoltageSimulator::TileGeometry {
+  double delay_samples = 0;  // at the tile's middle, baseband samples
+  double tau0_s = 0;         // at the tile's start
+  double rate = 0;           // d tau / dt there
+  int odd_carry = 0;         // real samples: odd output samples read one baseband sample on
+  float taps[2][64];         // for even and odd output samples
+};
+
 struct ArrayVoltageSimulator::Work {
   std::vector<float> signal;  // emitter signal, [q - lo][pol][re, im]
   int64_t lo = 0;
   int64_t hi = 0;
   bool valid = false;
-  std::vector<float> taps;    // two sets: even and odd output samples (real samples)
 };
 
 ArrayVoltageSimulator::ArrayVoltageSimulator(const ArrayVoltagePlan& plan, int threads)
@@ -143,6 +150,7 @@ void ArrayVoltageSimulator::generate_block(int64_t first_sample, int64_t nsample
     const int64_t q1 = plan_.real_samples ? (first_sample + nsamples + 1) / 2 : first_sample + nsamples;
     compute_intensities(q0 - margin, q1 - q0 + 2 * margin);
   }
+  if (!emitters_.empty()) prepare_tiles(first_sample, nsamples);
   // Work items: a channel and a run of antennas; enough of them to keep every thread busy.
   const int nant = plan_.layout.size();
   const int groups = std::clamp((4 * threads_ + nchan_ - 1) / nchan_, 1, nant);
@@ -169,6 +177,38 @@ void ArrayVoltageSimulator::generate_block(int64_t first_sample, int64_t nsample
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& error : errors)
     if (error) std::rethrow_exception(error);
+}
+
+void ArrayVoltageSimulator::prepare_tiles(int64_t first, int64_t n) {
+  const int nant = plan_.layout.size();
+  const double tsamp_s = plan_.tsamp_s();
+  const double bb_tsamp_s = plan_.baseband_tsamp_s();
+  first_tile_ = first / kTileSamples;
+  const int64_t ntiles = (first + n - 1) / kTileSamples + 1 - first_tile_;
+  tiles_.resize(static_cast<size_t>(ntiles) * emitters_.size() * nant);
+  TileGeometry* g = tiles_.data();
+  for (int64_t t = 0; t < ntiles; ++t) {
+    const double start_s = static_cast<double>((first_tile_ + t) * kTileSamples) * tsamp_s;
+    const double middle_s = start_s + 0.5 * kTileSamples * tsamp_s;
+    for (const auto& e : emitters_)
+      for (int a = 0; a < nant; ++a, ++g) {
+        g->delay_samples = e->track.delay_s(a, middle_s) / bb_tsamp_s;
+        g->tau0_s = e->track.delay_s(a, start_s);
+        g->rate = e->track.rate(a, start_s);
+        // Output sample k reads the signal at baseband position k step - d = m + fraction.
+        const double fraction = -g->delay_samples - std::floor(-g->delay_samples);
+        g->odd_carry = fraction + 0.5 >= 1.0 ? 1 : 0;
+        filter_.taps_for(fraction, g->taps[0]);
+        filter_.taps_for(fraction + 0.5 - g->odd_carry, g->taps[1]);
+      }
+  }
+}
+
+const ArrayVoltageSimulator::TileGeometry& ArrayVoltageSimulator::tile_geometry(
+    int64_t tile, size_t emitter, int antenna) const {
+  const size_t index = (static_cast<size_t>(tile - first_tile_) * emitters_.size() + emitter) *
+                           plan_.layout.size() + antenna;
+  return tiles_[index];
 }
 
 void ArrayVoltageSimulator::run_item(int channel, int antenna_begin, int antenna_end,
@@ -201,12 +241,13 @@ void ArrayVoltageSimulator::add_emitter_tile(const Emitter& e, int channel, int 
   const double step_q = plan_.real_samples ? 0.5 : 1.0;  // baseband samples per output sample
   const int64_t k_lo = std::max(tile, first);
   const int64_t k_hi = std::min(tile + kTileSamples, first + n);
-  const double t_mid_s = (static_cast<double>(tile) + 0.5 * kTileSamples) * plan_.tsamp_s();
-  const double bb_tsamp_s = plan_.baseband_tsamp_s();
-  std::vector<double> delays(static_cast<size_t>(antenna_end - antenna_begin));
-  for (int a = antenna_begin; a < antenna_end; ++a)
-    delays[a - antenna_begin] = e.track.delay_s(a, t_mid_s) / bb_tsamp_s;
-  const auto [d_min, d_max] = std::minmax_element(delays.begin(), delays.end());
+  const int64_t tile_index = tile / kTileSamples;
+  double d_min = INFINITY, d_max = -INFINITY;
+  for (int a = antenna_begin; a < antenna_end; ++a) {
+    const double d = tile_geometry(tile_index, e.index, a).delay_samples;
+    d_min = std::min(d_min, d);
+    d_max = std::max(d_max, d);
+  }
   // One sample of slack at each end: floor() of a rounded position may land one lower.
   const int64_t reach = filter_.taps() / 2 + 2;
   const auto lowest = [&](double d) {
@@ -216,13 +257,14 @@ void ArrayVoltageSimulator::add_emitter_tile(const Emitter& e, int channel, int 
     return static_cast<int64_t>(std::floor((k_hi - 1) * step_q - d)) + reach;
   };
   work.valid = false;
-  const int64_t shared = highest(*d_min) - lowest(*d_max);
-  if (shared <= 3 * (highest(0.0) - lowest(0.0))) fill_signal(e, channel, lowest(*d_max), highest(*d_min), work);
+  if (highest(d_min) - lowest(d_max) <= 3 * (highest(0.0) - lowest(0.0)))
+    fill_signal(e, channel, lowest(d_max), highest(d_min), work);
   for (int a = antenna_begin; a < antenna_end; ++a) {
-    const double d = delays[a - antenna_begin];
+    const TileGeometry& g = tile_geometry(tile_index, e.index, a);
+    const double d = g.delay_samples;
     if (!(work.valid && work.lo <= lowest(d) && highest(d) <= work.hi))
       fill_signal(e, channel, lowest(d), highest(d), work);
-    add_antenna_tile(e, channel, a, d, tile, k_lo, k_hi, first, n, out, work);
+    add_antenna_tile(g, channel, a, tile, k_lo, k_hi, first, n, out, work);
   }
 }
 
@@ -256,60 +298,64 @@ void ArrayVoltageSimulator::fill_signal(const Emitter& e, int channel, int64_t l
   work.valid = true;
 }
 
+namespace {
+
+// The filter over the taps for every value of one sample: x holds `taps` samples of kValues
+// floats each (polarisations x re, im); acc gets kValues sums.
+template <int kValues>
+inline void filter_sample(const float* h, const float* x, int taps, float* acc) {
+  float sum[kValues] = {};
+  for (int j = 0; j < taps; ++j)
+    for (int v = 0; v < kValues; ++v) sum[v] += h[j] * x[j * kValues + v];
+  for (int v = 0; v < kValues; ++v) acc[v] = sum[v];
+}
+
+}  // namespace
+
 // Adds one antenna's delayed, phase-rotated copy of the emitter's signal over output samples
 // [k_lo, k_hi) of the tile that starts at `tile`.
-void ArrayVoltageSimulator::add_antenna_tile(const Emitter& e, int channel, int antenna,
-                                             double delay_samples, int64_t tile, int64_t k_lo,
-                                             int64_t k_hi, int64_t first, int64_t n, float* out,
-                                             Work& work) const {
+void ArrayVoltageSimulator::add_antenna_tile(const TileGeometry& g, int channel, int antenna,
+                                             int64_t tile, int64_t k_lo, int64_t k_hi,
+                                             int64_t first, int64_t n, float* out,
+                                             const Work& work) const {
   const int npol = plan_.npol;
   const int taps = filter_.taps();
   // Phase factor exp(-2 pi i nu tau(t)): exact at the tile's start, advanced by its rate.
   const double tsamp_s = plan_.tsamp_s();
   const double nu_hz = plan_.channel_freq_mhz(channel) * 1e6;
-  const double t0_s = static_cast<double>(tile) * tsamp_s;
-  double cycles = nu_hz * e.track.delay_s(antenna, t0_s);
+  double cycles = nu_hz * g.tau0_s;
   cycles -= std::floor(cycles);
   std::complex<double> phasor = std::polar(1.0, -2 * M_PI * cycles);
-  const std::complex<double> step =
-      std::polar(1.0, -2 * M_PI * nu_hz * e.track.rate(antenna, t0_s) * tsamp_s);
+  const std::complex<double> step = std::polar(1.0, -2 * M_PI * nu_hz * g.rate * tsamp_s);
   for (int64_t k = tile; k < k_lo; ++k) phasor *= step;
-  // Output sample k reads the signal at baseband position k step_q - d = m + g.
-  const double base = std::floor(-delay_samples);
-  const double g = -delay_samples - base;
-  const int64_t base_index = static_cast<int64_t>(base) + filter_.first_offset() - work.lo;
-  work.taps.resize(2 * static_cast<size_t>(taps));
-  float* even_taps = work.taps.data();
-  float* odd_taps = even_taps + taps;
-  filter_.taps_for(g, even_taps);
-  const int odd_carry = g + 0.5 >= 1.0 ? 1 : 0;  // real samples: odd k sit half a sample later
-  filter_.taps_for(g + 0.5 - odd_carry, odd_taps);
+  const int64_t base_index = static_cast<int64_t>(std::floor(-g.delay_samples)) +
+                             filter_.first_offset() - work.lo;
   const size_t slice = (static_cast<size_t>(channel) * plan_.layout.size() + antenna) *
                        static_cast<size_t>(n) * npol * values_per_sample_;
   const bool lower_sideband = plan_.bandwidth_mhz < 0;
+  float acc[4];
   for (int64_t k = k_lo; k < k_hi; ++k, phasor *= step) {
     const bool odd = plan_.real_samples && (k & 1);
-    const int64_t m = plan_.real_samples ? (k >> 1) + (odd ? odd_carry : 0) : k;
-    const float* h = odd ? odd_taps : even_taps;
+    const int64_t m = plan_.real_samples ? (k >> 1) + (odd ? g.odd_carry : 0) : k;
     const float* x = work.signal.data() + static_cast<size_t>(m + base_index) * npol * 2;
+    if (npol == 2)
+      filter_sample<4>(g.taps[odd], x, taps, acc);
+    else
+      filter_sample<2>(g.taps[odd], x, taps, acc);
+    const float pr = static_cast<float>(phasor.real()), pi = static_cast<float>(phasor.imag());
     for (int p = 0; p < npol; ++p) {
-      float re = 0.0f, im = 0.0f;
-      for (int j = 0; j < taps; ++j) {
-        re += h[j] * x[(j * npol + p) * 2];
-        im += h[j] * x[(j * npol + p) * 2 + 1];
-      }
-      const std::complex<double> w = std::complex<double>(re, im) * phasor;
+      const float re = acc[2 * p] * pr - acc[2 * p + 1] * pi;
+      const float im = acc[2 * p] * pi + acc[2 * p + 1] * pr;
       if (!plan_.real_samples) {
         float* o = out + slice + (static_cast<size_t>(k - first) * npol + p) * 2;
-        o[0] += static_cast<float>(w.real());
-        o[1] += static_cast<float>(w.imag());
+        o[0] += re;
+        o[1] += im;
       } else {
         // sqrt(2) Re(w i^k), or of conj(w) for an inverted band.
-        const double im_part = lower_sideband ? -w.imag() : w.imag();
+        const float im_part = lower_sideband ? -im : im;
         const int quarter = static_cast<int>(k & 3);
-        const double r = quarter == 0 ? w.real() : quarter == 1 ? -im_part
-                         : quarter == 2 ? -w.real() : im_part;
-        out[slice + static_cast<size_t>(k - first) * npol + p] += static_cast<float>(M_SQRT2 * r);
+        const float r = quarter == 0 ? re : quarter == 1 ? -im_part : quarter == 2 ? -re : im_part;
+        out[slice + static_cast<size_t>(k - first) * npol + p] += static_cast<float>(M_SQRT2) * r;
       }
     }
   }

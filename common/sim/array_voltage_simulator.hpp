@@ -51,19 +51,24 @@ class ArrayVoltageSimulator {
   // One line per source, pulsar and burst: where, how bright, expected S/N.
   std::vector<std::string> describe_signals() const;
 
-  struct Emitter;  // a point source, pulsar or burst with its delay track (defined in the .cpp)
-  struct Work;     // one thread's scratch space
+  struct Emitter;       // a point source, pulsar or burst with its delay track (in the .cpp)
+  struct Work;          // one thread's scratch space
+  struct TileGeometry;  // how one antenna sees one emitter over one tile
 
  private:
   void compute_intensities(int64_t q_first, int64_t q_count);
+  // Delays, rates and filter taps of every (tile, emitter, antenna) of a block: the same for
+  // every channel, so made once before the channels are shared out.
+  void prepare_tiles(int64_t first, int64_t n);
+  const TileGeometry& tile_geometry(int64_t tile, size_t emitter, int antenna) const;
   void run_item(int channel, int antenna_begin, int antenna_end, int64_t first, int64_t n,
                 float* out, Work& work) const;
   void add_emitter_tile(const Emitter& e, int channel, int antenna_begin, int antenna_end,
                         int64_t tile_first, int64_t first, int64_t n, float* out,
                         Work& work) const;
-  void add_antenna_tile(const Emitter& e, int channel, int antenna, double delay_samples,
-                        int64_t tile_first, int64_t k_lo, int64_t k_hi, int64_t first,
-                        int64_t n, float* out, Work& work) const;
+  void add_antenna_tile(const TileGeometry& g, int channel, int antenna, int64_t tile_first,
+                        int64_t k_lo, int64_t k_hi, int64_t first, int64_t n, float* out,
+                        const Work& work) const;
   void fill_signal(const Emitter& e, int channel, int64_t lo, int64_t hi, Work& work) const;
 
   ArrayVoltagePlan plan_;
@@ -80,6 +85,8 @@ class ArrayVoltageSimulator {
   std::vector<std::vector<float>> intensities_;
   int64_t intensity_first_ = 0;
   int64_t intensity_count_ = 0;
+  std::vector<TileGeometry> tiles_;  // [tile - first_tile_][emitter][antenna]
+  int64_t first_tile_ = 0;
 };
 
 }  // namespace rapt
