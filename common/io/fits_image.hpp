@@ -33,6 +33,7 @@ void write_fits_image(const std::string& path, const FitsImage& image, bool over
 // layout above (other reference pixel, non-SIN projection, several planes) are reported in
 // `warnings` ("path: ..."). DataError when there is no 2-D image in the primary HDU.
 FitsImage read_fits_image(const std::string& path, std::vector<std::string>* warnings = nullptr);
+// From a file image in memory, for files known to be well formed (see parse_uvfits).
 FitsImage parse_fits_image(const void* data, size_t size, const std::string& name,
                            std::vector<std::string>* warnings = nullptr);
 

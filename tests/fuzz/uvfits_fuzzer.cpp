@@ -1,5 +1,5 @@
-// libFuzzer target for the UVFITS reader's interpretation of headers, parameters and tables,
-// on file images opened in memory by CFITSIO. Not part of the default build.
+// libFuzzer target for the UVFITS reader's interpretation of headers, parameters and tables.
+// Not part of the default build.
 //
 //   make fuzz
 //   ASAN_OPTIONS=allocator_may_return_null=1 ./build/fuzz/uvfits_fuzzer -max_len=100000 corpus/
@@ -7,23 +7,26 @@
 //   corrupt table header asks for while it scans HDUs and reports a failed allocation as an
 //   error; the option lets that path run instead of stopping at the sanitizer's size limit.
 //
+// Each input goes through read_uvfits() on a temporary file, the path every program takes:
+// CFITSIO's memory-file driver (parse_uvfits) reads whole records past the end of a buffer
+// whose tables claim more rows than it holds, which the disk driver reports as an error.
 // Any input must either read or throw DataError; a crash, a sanitizer report or another
 // exception is a bug. What reads must hold together: every array sized by its rows, channels
-// and products, and every antenna index inside the array.
+// and products, every antenna index inside the array, no negative weight.
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "cli/errors.hpp"
 #include "io/uvfits.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  rapt::VisibilitySet vis;
-  std::vector<std::string> warnings;
-  try {
-    vis = rapt::parse_uvfits(data, size, "fuzz", &warnings);
-  } catch (const rapt::DataError&) {
-    return 0;
-  }
+namespace {
+
+void check(const rapt::VisibilitySet& vis) {
   const size_t rows = vis.nrows();
   const size_t cells = rows * vis.nchan() * vis.nstokes();
   if (vis.antenna2.size() != rows || vis.time_mjd.size() != rows || vis.uvw_m.size() != rows ||
@@ -36,5 +39,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       __builtin_trap();
   for (float w : vis.weight)
     if (w < 0) __builtin_trap();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  char path[] = "/tmp/uvfits_fuzz_XXXXXX";
+  const int fd = ::mkstemp(path);
+  if (fd < 0) return 0;
+  const bool written = ::write(fd, data, size) == static_cast<ssize_t>(size);
+  ::close(fd);
+  if (written) {
+    try {
+      std::vector<std::string> warnings;
+      check(rapt::read_uvfits(path, &warnings));
+    } catch (const rapt::DataError&) {
+    }
+  }
+  ::unlink(path);
   return 0;
 }
