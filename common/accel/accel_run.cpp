@@ -6,8 +6,11 @@
 #include <future>
 #include <thread>
 
+#include "accel/accel_sigma.hpp"
 #include "accel/birdie_zap.hpp"
+#include "accel/fourier_response.hpp"
 #include "accel/spectrum_input.hpp"
+#include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 
 namespace rapt {
@@ -19,6 +22,19 @@ struct SearchedInput {
   AccelSearchResult result;
 };
 
+// The f-fdot response of the largest drift must fit in the spectrum; a shorter series gives a
+// plane of padding, so it is refused rather than searched.
+void require_bins_for_zmax(const AccelSpectrum& spectrum, int zmax) {
+  const int z = accel_rounded_zmax(zmax);
+  const int64_t needed = 2 * int64_t(z_response_halfwidth(double(z), ResponseAccuracy::Low));
+  const int64_t bins = int64_t(spectrum.packed.size());
+  if (bins >= needed) return;
+  throw file_error(spectrum.path, "spectrum has " + std::to_string(bins) +
+                                      " Fourier bins; -zmax " + std::to_string(z) +
+                                      " needs at least " + std::to_string(needed) +
+                                      " (a longer series, or a smaller -zmax)");
+}
+
 SearchedInput load_and_search(const std::string& path, const AccelRunOptions& run,
                               AccelEngine& engine) {
   SearchedInput input;
@@ -26,6 +42,8 @@ SearchedInput load_and_search(const std::string& path, const AccelRunOptions& ru
   load_options.photon = run.search.normalisation == SpectrumNormalisation::Photon;
   load_options.lobin = run.search.lobin;
   input.spectrum = load_accel_spectrum(path, load_options);
+  require_bins_for_zmax(input.spectrum,
+                        run.search.plane_mode == PlaneMode::Interbin ? 0 : run.search.zmax);
   input.inf_text = read_file_contents(input.spectrum.root + ".inf");
   if (!run.zaplist.empty()) {
     zap_birdies(input.spectrum.packed,

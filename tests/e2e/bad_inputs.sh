@@ -9,10 +9,12 @@ fail=0
 token() { n=${#1}; printf "\\$(printf %03o "$n")\\000\\000\\000%s" "$1"; }
 int32() { token "$1"; printf "\\$(printf %03o "$2")\\000\\000\\000"; }
 tsamp() { token tsamp; printf '\374\251\361\322\115\142\120\077'; }   # 1e-3 as a double
-header() {  # header NBITS NCHANS
+FCH1_1500='\000\000\000\000\000\160\227\100'
+FOFF_MINUS1='\000\000\000\000\000\000\360\277'
+header() {  # header NBITS NCHANS [FCH1-BYTES FOFF-BYTES]
   token HEADER_START; int32 nbits "$1"; int32 nchans "$2"; tsamp
-  token fch1; printf '\000\000\000\000\000\160\227\100'                # 1500.0
-  token foff; printf '\000\000\000\000\000\000\360\277'                # -1.0
+  token fch1; printf "${3:-$FCH1_1500}"
+  token foff; printf "${4:-$FOFF_MINUS1}"
 }
 
 expect_one_error() {  # expect_one_error FILE EXPECTED-TEXT
@@ -36,6 +38,15 @@ expect_one_error "$tmp/nbits3.fil" "header says nbits=3; supported: 1, 2, 4, 8, 
 expect_one_error "$tmp/nchans0.fil" "header says nchans=0"
 { header 8 4; token HEADER_END; printf 'ab'; } > "$tmp/short.fil"
 expect_one_error "$tmp/short.fil" "no complete spectrum after the header"
+# Header values no telescope writes: the field and its value, named once.
+{ header 8 4 "$FCH1_1500" '\000\000\000\000\000\000\000\000'; token HEADER_END; printf 'abcd'; } > "$tmp/foff0.fil"
+expect_one_error "$tmp/foff0.fil" "header field foff = 0 MHz; must be non-zero"
+{ header 8 4 '\000\000\000\000\000\160\227\300'; token HEADER_END; printf 'abcd'; } > "$tmp/negfch1.fil"
+expect_one_error "$tmp/negfch1.fil" "header field fch1 = -1500 MHz; must be positive"
+{ header 8 4 "$FCH1_1500" '\000\000\000\000\000\000\370\177'; token HEADER_END; printf 'abcd'; } > "$tmp/nanfoff.fil"
+expect_one_error "$tmp/nanfoff.fil" "header field foff = nan MHz; must be finite"
+{ header 8 4 '\000\000\000\000\000\000\044\100' '\000\000\000\000\000\000\044\300'; token HEADER_END; printf 'abcd'; } > "$tmp/below0.fil"
+expect_one_error "$tmp/below0.fil" "header fields fch1 = 10 MHz and foff = -10 MHz put channel 3 at -20 MHz"
 printf 'this is plain text, not FITS\n' > "$tmp/fake.fits"
 expect_one_error "$tmp/fake.fits" "not a SIGPROC filterbank or PSRFITS file"
 : > "$tmp/empty.fil"

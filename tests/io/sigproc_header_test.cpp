@@ -186,7 +186,7 @@ TEST(SigprocHeaderParser, RejectsNonPositiveSampleTimes) {
     HeaderBytes b = started();
     b.i32("nbits", 8).i32("nchans", 4).f64("tsamp", tsamp).token("HEADER_END");
     const std::string shown = tsamp == 0.0 ? "0" : "-0.5";
-    EXPECT_EQ(b.error(), "obs.fil: header says tsamp=" + shown + " s; must be positive");
+    EXPECT_EQ(b.error(), "obs.fil: header field tsamp = " + shown + " s; must be positive");
   }
 }
 
