@@ -1,0 +1,43 @@
+// libFuzzer target for the PSRFITS search-mode header interpretation: the input is opened as
+// a FITS file in memory and read as PsrfitsReader reads a file's headers. Not part of the
+// default build.
+//
+//   make fuzz                      (builds every tests/fuzz/*_fuzzer.cpp with clang++)
+//   ./build/fuzz/psrfits_header_fuzzer -max_len=65536 tests/fuzz/corpus/psrfits_header_fuzzer/
+//
+// Inputs CFITSIO cannot open are skipped (that is CFITSIO's parser, not ours). Every other
+// input must either give header facts or throw DataError; a crash, a sanitizer report or
+// another exception is a bug. Facts that come back describe a usable layout.
+#include <fitsio.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/errors.hpp"
+#include "io/psrfits_header.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::vector<uint8_t> copy(data, data + size);  // CFITSIO takes a non-const buffer
+  void* buffer = copy.data();
+  size_t buffer_size = copy.size();
+  fitsfile* fits = nullptr;
+  int status = 0;
+  if (fits_open_memfile(&fits, "fuzz.fits", READONLY, &buffer, &buffer_size, 0, nullptr,
+                        &status) != 0) {
+    fits_clear_errmsg();
+    return 0;
+  }
+  std::vector<std::string> warnings;
+  try {
+    const rapt::PsrfitsHeaderFacts facts = rapt::read_psrfits_header(fits, "fuzz.fits", warnings);
+    if (facts.info.nchans <= 0 || facts.layout.nsblk <= 0 || !(facts.info.tsamp_s > 0.0))
+      __builtin_trap();
+  } catch (const rapt::DataError&) {
+  }
+  status = 0;
+  fits_close_file(fits, &status);
+  fits_clear_errmsg();
+  return 0;
+}
