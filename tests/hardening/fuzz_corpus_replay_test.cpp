@@ -1,0 +1,149 @@
+// Replays the fuzz corpora kept in tests/fuzz/corpus/<target>/ through the parser each fuzz
+// target calls, so `make test` rechecks, without clang, every input the fuzzers found
+// interesting: each must parse or throw DataError, never crash or throw anything else.
+#include <fitsio.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli/errors.hpp"
+#include "fold/fold_candidate.hpp"
+#include "io/accel_files.hpp"
+#include "io/bestprof.hpp"
+#include "io/pfd.hpp"
+#include "io/presto_inf.hpp"
+#include "io/psrfits_header.hpp"
+#include "io/rfifind_mask.hpp"
+#include "io/singlepulse.hpp"
+#include "test_data.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Parser = std::function<void(const std::string& bytes)>;
+
+// tests/fuzz/corpus from the repository root (make test) or from inside the build tree.
+std::string corpus_root() {
+  for (const char* candidate : {"tests/fuzz/corpus", "../tests/fuzz/corpus",
+                                "../../tests/fuzz/corpus"}) {
+    if (fs::is_directory(candidate)) return candidate;
+  }
+  return "";
+}
+
+std::vector<std::string> corpus_files(const std::string& target) {
+  std::vector<std::string> files;
+  const std::string root = corpus_root();
+  if (root.empty() || !fs::is_directory(root + "/" + target)) return files;
+  for (const auto& entry : fs::directory_iterator(root + "/" + target)) {
+    if (entry.is_regular_file()) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Every file must parse or be refused with DataError. Returns the number of files replayed.
+size_t replay(const std::string& target, const Parser& parse) {
+  const std::vector<std::string> files = corpus_files(target);
+  for (const std::string& file : files) {
+    try {
+      parse(rapt::testing::read_whole_file(file));
+    } catch (const rapt::DataError&) {
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << file << ": exception other than DataError: " << e.what();
+    }
+  }
+  return files.size();
+}
+
+#define RAPT_REPLAY_CORPUS(target, parse)                                               \
+  if (replay(target, parse) == 0) GTEST_SKIP() << "no corpus in tests/fuzz/corpus/" target
+
+// The PSRFITS target opens its input as a FITS file in memory first; inputs CFITSIO cannot
+// open are not ours to judge.
+void parse_psrfits_header_bytes(const std::string& bytes) {
+  std::vector<char> copy(bytes.begin(), bytes.end());
+  void* buffer = copy.data();
+  size_t buffer_size = copy.size();
+  fitsfile* fits = nullptr;
+  int status = 0;
+  if (fits_open_memfile(&fits, "fuzz.fits", READONLY, &buffer, &buffer_size, 0, nullptr,
+                        &status) != 0) {
+    fits_clear_errmsg();
+    return;
+  }
+  std::vector<std::string> warnings;
+  try {
+    rapt::read_psrfits_header(fits, "fuzz.fits", warnings);
+  } catch (...) {
+    status = 0;
+    fits_close_file(fits, &status);
+    fits_clear_errmsg();
+    throw;
+  }
+  status = 0;
+  fits_close_file(fits, &status);
+}
+
+TEST(FuzzCorpusReplay, AccelTextCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("accel_text_fuzzer", [](const std::string& text) {
+    try {
+      rapt::parse_accel_text(text, "corpus");
+    } catch (const rapt::DataError&) {
+    }
+    rapt::parse_txtcand(text, "corpus");
+  });
+}
+
+TEST(FuzzCorpusReplay, AccelCandCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("accel_cand_fuzzer", [](const std::string& bytes) {
+    rapt::format_cand_records(rapt::parse_cand_records(bytes, "corpus"));
+  });
+}
+
+TEST(FuzzCorpusReplay, PfdCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("pfd_fuzzer", [](const std::string& bytes) {
+    rapt::format_pfd(rapt::parse_pfd(bytes, "corpus"));
+  });
+}
+
+TEST(FuzzCorpusReplay, BestprofCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("bestprof_fuzzer", [](const std::string& text) {
+    rapt::parse_bestprof(rapt::format_bestprof(rapt::parse_bestprof(text, "corpus")), "corpus");
+  });
+}
+
+TEST(FuzzCorpusReplay, SinglepulseCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("singlepulse_fuzzer", [](const std::string& text) {
+    rapt::parse_singlepulse(rapt::format_singlepulse(rapt::parse_singlepulse(text, "corpus")),
+                            "corpus");
+  });
+}
+
+TEST(FuzzCorpusReplay, ParFileCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("par_file_fuzzer", [](const std::string& text) {
+    rapt::parse_par_candidate(text, "corpus", 0.0);
+    rapt::parse_par_candidate(text, "corpus", 55000.0);
+  });
+}
+
+TEST(FuzzCorpusReplay, PsrfitsHeaderCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("psrfits_header_fuzzer", parse_psrfits_header_bytes);
+}
+
+TEST(FuzzCorpusReplay, PrestoInfCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("presto_inf_fuzzer", [](const std::string& text) {
+    rapt::format_inf(rapt::parse_inf(text, "corpus"));
+  });
+}
+
+TEST(FuzzCorpusReplay, RfifindMaskCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("rfifind_mask_fuzzer", [](const std::string& bytes) {
+    rapt::parse_rfifind_mask(bytes, "corpus");
+  });
+}
+
+}  // namespace
