@@ -10,6 +10,8 @@
 // Each input goes through read_uvfits() on a temporary file, the path every program takes:
 // CFITSIO's memory-file driver (parse_uvfits) reads whole records past the end of a buffer
 // whose tables claim more rows than it holds, which the disk driver reports as an error.
+// Known finding: CFITSIO 4.2.0 (Debian) overflows a buffer in ffgtbp, while fits_movnam_hdu
+// scans extensions, when a TTYPEn card's value is unquoted binary; glibc's fortify aborts.
 // Any input must either read or throw DataError; a crash, a sanitizer report or another
 // exception is a bug. What reads must hold together: every array sized by its rows, channels
 // and products, every antenna index inside the array, no negative weight.
