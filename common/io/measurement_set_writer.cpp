@@ -21,6 +21,14 @@
 #include <random>
 #endif
 
+#ifdef RAPT_WITH_CASACORE
+// String arrays come from libcasa_casa's own instantiation. Instantiated here they would take
+// the library's place, and their allocator copy binds a null reference that UBSan (make
+// test-sanitize, no recovery) stops on inside casacore's MS creation.
+extern template class casacore::Array<casacore::String>;
+extern template class casacore::Vector<casacore::String>;
+#endif
+
 namespace rapt {
 
 #ifndef RAPT_WITH_CASACORE
@@ -113,7 +121,9 @@ void fill_antennas(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
   // One feed per antenna with two receptors, as imagers and calibrators expect to find.
   ms.feed().addRow(nant);
   casacore::MSFeedColumns& feed = cols.feed();
-  const bool circ = circular(vis);
+  Vector<casacore::String> receptor_types(2);
+  receptor_types[0] = circular(vis) ? "R" : "X";
+  receptor_types[1] = circular(vis) ? "L" : "Y";
   Matrix<casacore::Complex> response(2, 2, casacore::Complex(0, 0));
   response(0, 0) = response(1, 1) = casacore::Complex(1, 0);
   for (int i = 0; i < nant; ++i) {
@@ -125,7 +135,7 @@ void fill_antennas(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
     feed.numReceptors().put(i, 2);
     feed.beamId().put(i, -1);
     feed.beamOffset().put(i, Matrix<double>(2, 2, 0.0));
-    feed.polarizationType().put(i, Vector<casacore::String>({circ ? "R" : "X", circ ? "L" : "Y"}));
+    feed.polarizationType().put(i, receptor_types);
     feed.polResponse().put(i, response);
     feed.position().put(i, Vector<double>(3, 0.0));
     feed.receptorAngle().put(i, Vector<double>(2, 0.0));
@@ -211,8 +221,9 @@ void fill_field_and_observation(casacore::MSColumns& cols, casacore::Measurement
   obs.project().put(0, "");
   obs.scheduleType().put(0, "");
   obs.releaseDate().put(0, 0.0);
-  obs.log().put(0, Vector<casacore::String>(1, ""));
-  obs.schedule().put(0, Vector<casacore::String>(1, ""));
+  const Vector<casacore::String> no_text(1);  // one empty string
+  obs.log().put(0, no_text);
+  obs.schedule().put(0, no_text);
   obs.flagRow().put(0, false);
 
   ms.processor().addRow(1);
