@@ -58,7 +58,10 @@ VdifFrameHeader parse_vdif_frame_header(const uint8_t* data, size_t size, const 
   h.ref_epoch = int(bits_of(w1, 24, 6));
   h.frame_nr = bits_of(w1, 0, 24);
   h.version = int(bits_of(w2, 29, 3));
-  h.nchan = 1 << bits_of(w2, 24, 5);
+  const uint32_t log2_nchan = bits_of(w2, 24, 5);
+  if (log2_nchan > 24)  // 2^31 would not even fit an int; no recorder comes near 2^24
+    throw file_error(name, "VDIF header says 2^" + std::to_string(log2_nchan) + " channels");
+  h.nchan = 1 << log2_nchan;
   h.frame_bytes = int64_t(bits_of(w2, 0, 24)) * 8;
   h.complex_samples = bits_of(w3, 31, 1) != 0;
   h.bits = int(bits_of(w3, 26, 5)) + 1;
@@ -106,6 +109,8 @@ VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
   spf_ = first_.samples_per_frame();
   if (spf_ < 1) throw file_error(path, "VDIF frames hold no whole sample");
   find_threads();
+  if (int64_t(thread_index_.size()) * first_.nchan > (int64_t(1) << 24))
+    throw file_error(path, "VDIF threads x channels exceed 2^24");
   const double rate_hz = find_sample_rate(options);
   const int dim = first_.complex_samples ? 2 : 1;
   VoltageHeader& h = header_;
@@ -248,8 +253,10 @@ int64_t VdifReader::read(int64_t nsamples, VoltageBlock& block) {
     shrink_time_rows(block.data.data(), nsamples, done, nrows, per_time);
     block.data.resize(header_.block_values(done));
   }
-  if (invalid_frames_ > 0 && done < nsamples)
+  if (invalid_frames_ > 0 && done < nsamples && group_ == ngroups_ && !invalid_noted_) {
     warnings_.push_back(std::to_string(invalid_frames_) + " frames marked invalid read as zeros");
+    invalid_noted_ = true;
+  }
   block.nsamples = done;
   next_sample_ += done;
   return done;

@@ -90,6 +90,7 @@ class VdifReader : public VoltageReader {
   int64_t spf_ = 0;                  // samples per frame
   int64_t group_ = 0;                // next group to load
   int64_t invalid_frames_ = 0;
+  bool invalid_noted_ = false;
   std::vector<float> samples_;       // current group, canonical order
   int64_t chunk_pos_ = 0;
   int64_t chunk_ntime_ = 0;

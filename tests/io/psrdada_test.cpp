@@ -1,7 +1,10 @@
 // PSRDADA: the EDD sample's known answers, header keys and orders, bad headers, and native
 // writer round trips (8/16-bit integers and floats, blocks not multiples of INNER_T, pipes).
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -345,6 +348,55 @@ TEST(PsrdadaReader, StreamsFromAPipe) {
     n = reader.read(1000, back);
   }
   feeder.join();
+  ASSERT_EQ(n, 300);
+  EXPECT_EQ(back.data, block.data);
+}
+
+TEST(PsrdadaWriter, WritesToStandardOutputAndReadsFromStandardInput) {
+  ScratchDir dir;
+  const rapt::VoltageHeader h = native_header(8, false);
+  const rapt::VoltageBlock block = ramp_block(h, 300, 0, 1.0f);
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::fflush(stdout);  // nothing of ours may reach the child's stdout but the file
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // the writer's process: its stdout is the pipe
+    close(fds[0]);
+    dup2(fds[1], 1);
+    auto writer = rapt::make_psrdada_writer("-", h, false);
+    writer->write(block);
+    writer->commit();
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string bytes;
+  char buffer[65536];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;) bytes.append(buffer, size_t(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_EQ(status, 0);
+  EXPECT_EQ(bytes.size(), 4096u + 300 * 5 * 3 * 2 * 2);
+  const std::string path = dir.file("stdin.dada");
+  write_whole_file(path, bytes);
+  // Standard input from that file, for the "-" reader.
+  const int saved_stdin = dup(0);
+  const int file_fd = open(path.c_str(), O_RDONLY);
+  ASSERT_GE(file_fd, 0);
+  dup2(file_fd, 0);
+  close(file_fd);
+  clearerr(stdin);
+  rapt::VoltageBlock back;
+  int64_t n = 0;
+  {
+    rapt::PsrdadaReader reader("-");
+    EXPECT_EQ(reader.header().nsamples, -1);
+    n = reader.read(1000, back);
+  }
+  dup2(saved_stdin, 0);
+  close(saved_stdin);
+  clearerr(stdin);
   ASSERT_EQ(n, 300);
   EXPECT_EQ(back.data, block.data);
 }
