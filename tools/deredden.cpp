@@ -4,6 +4,8 @@
 //   deredden obs_DM56.00.fft                 obs_DM56.00_red.fft + obs_DM56.00_red.inf
 //   deredden obs_DM*.dat                     FFT each series first, then the same
 //   deredden --endwidth 200 -o white x.fft   white.fft + white.inf
+#include <cmath>
+#include <complex>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -44,6 +46,18 @@ rapt::RedNoiseOptions red_noise_options(const cxxopts::ParseResult& r) {
   return o;
 }
 
+// A block of zero power (constant or zero-filled data) divides by zero: refused, not written.
+void require_finite_amplitudes(const std::vector<std::complex<float>>& packed,
+                               const std::string& path) {
+  size_t bad = 0;
+  for (const std::complex<float>& value : packed)
+    if (!std::isfinite(value.real()) || !std::isfinite(value.imag())) ++bad;
+  if (bad == 0) return;
+  throw rapt::file_error(path, std::to_string(bad) + " of " + std::to_string(packed.size()) +
+                                   " Fourier amplitudes lie in blocks of zero power (constant "
+                                   "data?); nothing written");
+}
+
 void deredden_file(const std::string& path, const std::string& out_root,
                    const rapt::RedNoiseOptions& options, const rapt::ParsedOptions& args) {
   rapt::SpectrumInputOptions input;
@@ -55,6 +69,7 @@ void deredden_file(const std::string& path, const std::string& out_root,
                                      std::to_string(options.startwidth) + " needs at least " +
                                      std::to_string(rapt::min_bins_to_deredden(options)));
   rapt::deredden(spectrum.packed, spectrum.T_s, options);
+  require_finite_amplitudes(spectrum.packed, path);
   const std::string name =
       out_root.empty() ? rapt::red_noise_output_root(spectrum.inf.name) : out_root;
   const std::string root = out_root.empty() ? rapt::red_noise_output_root(spectrum.root) : out_root;

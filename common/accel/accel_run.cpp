@@ -32,7 +32,8 @@ void require_bins_for_zmax(const AccelSpectrum& spectrum, int zmax) {
   throw file_error(spectrum.path, "spectrum has " + std::to_string(bins) +
                                       " Fourier bins; -zmax " + std::to_string(z) +
                                       " needs at least " + std::to_string(needed) +
-                                      " (a longer series, or a smaller -zmax)");
+                                      (z > 0 ? " (a longer series, or a smaller -zmax)"
+                                             : " (a longer series)"));
 }
 
 SearchedInput load_and_search(const std::string& path, const AccelRunOptions& run,

@@ -86,6 +86,16 @@ FoldSearchOptions search_for(const FoldSearchOptions& asked, const FoldObservati
   return search;
 }
 
+// Constant data (all zeros, a dead channel range) fold to profiles of zero variance, whose
+// chi^2 is 0/0.
+void require_varying_data(const Pfd& pfd, const std::string& path) {
+  double variance = 0.0;
+  for (int p = 0; p < pfd.npart; ++p)
+    for (int s = 0; s < pfd.nsub; ++s) variance += pfd.stat(p, s).data_var;
+  if (!(variance > 0.0))
+    throw file_error(path, "every sample has the same value (zero variance); nothing to fold");
+}
+
 // Nothing that is not a finite positive period and finite statistics is reported or written.
 void check_result(const FoldProduct& product, const std::string& path) {
   const PfdPosition& best = product.pfd.fold.pow == 1.0f ? product.pfd.bary : product.pfd.topo;
@@ -187,6 +197,7 @@ std::vector<FoldProduct> run_fold(const FoldOptions& o, bool force, const Messag
     product.names = job.names;
     product.pfd = make_pfd(obs, job.candidate, job.layout, job.engine->cube(), dm, job.names.pfd);
     job.engine.reset();
+    require_varying_data(product.pfd, obs.path);
     product.result =
         search_fold(product.pfd, search_for(search, obs, job.candidate, messages));
     check_result(product, obs.path);

@@ -37,6 +37,23 @@ expect 2 "fold: give one candidate: --accelcand with --accelfile, -p, -f or --pa
 [ $? -eq 2 ] && head -n 1 "$W/err" | grep -q "^fold: --device gpu:99: " || fail "--device gpu:99: $(cat "$W/err")"
 [ -z "$(ls "$W/out")" ] || fail "--device gpu:99 wrote $(ls "$W/out")"
 
+# Data too short for the period: refused with the span and the number of periods.
+"$BIN/simulate" -q --nchans 64 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 0.1 --seed 1 -o "$W/short.fil" || fail simulate
+expect 1 "fold: $W/short.fil: 87.30ms_Cand: the data span 0.1 s, 1.15 periods of 0.0873 s; folding needs at least 2 periods" \
+  "$BIN/fold" -p 0.0873 --dm 56 -o "$W/out/x" "$W/short.fil"
+# A .dat cut short of what its .inf promises.
+head -c 4000 "$W/a_DM0.00.dat" > "$W/cut_DM0.00.dat"
+sed 's/a_DM0.00/cut_DM0.00/' "$W/a_DM0.00.inf" > "$W/cut_DM0.00.inf"
+expect 1 "fold: $W/cut_DM0.00.dat: holds 1000 samples but $W/cut_DM0.00.inf says N = 4000; the file is truncated" \
+  "$BIN/fold" -p 0.0873 -o "$W/out/x" "$W/cut_DM0.00.dat"
+# A few periods only: the P and P' search is dropped with a warning, and what is written and
+# reported is a positive period and finite statistics.
+"$BIN/simulate" -q --nchans 64 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 0.5 --seed 1 -o "$W/few.fil" || fail simulate
+"$BIN/fold" -p 0.0873 --dm 56 -o "$W/out/few" "$W/few.fil" > /dev/null 2> "$W/err" || fail "fold of 5.7 periods: $(cat "$W/err")"
+grep -q "warning: .*P and P' are kept as given" "$W/err" || fail "no warning for a short P search: $(cat "$W/err")"
+! grep -qi "nan\|P -" "$W/err" "$W/out/few_87.30ms_Cand.pfd.bestprof" || fail "NaN or negative period: $(cat "$W/err")"
+rm -f "$W/out"/*
+
 # A candidate number past the end of an accelsearch .cand file (PRESTO's own, if present).
 GOLDEN=${RAPT_SHARED_DATA:-../shared/data}/presto-golden
 [ -f "$GOLDEN/test_DM56.00_ACCEL_50.cand" ] || { echo "shared golden data missing"; exit 77; }
