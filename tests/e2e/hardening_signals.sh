@@ -26,7 +26,7 @@ interrupt() {
   done
   sleep 0.3
   kill -s "$sig" $pid
-  wait $pid; status=$?
+  { wait $pid; } 2>/dev/null; status=$?
   case $sig in INT) want=130 ;; TERM) want=143 ;; esac
   [ $status -eq $want ] || fail "$* after SIG$sig: exit status $status, expected $want: $(cat "$W/err")"
   after=$(ls -A "$dir" | sort)
