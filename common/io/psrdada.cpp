@@ -269,6 +269,8 @@ void PsrdadaReader::read_header() {
         std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path_);
   } else {
     pending_.assign(bytes.begin() + long(hdr_size), bytes.end());
+    // Only the first HDR_SIZE bytes are header: keys in the payload must not count.
+    if (hdr_size < bytes.size()) dada_ = parse_dada_header(text.substr(0, hdr_size), path_);
   }
   struct stat st;
   const bool regular = file_ != stdin && fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode);
