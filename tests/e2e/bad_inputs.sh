@@ -17,12 +17,14 @@ header() {  # header NBITS NCHANS [FCH1-BYTES FOFF-BYTES]
   token foff; printf "${4:-$FOFF_MINUS1}"
 }
 
-expect_one_error() {  # expect_one_error FILE EXPECTED-TEXT
+expect_one_error() {  # expect_one_error FILE EXPECTED-TEXT: dedisp, or $PROGRAM with $ARGS
   out="$tmp/out"; mkdir -p "$out"
-  "$BIN/dedisp" --numdms 2 -o "$out/x" "$1" 2>"$tmp/err" >/dev/null; status=$?
+  program=${PROGRAM:-dedisp}; args=${ARGS:---numdms 2}
+  # shellcheck disable=SC2086
+  "$BIN/$program" $args -o "$out/x" "$1" 2>"$tmp/err" >/dev/null; status=$?
   if [ $status -ne 1 ]; then echo "$1: expected exit 1, got $status"; fail=1; fi
   if [ "$(wc -l < "$tmp/err")" -ne 1 ]; then echo "$1: expected one line:"; cat "$tmp/err"; fail=1; fi
-  grep -q -- "^dedisp: $1: $2" "$tmp/err" || { echo "$1: expected '$2', got:"; cat "$tmp/err"; fail=1; }
+  grep -q -- "^$program: $1: $2" "$tmp/err" || { echo "$1: expected '$2', got:"; cat "$tmp/err"; fail=1; }
   [ -z "$(ls "$out")" ] || { echo "$1: left files behind: $(ls "$out")"; fail=1; }
   rm -rf "$out"
 }
@@ -47,6 +49,9 @@ expect_one_error "$tmp/negfch1.fil" "header field fch1 = -1500 MHz; must be posi
 expect_one_error "$tmp/nanfoff.fil" "header field foff = nan MHz; must be finite"
 { header 8 4 '\000\000\000\000\000\000\044\100' '\000\000\000\000\000\000\044\300'; token HEADER_END; printf 'abcd'; } > "$tmp/below0.fil"
 expect_one_error "$tmp/below0.fil" "header fields fch1 = 10 MHz and foff = -10 MHz put channel 3 at -20 MHz"
+# fold reads through the same readers: the same one line.
+PROGRAM=fold ARGS="-p 0.0873 --dm 56" expect_one_error "$tmp/negfch1.fil" "header field fch1 = -1500 MHz; must be positive"
+PROGRAM=fold ARGS="-p 0.0873 --dm 56" expect_one_error "$tmp/foff0.fil" "header field foff = 0 MHz; must be non-zero"
 printf 'this is plain text, not FITS\n' > "$tmp/fake.fits"
 expect_one_error "$tmp/fake.fits" "not a SIGPROC filterbank or PSRFITS file"
 : > "$tmp/empty.fil"
