@@ -56,6 +56,16 @@ std::string brute_force_map_path(const BruteForceRunOptions& options) {
   return root + "_bruteforce.txt";
 }
 
+// A period longer than half the data folds less than two turns: its S/N means nothing.
+void require_two_turns(const std::string& path, double span_s, double pmax_s) {
+  if (2.0 * pmax_s <= span_s) return;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "the data span %.6g s, under two turns of --pmax %.6g s; use --pmax %.6g or less",
+                span_s, pmax_s, 0.5 * span_s);
+  throw file_error(path, text);
+}
+
 std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options, bool overwrite,
                                             size_t top) {
   if (options.files.empty()) throw UsageError("--brute-force needs the DM trials' series");
@@ -74,6 +84,7 @@ std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options,
   // Every series is cut to the shortest usable length, so all DMs fold the same samples.
   int64_t nsamples = series.front().usable_samples;
   for (const SeriesInput& s : series) nsamples = std::min(nsamples, s.usable_samples);
+  require_two_turns(series.front().path, double(nsamples) * grid.tsamp_s, options.pmax_s);
   std::vector<float> block(series.size() * size_t(nsamples));
   for (size_t d = 0; d < series.size(); ++d) {
     load_series_samples(series[d]);

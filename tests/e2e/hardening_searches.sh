@@ -30,6 +30,8 @@ refuse accelgpu "$W/tiny_DM0.00.dat: spectrum has 25 Fourier bins; -zmax 200 nee
   --device cpu --zmax 200 "$W/tiny_DM0.00.dat"
 refuse harmsum "$W/tiny_DM0.00.dat: spectrum has 25 Fourier bins; -zmax 0 needs at least 32 (a longer series)" \
   --device cpu "$W/tiny_DM0.00.dat"
+refuse fold "$W/tiny_DM0.00.dat: the data span 0.05 s, under two turns of --pmax 1 s; use --pmax 0.025 or less" \
+  --brute-force --pmin 0.02 --pmax 1 --nperiods 16 -n 16 -o "$W/bf" "$W/tiny_DM0.00.dat"
 
 # Zero-filled data (a dead recorder): nothing to fold, nothing to whiten.
 "$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 8 --seed 1 -o "$W/src.fil" || fail simulate
