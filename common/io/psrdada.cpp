@@ -255,8 +255,9 @@ void PsrdadaReader::read_header() {
   std::vector<uint8_t> bytes(kFirstRead);
   bytes.resize(read_bytes(bytes.data(), bytes.size()));
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  dada_ = parse_dada_header(text, path_);
-  const size_t hdr_size = size_t(dada_.hdr_size);
+  // HDR_SIZE first: a header longer than the first read (many antennas) is parsed whole below.
+  const size_t hdr_size = size_t(integer_key(dada_keys(text), "HDR_SIZE", path_, 1, int64_t(1) << 30));
+  if (hdr_size <= bytes.size()) dada_ = parse_dada_header(text, path_);
   if (hdr_size > bytes.size()) {
     const size_t had = bytes.size();
     bytes.resize(hdr_size);

@@ -50,9 +50,9 @@ struct DadaHeader {
 // and INNER_T for the block orders).
 DadaHeader parse_dada_header(std::string_view text, const std::string& name);
 
-// The native header text for `header` (padded with NULs to HDR_SIZE 4096 bytes), ORDER TFATP
-// with `inner_t` samples per block. Throws DataError naming `name` if the header cannot be
-// written (nbits not 8, 16 or 32-float; antenna list not matching nant; text over 4096 B).
+// The native header text for `header` (NUL padded to HDR_SIZE, a multiple of 4096 bytes),
+// ORDER TFATP with `inner_t` samples per block. Throws DataError naming `name` if the header cannot be
+// written (nbits not 8, 16 or 32-float; antenna list not matching nant).
 std::string format_dada_header(const VoltageHeader& header, int64_t inner_t,
                                const std::string& name);
 

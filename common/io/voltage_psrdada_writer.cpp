@@ -15,7 +15,7 @@ namespace rapt {
 
 namespace {
 
-constexpr size_t kHeaderBytes = 4096;
+constexpr size_t kHeaderPage = 4096;  // HDR_SIZE is a whole number of these (PSRDADA's page)
 
 // Header values end at white space; an empty one would shift the next token into its place.
 std::string token(std::string text) {
@@ -84,7 +84,7 @@ std::string format_dada_header(const VoltageHeader& h, int64_t inner_t, const st
   };
   add("HEADER", "DADA");
   add("HDR_VERSION", "1.0");
-  add("HDR_SIZE", std::to_string(kHeaderBytes));
+  add("HDR_SIZE", "@HDR_SIZE@");
   add("INSTRUMENT", "RAPT");
   add("TELESCOPE", token(h.telescope));
   add("SOURCE", token(h.source));
@@ -108,10 +108,12 @@ std::string format_dada_header(const VoltageHeader& h, int64_t inner_t, const st
   add("RESOLUTION", std::to_string(block_bytes));
   text += antenna_lines(h.array);
   text += "# end of header\n";
-  if (text.size() >= kHeaderBytes)
-    throw file_error(name, "PSRDADA header needs " + std::to_string(text.size()) +
-                               " bytes, more than HDR_SIZE " + std::to_string(kHeaderBytes));
-  text.resize(kHeaderBytes, '\0');
+  // One page for most arrays; more for long antenna lists (64 MeerKAT dishes need 4.5 kB).
+  // The placeholder is replaced by at most 10 digits; one NUL at least ends the text.
+  const size_t pages = (text.size() + 10 + kHeaderPage) / kHeaderPage;
+  const std::string hdr_size = std::to_string(pages * kHeaderPage);
+  text.replace(text.find("@HDR_SIZE@"), 10, hdr_size);
+  text.resize(pages * kHeaderPage, '\0');
   return text;
 }
 

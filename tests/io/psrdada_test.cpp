@@ -309,6 +309,30 @@ TEST(PsrdadaWriter, WritesNativeHeaderKeysAndAntennas) {
   EXPECT_EQ(r.source, "J0437-4715");
 }
 
+TEST(PsrdadaWriter, GrowsTheHeaderByWholePagesForManyAntennas) {
+  ScratchDir dir;
+  rapt::VoltageHeader h = native_header(8, false);
+  h.nant = 128;  // names and ITRF positions need more than one 4096-byte page
+  h.array.antennas.clear();
+  for (int a = 0; a < 128; ++a)
+    h.array.antennas.push_back({"m" + std::to_string(100 + a),
+                                {5109224.123456 + a, 2006790.654321 - a, -3239100.25 + 0.5 * a}, 13.5});
+  const std::string path = dir.file("many.dada");
+  auto writer = rapt::make_psrdada_writer(path, h, false);
+  writer->write(ramp_block(h, 2, 0, 1.0f));
+  writer->commit();
+  const std::string bytes = read_whole_file(path);
+  ASSERT_EQ(bytes.size(), 8192u + 5 * 128 * 2 * 2 * 2);
+  EXPECT_NE(bytes.find("HDR_SIZE    8192\n"), std::string::npos);
+  rapt::PsrdadaReader reader(path);
+  ASSERT_EQ(reader.header().array.size(), 128);
+  EXPECT_EQ(reader.header().array.antennas[127].name, "m227");
+  EXPECT_DOUBLE_EQ(reader.header().array.antennas[127].itrf_m[2], -3239100.25 + 63.5);
+  rapt::VoltageBlock block;
+  ASSERT_EQ(reader.read(10, block), 2);
+  EXPECT_EQ(block.data, ramp_block(h, 2, 0, 1.0f).data);
+}
+
 TEST(PsrdadaWriter, CountsClippedValues) {
   ScratchDir dir;
   rapt::VoltageHeader h = native_header(8, false);
