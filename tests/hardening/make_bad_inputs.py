@@ -343,6 +343,16 @@ def set_card(data, key, value, occurrence=0):
     return data[:at] + card + data[at + 80:]
 
 
+def garble_card(data, key):
+    """Fills the value and comment of header card `key` with bytes that are not ASCII."""
+    at = data.find(key.ljust(8).encode() + b"=")
+    while at >= 0 and at % 80:
+        at = data.find(key.ljust(8).encode() + b"=", at + 1)
+    if at < 0:
+        raise KeyError(key)
+    return data[:at + 10] + b"\xff" * 70 + data[at + 80:]
+
+
 def rename_card(data, key, new_key):
     at = data.find(key.ljust(8).encode() + b"=")
     while at >= 0 and at % 80:
@@ -369,6 +379,7 @@ def make_psrfits(c):
         "chan_bw_zero": set_card(good, "CHAN_BW", "0.0"),
         "no_subint_table": good.replace(b"'SUBINT  '", b"'NOTSUB  '", 1),
         "stt_imjd_negative": set_card(good, "STT_IMJD", "-5"),
+        "column_name_not_ascii": garble_card(good, "TTYPE2"),
     }
     for name, data in cases.items():
         c.case("psrfits", name, "x.sf", data)
@@ -386,6 +397,7 @@ def make_uvfits(c):
         "groups_false": set_card(good, "GROUPS", "F"),
         "no_an_table": good[:an] + b"'AIPS XX" + good[an + 8:] if an > 0 else None,
         "naxis2_zero": set_card(good, "NAXIS2", "0"),
+        "table_column_name_not_ascii": garble_card(good, "TTYPE2"),
     }
     for name, data in cases.items():
         if data is not None:
