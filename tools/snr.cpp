@@ -129,6 +129,24 @@ SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrR
   return result;
 }
 
+// A boxcar wider than the shortest series has no sample to slide over: such widths are
+// dropped, saying so, rather than searched in silence.
+void restrict_widths_to_data(std::vector<int>& widths, const std::vector<rapt::SeriesInput>& series,
+                             const rapt::Messages& messages) {
+  const rapt::SeriesInput* shortest = &series.front();
+  for (const rapt::SeriesInput& s : series)
+    if (s.usable_samples < shortest->usable_samples) shortest = &s;
+  const int64_t limit = shortest->usable_samples;
+  if (widths.empty() || widths.back() <= limit) return;
+  const int asked = widths.back();
+  widths.erase(std::remove_if(widths.begin(), widths.end(), [&](int w) { return w > limit; }),
+               widths.end());
+  messages.warning(shortest->path + " has " + std::to_string(limit) +
+                   " usable samples; boxcars up to " + std::to_string(asked) +
+                   " samples were asked, widths up to " + std::to_string(widths.back()) +
+                   " are searched");
+}
+
 int main(int argc, char** argv) {
   return rapt::run_program("snr", [&] {
     auto options = rapt::program_options(
@@ -154,6 +172,7 @@ int main(int argc, char** argv) {
     std::vector<rapt::SeriesInput> series = open_series(run, series_paths);
     if (run.max_width_s > 0.0)
       run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
+    restrict_widths_to_data(run.search.widths, series, messages);
     const rapt::DeviceChoice device = rapt::choose_device(run.device);
     auto engine = device.use_gpu
         ? rapt::make_gpu_boxcar_engine(run.search.widths, float(run.search.threshold),

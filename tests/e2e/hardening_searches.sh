@@ -44,6 +44,11 @@ refuse deredden "$W/zero_DM0.00.dat: 3999 of 4000 Fourier amplitudes lie in bloc
 "$BIN/snr" -q "$W/zero_DM0.00.dat" > "$W/zero.txt" 2>&1 || true
 no_nan "$W/zero.txt"
 
+# Boxcars wider than the series: restricted to the data, with a warning.
+"$BIN/snr" --force -m 100 -o "$W" "$W/zero_DM0.00.dat" > /dev/null 2> "$W/snr.err" || true
+grep -q "snr: warning: $W/zero_DM0.00.dat has 8000 usable samples; boxcars up to 88000 samples were asked" "$W/snr.err" ||
+  fail "no warning for boxcars wider than the data: $(cat "$W/snr.err")"
+
 # A fold of a few periods only: written, with a warning, and every number finite and positive.
 "$BIN/simulate" -q --nchans 64 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 0.5 --seed 1 -o "$W/few.fil" || fail simulate
 "$BIN/fold" -p 0.0873 --dm 56 -o "$W/few" "$W/few.fil" > /dev/null 2> "$W/few.err" || fail "fold: $(cat "$W/few.err")"
