@@ -12,8 +12,8 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
-#include "io/header_validation.hpp"
 #include "cli/file_contents.hpp"
+#include "io/header_validation.hpp"
 
 namespace rapt {
 

@@ -50,8 +50,10 @@ struct SigprocHeader {
 
 // Parses a header from memory (so tests and fuzzers can reach it). `name` is used in messages.
 // Throws DataError naming `name`: truncated header, missing HEADER_START/HEADER_END, bad string
-// token, unsupported nbits, nchans <= 0, nifs <= 0, tsamp <= 0 or absent, nchans*nbits not a
-// multiple of 8. An unknown keyword is skipped when what follows shows its size (no value, or a
+// token, unsupported nbits, nchans <= 0, nifs <= 0, tsamp absent or outside any instrument's
+// range, nchans*nbits not a multiple of 8, a band (fch1, foff) that is not finite or reaches
+// 0 MHz, a zero foff with several channels, a non-finite tstart or position (see
+// io/header_validation.hpp for the messages). An unknown keyword is skipped when what follows shows its size (no value, or a
 // 4-, 8- or 1-byte value followed by a known keyword); otherwise it is an error. `warnings`
 // receives a line ("name: ...") per keyword skipped or value repaired.
 SigprocHeader parse_sigproc_header(const uint8_t* data, size_t size, const std::string& name,
@@ -64,7 +66,8 @@ std::optional<SigprocHeader> parse_sigproc_header_prefix(const uint8_t* data, si
                                                          std::vector<std::string>* warnings);
 
 // The checks parse_sigproc_header applies to the values it read (nbits, nchans, nifs, tsamp,
-// sizes); throws DataError "name: header says ...".
+// sizes, band, epoch, position); throws DataError "name: header says ..." or
+// "name: header field foff = 0 MHz; must be non-zero".
 void validate_sigproc_header(const SigprocHeader& header, const std::string& name);
 
 // Encodes a header for writing: only keywords PRESTO's reader accepts, strings clipped to
