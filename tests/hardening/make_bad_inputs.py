@@ -118,8 +118,10 @@ def make_sigproc_fil(c):
     c.case("sigproc_fil", "keyword_length_huge", "x.fil", keyword_too_long + fil_data())
     keyword_negative = sp_string("HEADER_START") + struct.pack("<i", -5) + b"nchans"
     c.case("sigproc_fil", "keyword_length_negative", "x.fil", keyword_negative + fil_data())
-    unknown = sp_header(end=False) + sp_string("no_such_key") + struct.pack("<i", 1)
-    c.case("sigproc_fil", "unknown_keyword", "x.fil", unknown + sp_string("HEADER_END") + fil_data())
+    # An unknown keyword whose value size cannot be told (3 bytes before the next keyword).
+    unknown = sp_header(end=False) + sp_string("no_such_key") + b"\1\2\3"
+    c.case("sigproc_fil", "unknown_keyword_unsized", "x.fil",
+           unknown + sp_string("HEADER_END") + fil_data())
     c.case("sigproc_fil", "text_file", "x.fil", "this is not a filterbank\n" * 8)
 
 
@@ -376,9 +378,7 @@ def make_psrfits(c):
         "tbin_zero": set_card(good, "TBIN", "0.0"),
         "tbin_nan": set_card(good, "TBIN", "'NaN'"),
         "nsblk_zero": set_card(good, "NSBLK", "0"),
-        "chan_bw_zero": set_card(good, "CHAN_BW", "0.0"),
         "no_subint_table": good.replace(b"'SUBINT  '", b"'NOTSUB  '", 1),
-        "stt_imjd_negative": set_card(good, "STT_IMJD", "-5"),
         "column_name_not_ascii": garble_card(good, "TTYPE2"),
     }
     for name, data in cases.items():
@@ -462,7 +462,6 @@ def make_psrdada(c):
         "nant_missing_multi_antenna": dada_set(multi, "NANT", None),
         "order_unknown": dada_set(good, "ORDER", "XYZ"),
         "truncated_header": good[:100],
-        "header_only": good[:4096],
     }
     for name, data in cases.items():
         c.case("psrdada", name, "x.dada", data)
