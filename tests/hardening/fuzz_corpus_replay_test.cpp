@@ -17,6 +17,7 @@
 #include "io/presto_inf.hpp"
 #include "io/psrfits_header.hpp"
 #include "io/rfifind_mask.hpp"
+#include "io/sigproc.hpp"
 #include "io/singlepulse.hpp"
 #include "test_data.hpp"
 
@@ -137,6 +138,14 @@ TEST(FuzzCorpusReplay, PsrfitsHeaderCorpusParsesOrIsRefused) {
 TEST(FuzzCorpusReplay, PrestoInfCorpusParsesOrIsRefused) {
   RAPT_REPLAY_CORPUS("presto_inf_fuzzer", [](const std::string& text) {
     rapt::format_inf(rapt::parse_inf(text, "corpus"));
+  });
+}
+
+TEST(FuzzCorpusReplay, SigprocHeaderCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("sigproc_header_fuzzer", [](const std::string& bytes) {
+    std::vector<std::string> warnings;
+    rapt::parse_sigproc_header(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                               "corpus", &warnings);
   });
 }
 
