@@ -204,11 +204,12 @@ TEST(SigprocReaderPipes, RejectsAPipeWithoutACompleteSpectrum) {
 
 TEST(SigprocReaderPipes, ReadsAHeaderLongerThanTheFirstRead) {
   rapt::SigprocHeader h = header_for(8, 4096);
+  h.foff = -0.25;  // 4096 channels of 1 MHz would reach below 0 MHz
   const std::vector<uint8_t> header = rapt::encode_sigproc_header(h);
   // A 4096-entry frequency table (80 KiB) spliced in before HEADER_END.
   std::string table("\x0f\0\0\0FREQUENCY_START", 19);
   for (int c = 0; c < 4096; ++c) {
-    const double f = 1500.0 - c;
+    const double f = 1500.0 - 0.25 * c;
     table += std::string("\x08\0\0\0fchannel", 12) +
              std::string(reinterpret_cast<const char*>(&f), 8);
   }
