@@ -111,6 +111,9 @@ def make_sigproc_fil(c):
         "fch1_infinite": {"fch1": ("d", math.inf)},
         "tstart_nan": {"tstart": ("d", math.nan)},
         "nifs_zero": {"nifs": ("i", 0)},
+        # nifs * nchans * nbits past 2^63: a size check must not overflow.
+        "nifs_times_nchans_huge": {"nifs": ("i", 973078529), "nchans": ("i", 1023410208),
+                                   "nbits": ("i", 32), "foff": ("d", -1e-6)},
     }
     for name, change in bad_values.items():
         c.case("sigproc_fil", name, "x.fil", sp_header(change) + fil_data())
