@@ -85,10 +85,12 @@ void validate_channel_band(const std::string& file, const std::string& fch1_fiel
 void validate_series_length(const std::string& header_file, const std::string& field,
                             int64_t promised, const std::string& data_file, int64_t present) {
   if (present <= 0) throw file_error(data_file, "is empty (no samples)");
-  if (present < promised)
+  if (present != promised)
     throw file_error(data_file, "holds " + std::to_string(present) + " samples but " +
                                     header_file + " says " + field + " = " +
-                                    std::to_string(promised) + "; the file is truncated");
+                                    std::to_string(promised) +
+                                    (present < promised ? "; the file is truncated"
+                                                        : "; they must agree"));
 }
 
 }  // namespace rapt

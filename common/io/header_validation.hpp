@@ -44,7 +44,7 @@ void validate_channel_band(const std::string& file, const std::string& fch1_fiel
 
 // A series whose header promises `promised` samples but whose data file holds `present`:
 // fewer is a truncated file ("x.dat: holds 100 samples but x.inf says N = 4000; the file is
-// truncated"); none at all is an empty file.
+// truncated"), more a header that does not describe the file; none at all is an empty file.
 void validate_series_length(const std::string& header_file, const std::string& field,
                             int64_t promised, const std::string& data_file, int64_t present);
 

@@ -96,7 +96,9 @@ TEST(HeaderValidation, RefusesASeriesShorterThanItsHeaderSays) {
             "a.dat: holds 100 samples but a.inf says N = 4000; the file is truncated");
   EXPECT_EQ(error_of([] { rapt::validate_series_length("a.inf", "N", 4000, "a.dat", 0); }),
             "a.dat: is empty (no samples)");
-  EXPECT_EQ(error_of([] { rapt::validate_series_length("a.inf", "N", 100, "a.dat", 120); }),
+  EXPECT_EQ(error_of([] { rapt::validate_series_length("a.inf", "N", 0, "a.dat", 120); }),
+            "a.dat: holds 120 samples but a.inf says N = 0; they must agree");
+  EXPECT_EQ(error_of([] { rapt::validate_series_length("a.inf", "N", 120, "a.dat", 120); }),
             "(no error)");
 }
 
