@@ -18,6 +18,12 @@ void apply_rfifind_mask(const RfifindMask& mask, const std::string& mask_path,
                                     " (a mask from another observation?)");
   if (mask.pts_per_int <= 0 || mask.num_int <= 0)
     throw file_error(mask_path, "holds no intervals");
+  // Channel numbers index the zap table below: one past the band would write outside it.
+  for (int32_t p : zapped_channels(mask))
+    if (p < 0 || p >= mask.num_chan)
+      throw file_error(mask_path, "zaps channel " + std::to_string(p) + "; the mask has " +
+                                      std::to_string(mask.num_chan) + " channels (0 to " +
+                                      std::to_string(mask.num_chan - 1) + ")");
   zapped->resize(info.nchans, false);
   for (int32_t p : zapped_channels(mask)) (*zapped)[stored_channel(info, p)] = true;
   preparation->interval_spectra = size_t(mask.pts_per_int);
