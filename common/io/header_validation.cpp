@@ -1,7 +1,10 @@
 #include "io/header_validation.hpp"
 
+#include <sys/types.h>
+
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "cli/errors.hpp"
 
@@ -91,6 +94,31 @@ void validate_series_length(const std::string& header_file, const std::string& f
                                     std::to_string(promised) +
                                     (present < promised ? "; the file is truncated"
                                                         : "; they must agree"));
+}
+
+void require_ascii_fits_header(const std::string& path, long long offset, int hdu) {
+  constexpr size_t kBlock = 2880, kCard = 80, kMaxBlocks = 10000;
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) throw file_error(path, "cannot open: " + errno_text());
+  char block[kBlock];
+  bool ended = false;
+  if (::fseeko(file, off_t(offset), SEEK_SET) == 0) {
+    for (size_t b = 0; b < kMaxBlocks && !ended; ++b) {
+      if (std::fread(block, 1, kBlock, file) != kBlock) break;  // CFITSIO reports the cut
+      for (size_t card = 0; card < kBlock && !ended; card += kCard) {
+        for (size_t i = 0; i < kCard; ++i) {
+          const unsigned char c = static_cast<unsigned char>(block[card + i]);
+          if (c < 0x20 || c > 0x7e) {
+            std::fclose(file);
+            throw file_error(path, "header of HDU " + std::to_string(hdu) +
+                                       " holds a byte that is not printable ASCII (not FITS)");
+          }
+        }
+        ended = std::memcmp(block + card, "END     ", 8) == 0;
+      }
+    }
+  }
+  std::fclose(file);
 }
 
 }  // namespace rapt

@@ -48,4 +48,11 @@ void validate_channel_band(const std::string& file, const std::string& fch1_fiel
 void validate_series_length(const std::string& header_file, const std::string& field,
                             int64_t promised, const std::string& data_file, int64_t present);
 
+// A FITS header (the HDU numbered `hdu`, starting `offset` bytes into `path`) must be printable
+// ASCII cards up to END. CFITSIO copies some header values into fixed buffers without checking
+// their length once they hold other bytes, so readers check each header from the file itself
+// before CFITSIO reads it: "x.sf: header of HDU 2 holds a byte that is not printable ASCII
+// (not FITS)". A header cut short is left for CFITSIO to report.
+void require_ascii_fits_header(const std::string& path, long long offset, int hdu);
+
 }  // namespace rapt

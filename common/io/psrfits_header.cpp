@@ -172,34 +172,6 @@ long long file_size(const std::string& path) {
   return (long long)bytes;
 }
 
-// A FITS header is printable ASCII cards up to END. CFITSIO copies some header values into
-// fixed buffers without checking their length once they hold other bytes, so each header is
-// checked here, from the file itself, before CFITSIO reads it.
-void check_header_is_ascii(const std::string& path, long long offset, int hdu) {
-  constexpr size_t kBlock = 2880, kCard = 80, kMaxBlocks = 10000;
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) throw file_error(path, "cannot open: " + errno_text());
-  char block[kBlock];
-  bool ended = false;
-  if (::fseeko(file, off_t(offset), SEEK_SET) == 0) {
-    for (size_t b = 0; b < kMaxBlocks && !ended; ++b) {
-      if (std::fread(block, 1, kBlock, file) != kBlock) break;  // CFITSIO reports the cut
-      for (size_t card = 0; card < kBlock && !ended; card += kCard) {
-        for (size_t i = 0; i < kCard; ++i) {
-          const unsigned char c = static_cast<unsigned char>(block[card + i]);
-          if (c < 0x20 || c > 0x7e) {
-            std::fclose(file);
-            throw file_error(path, "header of HDU " + std::to_string(hdu) +
-                                       " holds a byte that is not printable ASCII (not FITS)");
-          }
-        }
-        ended = std::memcmp(block + card, "END     ", 8) == 0;
-      }
-    }
-  }
-  std::fclose(file);
-}
-
 // Steps through the HDUs until the binary table named SUBINT. CFITSIO cannot step past a
 // damaged or cut header, so a file whose size differs from the end of its last readable HDU
 // is broken rather than missing the table.
@@ -209,7 +181,7 @@ void move_to_subint(fitsfile* fits, const std::string& path) {
   for (;; ++hdu) {
     int status = 0;
     int type = 0;
-    if (hdu > 1 && readable_end < file_size(path)) check_header_is_ascii(path, readable_end, hdu);
+    if (hdu > 1 && readable_end < file_size(path)) require_ascii_fits_header(path, readable_end, hdu);
     fits_movabs_hdu(fits, hdu, &type, &status);
     if (status) {
       fits_clear_errmsg();
@@ -458,7 +430,7 @@ fitsfile* open_fits_file(const std::string& path) {
   if (got < sizeof start || std::memcmp(start, "SIMPLE  ", sizeof start) != 0) {
     throw file_error(path, "not a FITS file");
   }
-  check_header_is_ascii(path, 0, 1);
+  require_ascii_fits_header(path, 0, 1);
   fitsfile* fits = nullptr;
   int status = 0;
   fits_open_diskfile(&fits, path.c_str(), READONLY, &status);

@@ -12,6 +12,7 @@
 #include "io/header_validation.hpp"
 #include "io/presto_inf.hpp"
 #include "io/sigproc.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -100,6 +101,29 @@ TEST(HeaderValidation, RefusesASeriesShorterThanItsHeaderSays) {
             "a.dat: holds 120 samples but a.inf says N = 0; they must agree");
   EXPECT_EQ(error_of([] { rapt::validate_series_length("a.inf", "N", 120, "a.dat", 120); }),
             "(no error)");
+}
+
+std::string fits_header_block(const std::string& first_card) {
+  std::string block = first_card;
+  block.resize(80, ' ');
+  block += "END";
+  block.resize(2880, ' ');
+  return block;
+}
+
+TEST(FitsHeaderValidation, AcceptsPrintableCardsUpToEnd) {
+  rapt::testing::ScratchDir dir;
+  rapt::testing::write_whole_file(dir.file("a.fits"), fits_header_block("SIMPLE  =                    T"));
+  EXPECT_EQ(error_of([&] { rapt::require_ascii_fits_header(dir.file("a.fits"), 0, 1); }),
+            "(no error)");
+}
+
+TEST(FitsHeaderValidation, RefusesABytePastAscii) {
+  rapt::testing::ScratchDir dir;
+  const std::string path = dir.file("b.fits");
+  rapt::testing::write_whole_file(path, fits_header_block("TTYPE1  = '\xff\xff'"));
+  EXPECT_EQ(error_of([&] { rapt::require_ascii_fits_header(path, 0, 2); }),
+            path + ": header of HDU 2 holds a byte that is not printable ASCII (not FITS)");
 }
 
 TEST(SigprocHeaderValidation, RefusesAZeroChannelWidth) {
