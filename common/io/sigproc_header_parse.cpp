@@ -300,7 +300,8 @@ void validate_sigproc_header(const SigprocHeader& h, const std::string& name) {
     fail("header says nchans=" + std::to_string(h.nchans) + " with nbits=" +
          std::to_string(h.nbits) + "; nchans*nbits must be a multiple of 8");
   constexpr int64_t kMaxSpectrumBytes = int64_t(1) << 30;
-  if (int64_t(h.nifs) * h.nchans * h.nbits / 8 > kMaxSpectrumBytes)
+  // In double: nifs * nchans * nbits of two large int32 values overflows 64 bits.
+  if (double(h.nifs) * double(h.nchans) * double(h.nbits) / 8.0 > double(kMaxSpectrumBytes))
     fail("header says nchans=" + std::to_string(h.nchans) + ", nifs=" + std::to_string(h.nifs) +
          ", nbits=" + std::to_string(h.nbits) + "; spectra over 1 GiB are not supported");
   validate_channel_band(name, "fch1", h.fch1, "foff", h.foff, h.nchans);
