@@ -40,6 +40,8 @@ void write_png_page(const std::string& path, int width_px, int height_px, bool o
     throw file_error(path, "PLplot has no pngcairo driver (install plplot-driver-cairo)");
   }
   const std::string temp = path + ".tmp." + std::to_string(::getpid()) + ".png";
+  // PLplot writes the file itself, so the signal handler learns of it here.
+  PendingTemporary pending(temp);
   plsdev("pngcairo");
   plsfnam(temp.c_str());
   plspage(0.0, 0.0, width_px, height_px, 0, 0);
@@ -47,7 +49,15 @@ void write_png_page(const std::string& path, int width_px, int height_px, bool o
   plscol0(1, 0, 0, 0);
   plscol0(9, 40, 80, 200);
   plinit();
-  draw();
+  try {
+    draw();
+  } catch (...) {
+    // Close the stream first so PLplot has finished with the file before it is removed.
+    plend1();
+    plsstrm(previous);
+    std::remove(temp.c_str());
+    throw;
+  }
   plend1();
   plsstrm(previous);
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
