@@ -39,10 +39,37 @@ void check_cufft(cufftResult status, const char* what) {
   }
 }
 
+// The device memory a plan of `batch` transforms of length `n` asks for: cuFFT's estimate of
+// its work area, or the batch itself when cuFFT gives none.
+size_t cufft_plan_bytes(int n, int batch) {
+  size_t work_bytes = 0;
+  if (cufftEstimate1d(n, CUFFT_C2C, batch, &work_bytes) == CUFFT_SUCCESS && work_bytes > 0)
+    return work_bytes;
+  return size_t(n) * size_t(batch) * sizeof(cufftComplex);
+}
+
+// Plan creation reports a device allocation that did not fit as CUFFT_ALLOC_FAILED, and in
+// some cuFFT versions as a setup or internal error; the latter count as out of memory when the
+// free memory is below what the plan needs.
+bool plan_failed_for_memory(cufftResult status, size_t plan_bytes) {
+  if (status == CUFFT_ALLOC_FAILED) return true;
+  if (status != CUFFT_INTERNAL_ERROR && status != CUFFT_SETUP_FAILED) return false;
+  size_t free_bytes = 0, total_bytes = 0;
+  const bool known = cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess;
+  cudaGetLastError();
+  return known && free_bytes < plan_bytes;
+}
+
 class CufftPlan {
  public:
   CufftPlan(int n, int batch, cudaStream_t stream) {
-    check_cufft(cufftPlan1d(&plan_, n, CUFFT_C2C, batch), "cufftPlan1d");
+    const cufftResult status = cufftPlan1d(&plan_, n, CUFFT_C2C, batch);
+    if (status != CUFFT_SUCCESS) {
+      const size_t plan_bytes = cufft_plan_bytes(n, batch);
+      if (plan_failed_for_memory(status, plan_bytes))
+        throw DataError(cuda::gpu_out_of_memory_text(plan_bytes));
+      check_cufft(status, "cufftPlan1d");
+    }
     check_cufft(cufftSetStream(plan_, stream), "cufftSetStream");
   }
   ~CufftPlan() { cufftDestroy(plan_); }
