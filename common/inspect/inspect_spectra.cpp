@@ -9,6 +9,7 @@
 #include "cli/errors.hpp"
 #include "inspect/inspect_sections.hpp"
 #include "inspect/report_text.hpp"
+#include "io/header_validation.hpp"
 #include "io/presto_inf.hpp"
 #include "io/presto_series.hpp"
 #include "io/spectra_source.hpp"
@@ -157,6 +158,16 @@ std::string describe_fft_statistics(const std::string& path, const InfFile& inf)
   return out;
 }
 
+// The series must hold what its .inf promises: N samples in a .dat or .sdat, N/2 packed
+// complex bins in a .fft. Checked even for a header-only report, which would otherwise describe
+// a file that no program can use.
+template <typename Sample>
+void check_series_length(const std::string& path, const std::string& inf_path,
+                         const std::string& field, int64_t promised) {
+  const RawSeriesReader<Sample> reader(path);
+  validate_series_length(inf_path, field, promised, path, reader.size());
+}
+
 }  // namespace
 
 std::string describe_spectra_file(const std::string& path, const InspectSettings& settings) {
@@ -177,6 +188,9 @@ std::string describe_presto_series(const std::string& path, const std::string& s
   if (!path_exists(inf_path))
     throw file_error(path, "PRESTO series without its .inf (" + inf_path + " not found)");
   const InfFile inf = read_inf(inf_path);
+  if (suffix == ".dat") check_series_length<float>(path, inf_path, "N", inf.n);
+  else if (suffix == ".sdat") check_series_length<int16_t>(path, inf_path, "N", inf.n);
+  else check_series_length<Complex64>(path, inf_path, "N/2", inf.n / 2);
   std::string out = path + " (PRESTO " + suffix + ", metadata from " + inf_path + ")\n";
   out += describe_inf_fields(inf);
   if (settings.header_only) return out;

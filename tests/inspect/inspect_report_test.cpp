@@ -120,6 +120,39 @@ TEST(InspectReport, NamesTheFileForEveryProblem) {
                 dir.file("lonely.inf") + " not found)");
 }
 
+TEST(InspectReport, RefusesSeriesWhoseLengthDisagreesWithTheirInf) {
+  ScratchDir dir;
+  const auto message_of = [&](const std::string& path, bool header_only) -> std::string {
+    rapt::InspectSettings settings;
+    settings.header_only = header_only;
+    try {
+      rapt::inspect_file(path, settings);
+    } catch (const rapt::DataError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  rapt::InfFile inf;
+  inf.name = dir.file("x");
+  inf.n = 8;
+  inf.dt_s = 1e-3;
+  rapt::write_inf(dir.file("x.inf"), inf, false);
+  rapt::write_dat(dir.file("x.dat"), {1.0f, 2.0f, 3.0f}, false);
+  EXPECT_EQ(message_of(dir.file("x.dat"), true),
+            dir.file("x.dat") + ": holds 3 samples but " + dir.file("x.inf") +
+                " says N = 8; the file is truncated");
+  rapt::testing::write_whole_file(dir.file("x.fft"), "");
+  EXPECT_EQ(message_of(dir.file("x.fft"), false), dir.file("x.fft") + ": is empty (no samples)");
+  rapt::write_fft(dir.file("y.fft"), std::vector<rapt::Complex64>(5), false);
+  rapt::write_inf(dir.file("y.inf"), inf, false);
+  EXPECT_EQ(message_of(dir.file("y.fft"), false),
+            dir.file("y.fft") + ": holds 5 samples but " + dir.file("y.inf") +
+                " says N/2 = 4; they must agree");
+  rapt::write_fft(dir.file("z.fft"), std::vector<rapt::Complex64>(4), false);
+  rapt::write_inf(dir.file("z.inf"), inf, false);
+  EXPECT_EQ(message_of(dir.file("z.fft"), false), "no error");
+}
+
 TEST(InspectReport, ReadsRealParkesData) {
   RAPT_REQUIRE_SHARED_FILE(path, "sigpyproc3/parkes_4bit.sf");
   const std::string report = rapt::inspect_file(path, {});
