@@ -9,6 +9,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "io/header_validation.hpp"
 
 namespace rapt {
 
@@ -25,13 +26,82 @@ FitsHandle::~FitsHandle() {
   fits_close_file(fits_, &status);
 }
 
+namespace {
+
+// The header starting `offset` bytes into a FITS file held in memory, checked as
+// require_ascii_fits_header checks one on disk. A header cut short is left for CFITSIO.
+void require_ascii_memory_header(const char* data, size_t size, const std::string& name,
+                                 size_t offset, int hdu) {
+  constexpr size_t kCard = 80;
+  for (size_t card = offset; card + kCard <= size; card += kCard) {
+    for (size_t i = 0; i < kCard; ++i) {
+      const unsigned char c = static_cast<unsigned char>(data[card + i]);
+      if (c < 0x20 || c > 0x7e)
+        throw file_error(name, "header of HDU " + std::to_string(hdu) +
+                                   " holds a byte that is not printable ASCII (not FITS)");
+    }
+    if (std::memcmp(data + card, "END     ", 8) == 0) return;
+  }
+}
+
+// CFITSIO copies some header values into fixed buffers without checking their length once
+// they hold bytes that are not printable ASCII (an abort, not an error status). So every HDU
+// header is checked before CFITSIO first moves to it: `check(offset, hdu)` throws for a bad
+// one. The walk stops quietly where CFITSIO cannot go on (a cut or damaged file), leaving that
+// for the reader to report, and ends back at the primary HDU.
+template <typename Check>
+void check_every_header(fitsfile* fits, const std::string& name, long long file_bytes,
+                        const Check& check) {
+  for (int hdu = 1;; ++hdu) {
+    LONGLONG header_start = 0, data_start = 0, data_end = 0;
+    int status = 0;
+    if (fits_get_hduaddrll(fits, &header_start, &data_start, &data_end, &status) != 0 ||
+        data_end >= file_bytes)
+      break;
+    check(data_end, hdu + 1);
+    if (fits_movabs_hdu(fits, hdu + 1, nullptr, &status) != 0) break;
+  }
+  fits_clear_errmsg();
+  int status = 0;
+  if (fits_movabs_hdu(fits, 1, nullptr, &status) != 0)
+    throw_fits_error(name, "cannot return to the primary HDU", status);
+}
+
+// A primary header begins "SIMPLE  "; anything else CFITSIO refuses at its first card, and
+// says so ("cannot open as FITS").
+bool starts_as_fits(const char* start, size_t size) {
+  return size >= 8 && std::memcmp(start, "SIMPLE  ", 8) == 0;
+}
+
+// The size of the file at `path`; `start` receives its first 8 bytes (fewer for a tiny file).
+long long disk_file_bytes(const std::string& path, std::string& start) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) throw file_error(path, "cannot open: " + errno_text());
+  char head[8];
+  start.assign(head, std::fread(head, 1, sizeof head, file));
+  const bool ok = ::fseeko(file, 0, SEEK_END) == 0;
+  const long long bytes = ok ? static_cast<long long>(::ftello(file)) : -1;
+  std::fclose(file);
+  if (bytes < 0) throw file_error(path, "cannot read the file size: " + errno_text());
+  return bytes;
+}
+
+}  // namespace
+
 FitsHandle open_fits_readonly(const std::string& path) {
+  std::string start;
+  const long long file_bytes = disk_file_bytes(path, start);
+  if (starts_as_fits(start.data(), start.size())) require_ascii_fits_header(path, 0, 1);
   fitsfile* fits = nullptr;
   int status = 0;
   // The disk-file entry point takes the name literally: no '!' or '[...]' CFITSIO syntax.
   if (fits_open_diskfile(&fits, path.c_str(), READONLY, &status) != 0)
     throw_fits_error(path, "cannot open as FITS", status);
-  return FitsHandle(fits);
+  FitsHandle handle(fits);
+  check_every_header(fits, path, file_bytes, [&](long long offset, int hdu) {
+    require_ascii_fits_header(path, offset, hdu);
+  });
+  return handle;
 }
 
 FitsHandle open_fits_memory(const void* data, size_t size, const std::string& name) {
@@ -39,12 +109,19 @@ FitsHandle open_fits_memory(const void* data, size_t size, const std::string& na
   handle.memory_ = std::make_unique<FitsHandle::MemoryFile>();
   handle.memory_->data = const_cast<void*>(data);  // READONLY: never written or reallocated
   handle.memory_->size = size;
+  if (starts_as_fits(static_cast<const char*>(data), size))
+    require_ascii_memory_header(static_cast<const char*>(data), size, name, 0, 1);
   int status = 0;
   if (fits_open_memfile(&handle.fits_, name.c_str(), READONLY, &handle.memory_->data,
                         &handle.memory_->size, 0, nullptr, &status) != 0) {
     handle.fits_ = nullptr;
     throw_fits_error(name, "cannot open as FITS", status);
   }
+  check_every_header(handle.fits_, name, static_cast<long long>(size),
+                     [&](long long offset, int hdu) {
+                       require_ascii_memory_header(static_cast<const char*>(data), size, name,
+                                                   size_t(offset), hdu);
+                     });
   return handle;
 }
 

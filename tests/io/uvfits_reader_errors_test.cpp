@@ -229,6 +229,24 @@ TEST(UvfitsReader, RejectsAFileThatIsNotFits) {
                     "cannot open as FITS");
 }
 
+TEST(UvfitsReader, RejectsATableHeaderWithBytesThatAreNotAscii) {
+  ScratchDir dir;
+  const std::string path = dir.file("binary.uvfits");
+  build(path, HandBuilt{});
+  // TTYPE1 of the AN table (HDU 2) given a value and comment of bytes above 0x7f: CFITSIO
+  // would copy that value past a fixed buffer, so the reader refuses it before CFITSIO reads it.
+  std::string bytes = testing::read_whole_file(path);
+  const size_t card = bytes.find("TTYPE1  = ");
+  ASSERT_NE(card, std::string::npos);
+  bytes.replace(card + 10, 70, std::string(70, '\xff'));
+  testing::write_whole_file(path, bytes);
+  const std::string problem = "header of HDU 2 holds a byte that is not printable ASCII (not FITS)";
+  expect_data_error([&] { read_uvfits(path); }, path, problem);
+  expect_data_error([&] { read_uvfits_antennas(path); }, path, problem);
+  expect_data_error([&] { parse_uvfits(bytes.data(), bytes.size(), "memory"); }, "memory",
+                    problem);
+}
+
 TEST(UvfitsReader, RejectsAMissingFile) {
   ScratchDir dir;
   expect_data_error([&] { read_uvfits(dir.file("none.uvfits")); }, dir.file("none.uvfits"),
