@@ -2,6 +2,7 @@
 
 #include <sys/types.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +21,24 @@ std::string number_text(double value) {
 
 std::string with_unit(double value, const std::string& unit) {
   return unit.empty() ? number_text(value) : number_text(value) + " " + unit;
+}
+
+enum class HeaderScan { kClean, kEnded, kNotAscii };
+
+// Header cards in `size` bytes (the last card may be cut): stops at the END card, as the
+// bytes after it are padding that no FITS reader parses.
+HeaderScan scan_header_bytes(const char* bytes, size_t size) {
+  constexpr size_t kCard = 80;
+  for (size_t card = 0; card < size; card += kCard) {
+    const size_t card_end = std::min(size, card + kCard);
+    for (size_t i = card; i < card_end; ++i) {
+      const unsigned char c = static_cast<unsigned char>(bytes[i]);
+      if (c < 0x20 || c > 0x7e) return HeaderScan::kNotAscii;
+    }
+    if (card_end - card == kCard && std::memcmp(bytes + card, "END     ", 8) == 0)
+      return HeaderScan::kEnded;
+  }
+  return HeaderScan::kClean;
 }
 
 }  // namespace
@@ -97,28 +116,24 @@ void validate_series_length(const std::string& header_file, const std::string& f
 }
 
 void require_ascii_fits_header(const std::string& path, long long offset, int hdu) {
-  constexpr size_t kBlock = 2880, kCard = 80, kMaxBlocks = 10000;
+  constexpr size_t kBlock = 2880, kMaxBlocks = 10000;
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) throw file_error(path, "cannot open: " + errno_text());
   char block[kBlock];
-  bool ended = false;
+  HeaderScan scan = HeaderScan::kClean;
   if (::fseeko(file, off_t(offset), SEEK_SET) == 0) {
-    for (size_t b = 0; b < kMaxBlocks && !ended; ++b) {
-      if (std::fread(block, 1, kBlock, file) != kBlock) break;  // CFITSIO reports the cut
-      for (size_t card = 0; card < kBlock && !ended; card += kCard) {
-        for (size_t i = 0; i < kCard; ++i) {
-          const unsigned char c = static_cast<unsigned char>(block[card + i]);
-          if (c < 0x20 || c > 0x7e) {
-            std::fclose(file);
-            throw file_error(path, "header of HDU " + std::to_string(hdu) +
-                                       " holds a byte that is not printable ASCII (not FITS)");
-          }
-        }
-        ended = std::memcmp(block + card, "END     ", 8) == 0;
-      }
+    for (size_t b = 0; b < kMaxBlocks && scan == HeaderScan::kClean; ++b) {
+      // A cut block still has its bytes checked: CFITSIO parses the cards it can read before
+      // it notices the cut, and the cut itself is left for CFITSIO to report.
+      const size_t got = std::fread(block, 1, kBlock, file);
+      scan = scan_header_bytes(block, got);
+      if (got != kBlock) break;
     }
   }
   std::fclose(file);
+  if (scan == HeaderScan::kNotAscii)
+    throw file_error(path, "header of HDU " + std::to_string(hdu) +
+                               " holds a byte that is not printable ASCII (not FITS)");
 }
 
 }  // namespace rapt

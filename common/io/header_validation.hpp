@@ -52,7 +52,8 @@ void validate_series_length(const std::string& header_file, const std::string& f
 // ASCII cards up to END. CFITSIO copies some header values into fixed buffers without checking
 // their length once they hold other bytes, so readers check each header from the file itself
 // before CFITSIO reads it: "x.sf: header of HDU 2 holds a byte that is not printable ASCII
-// (not FITS)". A header cut short is left for CFITSIO to report.
+// (not FITS)". A header cut short has the bytes present checked; the cut itself is left
+// for CFITSIO to report.
 void require_ascii_fits_header(const std::string& path, long long offset, int hdu);
 
 }  // namespace rapt
