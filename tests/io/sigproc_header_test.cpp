@@ -203,6 +203,23 @@ TEST(SigprocHeaderParser, RejectsChannelCountsThatSplitBytes) {
             "obs.fil: header says nchans=6 with nbits=2; nchans*nbits must be a multiple of 8");
 }
 
+// nifs * nchans * nbits of these values is past 2^63: the size check must not overflow.
+TEST(SigprocHeaderParser, RejectsSpectraOverAGibibyteWithoutOverflow) {
+  HeaderBytes b = started();
+  b.i32("nbits", 32).i32("nchans", 1000000000).i32("nifs", 970000000).f64("tsamp", 1e-3)
+      .token("HEADER_END");
+  EXPECT_EQ(b.error(),
+            "obs.fil: header says nchans=1000000000, nifs=970000000, nbits=32; spectra over 1 "
+            "GiB are not supported");
+}
+
+TEST(SigprocHeaderParser, AcceptsASpectrumOfExactlyOneGibibyte) {
+  HeaderBytes b = started();
+  b.i32("nbits", 8).i32("nchans", 1 << 30).i32("nifs", 1).f64("tsamp", 1e-3).f64("fch1", 1400.0)
+      .f64("foff", -1e-9).token("HEADER_END");
+  EXPECT_EQ(b.error(), "(no error)");
+}
+
 TEST(SigprocHeaderParser, ReportsEveryTruncationAsAMissingHeaderEnd) {
   const HeaderBytes whole = started().str("source_name", "B0329+54").i8("signed", -1)
                                 .i64("npuls", 7).minimal_body();
