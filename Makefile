@@ -154,18 +154,19 @@ bench: check-deps
 
 # The test suite under AddressSanitizer and UndefinedBehaviorSanitizer (CPU build).
 test-sanitize:
-	@LSAN_OPTIONS=suppressions=$(abspath tests/lsan_suppressions.txt) \
+	@LSAN_OPTIONS=suppressions=$(abspath tests/lsan_suppressions.txt) ASAN_OPTIONS=allocator_may_return_null=1 \
 	$(MAKE) --no-print-directory test CUDA=0 BUILD=$(BUILD)-sanitize \
 	    CXXFLAGS='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined'
 
 # libFuzzer targets for the header parsers (needs clang++): $(BUILD)/fuzz/<name>.
 FUZZ_SRC := $(wildcard tests/fuzz/*_fuzzer.cpp)
+FUZZ_CASACORE := $(if $(filter 1,$(CASACORE)),-DRAPT_WITH_CASACORE=1 -isystem /usr/include/casacore)
 fuzz:
 	@command -v clang++ >/dev/null || { echo "make fuzz needs clang++ (apt-get install clang)"; exit 1; }
 	@mkdir -p $(BUILD)/fuzz
 	@for f in $(FUZZ_SRC); do n=$$(basename $$f .cpp); echo "  $$n"; \
-	  clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -Icommon $$f \
-	    $(COMMON_SRC) -o $(BUILD)/fuzz/$$n $(LDLIBS) || exit 1; done
+	  clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -Icommon $(FUZZ_CASACORE) $$f $(COMMON_SRC) -o $(BUILD)/fuzz/$$n $(LDLIBS) || exit 1; done
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7

@@ -1,7 +1,9 @@
 #!/bin/sh
 # make demo: simulate a short observation with a pulsar and a dispersed burst, inspect it,
 # dedisperse it, search the series for single pulses and for periodic signals, and fold the
-# best periodicity candidate. Everything goes into demo-output/ (replaced on each run).
+# best periodicity candidate; then simulate an interferometer's station voltages and visibilities
+# of the same kind of sky and inspect them. Everything goes into demo-output/ (replaced on each
+# run).
 set -e
 BIN=${BUILD:-build}/bin
 OUT=demo-output
@@ -44,3 +46,19 @@ if "$BIN/fold" -q --force --plot --accelcand 1 --accelfile "$OUT/demo_DM56.00_AC
     "$OUT/demo_DM56.00.dat" >/dev/null 2>&1; then
   echo "   plot: $OUT/demo_DM56.00_ACCEL_Cand_1.pfd.png"
 fi
+
+echo
+echo "== interferometry: 64 MeerKAT dishes, 32 channels of 1 MHz at 1284 MHz, a 20 Jy source and a burst"
+"$BIN/simulate" -q --voltages --layout examples/layouts/meerkat.txt --freq 1284 --bw 32 \
+    --nchans 32 --nsamples 4096 --ra 12:00:00 --dec -40:00:00 --tstart 60310.75 --seed 1 \
+    --source ra=12:00:00,dec=-40:00:00,flux=20 \
+    --burst t=0.001,DM=10,width=0.0003,snr=30,ra=12:00:20,dec=-39:58:00 -o "$OUT/array.dada"
+"$BIN/inspect" "$OUT/array.dada" | grep -v -E "^ +(Antenna m|m[0-9])"
+echo "   (per-antenna statistics left out; $(wc -c <"$OUT/array.dada") bytes, rapt's native PSRDADA)"
+
+echo "== the same sky as exact visibilities: 10 integrations of 8 s, XX YY XY YX"
+"$BIN/simulate" -q --visibilities --layout examples/layouts/meerkat.txt --freq 1284 --bw 32 \
+    --nchans 32 --ra 12:00:00 --dec -40:00:00 --tstart 60310.75 \
+    --source ra=12:00:00,dec=-40:00:00,flux=20 --source ra=12:01:00,dec=-39:50:00,flux=5 \
+    --int-time 8 --nints 10 -o "$OUT/sky.uvfits"
+"$BIN/inspect" "$OUT/sky.uvfits"
