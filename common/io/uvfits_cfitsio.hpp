@@ -50,7 +50,9 @@ FitsHandle open_fits_memory(const void* data, size_t size, const std::string& na
 // A copy of `size` bytes padded with zeros to a whole number of FITS records.
 std::vector<char> fits_padded_copy(const void* data, size_t size);
 
-// Header keys of the current HDU; nullopt when absent (or of the wrong type).
+// Header keys of the current HDU; nullopt when absent (or of the wrong type). An integer may be
+// quoted ('42') or written as a real (55000.0, 5.5D4: truncated); any other value, however long,
+// is nullopt rather than handed to CFITSIO's conversion.
 std::optional<std::string> fits_string_key(fitsfile* fits, const char* key);
 std::optional<double> fits_double_key(fitsfile* fits, const char* key);
 std::optional<long long> fits_int_key(fitsfile* fits, const char* key);

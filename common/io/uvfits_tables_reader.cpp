@@ -34,16 +34,25 @@ long column_repeat(fitsfile* fits, int column) {
   return status == 0 ? repeat : 0;
 }
 
-// Moves to the named BINTABLE (any EXTVER: the first one found). False when absent.
-bool move_to_table(fitsfile* fits, const char* extname) {
-  int status = 0;
-  char name[FLEN_VALUE];
-  std::snprintf(name, sizeof name, "%s", extname);
-  if (fits_movnam_hdu(fits, BINARY_TBL, name, 0, &status) != 0) {
-    fits_clear_errmsg();
-    return false;
+// Moves to the named BINTABLE (any EXTVER: the first one found); false, back at the HDU it
+// started from, when there is none. Walked here rather than by fits_movnam_hdu, which reports a
+// header it cannot parse (a non-numeric NAXIS2, ...) as "no such HDU": that is a DataError.
+bool move_to_table(fitsfile* fits, const char* extname, const std::string& name) {
+  int start_hdu = 1;
+  fits_get_hdu_num(fits, &start_hdu);
+  for (int hdu = 2;; ++hdu) {
+    int status = 0, type = 0;
+    if (fits_movabs_hdu(fits, hdu, &type, &status) != 0) {
+      if (status != END_OF_FILE)
+        throw_fits_error(name, "HDU " + std::to_string(hdu) + ": cannot read its header", status);
+      fits_clear_errmsg();
+      status = 0;
+      fits_movabs_hdu(fits, start_hdu, nullptr, &status);
+      return false;
+    }
+    const std::string found = fits_string_key(fits, "EXTNAME").value_or("");
+    if (type == BINARY_TBL && fits_normalised_name(found) == extname) return true;
   }
-  return true;
 }
 
 void check_frame(fitsfile* fits, const std::string& name, std::vector<std::string>* warnings) {
@@ -103,7 +112,7 @@ std::vector<double> read_doubles(fitsfile* fits, const std::string& name, const 
 
 UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
                                         size_t file_bytes, std::vector<std::string>* warnings) {
-  if (!move_to_table(fits, "AIPS AN")) throw file_error(name, "UVFITS has no AIPS AN table");
+  if (!move_to_table(fits, "AIPS AN", name)) throw file_error(name, "UVFITS has no AIPS AN table");
   long long nrows = 0;
   int status = 0;
   fits_get_num_rowsll(fits, &nrows, &status);
@@ -142,7 +151,7 @@ UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
 
 std::vector<double> read_uvfits_if_offsets(fitsfile* fits, const std::string& name, int nif,
                                            std::vector<std::string>* warnings) {
-  if (!move_to_table(fits, "AIPS FQ")) {
+  if (!move_to_table(fits, "AIPS FQ", name)) {
     if (nif == 1) return {0.0};
     throw file_error(name, std::to_string(nif) +
                                " IFs but no AIPS FQ table gives their frequencies");

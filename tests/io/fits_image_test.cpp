@@ -170,5 +170,51 @@ TEST(FitsImage, ParsesAnImageInMemory) {
   EXPECT_EQ(image.pixels, make_image(16, 8).pixels);
 }
 
+// The value field of `key` in the primary header replaced with `value` (padded to 70 columns).
+void set_primary_card_value(std::string& bytes, const std::string& key, const std::string& value) {
+  std::string name = key;
+  name.resize(8, ' ');
+  size_t card = 0;
+  while (card + 80 <= bytes.size() && bytes.compare(card, 10, name + "= ") != 0) card += 80;
+  ASSERT_LT(card + 80, bytes.size()) << key;
+  std::string field = value;
+  field.resize(70, ' ');
+  bytes.replace(card + 10, 70, field);
+}
+
+TEST(FitsImage, TakesALongNonNumericRealKeyAsNotGiven) {
+  testing::ScratchDir dir;
+  write_fits_image(dir.file("w.fits"), make_image(16, 8), false);
+  std::string bytes = testing::read_whole_file(dir.file("w.fits"));
+  // Not a number, and longer than CFITSIO's conversion message has room for.
+  const std::string text = "          (Flexible Image Transport System) format is defined in 'Astr";
+  set_primary_card_value(bytes, "CRVAL4", text);
+  set_primary_card_value(bytes, "BMAJ", text);
+  const std::string path = dir.file("text.fits");
+  testing::write_whole_file(path, bytes);
+  const FitsImage image = read_fits_image(path);
+  EXPECT_EQ(image.stokes, 1);
+  EXPECT_FALSE(image.beam_major_deg.has_value());
+  EXPECT_EQ(image.beam_minor_deg, make_image(16, 8).beam_minor_deg);
+}
+
+TEST(FitsImage, RejectsALongNonNumericNaxis1WithOneLine) {
+  testing::ScratchDir dir;
+  write_fits_image(dir.file("w.fits"), make_image(16, 8), false);
+  std::string bytes = testing::read_whole_file(dir.file("w.fits"));
+  set_primary_card_value(bytes, "NAXIS1",
+                         "          (Flexible Image Transport System) format is defined in 'Astr");
+  const std::string path = dir.file("naxis1.fits");
+  testing::write_whole_file(path, bytes);
+  try {
+    read_fits_image(path);
+    ADD_FAILURE() << "no DataError";
+  } catch (const DataError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind(path + ": cannot open as FITS: ", 0), 0u) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace rapt

@@ -10,6 +10,7 @@
 #include "cli/errors.hpp"
 #include "io/fits_image.hpp"
 #include "io/uvfits.hpp"
+#include "io/uvfits_cfitsio.hpp"
 #include "test_data.hpp"
 #include "uvfits_test_support.hpp"
 
@@ -222,6 +223,27 @@ TEST(UvfitsReader, RejectsAnImageThatIsNotRandomGroups) {
                     "not UVFITS: the primary HDU is not random groups");
 }
 
+// The value field (columns 11-80) of keyword `key` in the header that starts after `after`
+// replaced with `value`, padded to 70 characters.
+void set_card_value(std::string& bytes, const std::string& after, const std::string& key,
+                    const std::string& value) {
+  const size_t from = bytes.find(after);
+  ASSERT_NE(from, std::string::npos) << after;
+  std::string name = key;
+  name.resize(8, ' ');
+  size_t card = from / 80 * 80;
+  while (card + 80 <= bytes.size() && bytes.compare(card, 10, name + "= ") != 0) card += 80;
+  ASSERT_LT(card + 80, bytes.size()) << key;
+  std::string field = value;
+  field.resize(70, ' ');
+  bytes.replace(card + 10, 70, field);
+}
+
+// A long value that is not a number, where an integer or real belongs: converting it, CFITSIO
+// writes past a fixed message buffer.
+const char kLongText[] =
+    "          (Flexible Image Transport System) format is defined in 'Astr";
+
 TEST(UvfitsReader, RejectsAFileThatIsNotFits) {
   ScratchDir dir;
   testing::write_whole_file(dir.file("text.uvfits"), std::string(3000, 'x'));
@@ -263,6 +285,59 @@ TEST(UvfitsReader, ParsesAFileImageInMemory) {
   const std::string big = testing::read_whole_file(dir.file("big.uvfits"));
   expect_data_error([&] { parse_uvfits(big.data(), big.size() / 2, "memory"); }, "memory",
                     "truncated");
+}
+
+TEST(UvfitsReader, RejectsALongNonNumericGcountWithOneLine) {
+  ScratchDir dir;
+  const std::string path = dir.file("gcount.uvfits");
+  build(path, HandBuilt{});
+  std::string bytes = testing::read_whole_file(path);
+  set_card_value(bytes, "SIMPLE", "GCOUNT", kLongText);
+  testing::write_whole_file(path, bytes);
+  const std::string problem = "cannot open as FITS: bad string to int conversion";
+  expect_data_error([&] { read_uvfits(path); }, path, problem);
+  expect_data_error([&] { parse_uvfits(bytes.data(), bytes.size(), "memory"); }, "memory",
+                    problem);
+}
+
+TEST(UvfitsReader, RejectsALongNonNumericAntennaTableRowCountWithOneLine) {
+  ScratchDir dir;
+  const std::string path = dir.file("naxis2.uvfits");
+  build(path, HandBuilt{});
+  std::string bytes = testing::read_whole_file(path);
+  set_card_value(bytes, "BINTABLE", "NAXIS2", kLongText);  // the AN table, the first BINTABLE
+  testing::write_whole_file(path, bytes);
+  const std::string problem = "HDU 2: cannot read its header: ";
+  expect_data_error([&] { read_uvfits(path); }, path, problem);
+  expect_data_error([&] { read_uvfits_antennas(path); }, path, problem);
+  try {
+    read_uvfits(path);
+  } catch (const DataError& e) {
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  }
+}
+
+TEST(UvfitsReader, TakesALongNonNumericIntegerOrRealKeyAsNotGiven) {
+  ScratchDir dir;
+  const std::string path = dir.file("keys.uvfits");
+  build(path, HandBuilt{});
+  std::string bytes = testing::read_whole_file(path);
+  set_card_value(bytes, "SIMPLE", "CRVAL7", kLongText);
+  set_card_value(bytes, "SIMPLE", "PZERO1", "'42'");
+  set_card_value(bytes, "SIMPLE", "PZERO2", "5.5D4");
+  set_card_value(bytes, "SIMPLE", "PZERO3", "-7.9");
+  testing::write_whole_file(path, bytes);
+  FitsHandle fits = open_fits_readonly(path);
+  EXPECT_FALSE(fits_int_key(fits.get(), "CRVAL7"));
+  EXPECT_FALSE(fits_double_key(fits.get(), "CRVAL7"));
+  EXPECT_EQ(fits_int_key(fits.get(), "PZERO1"), 42);
+  EXPECT_EQ(fits_int_key(fits.get(), "PZERO2"), 55000);
+  EXPECT_EQ(fits_int_key(fits.get(), "PZERO3"), -7);
+  EXPECT_EQ(fits_int_key(fits.get(), "GCOUNT"), 1);
+  EXPECT_FALSE(fits_int_key(fits.get(), "PTYPE1"));  // 'UU---SIN'
+  EXPECT_FALSE(fits_int_key(fits.get(), "ABSENT"));
+  // The reader itself goes on: the Dec axis value is simply not given.
+  EXPECT_NO_THROW(read_uvfits(path));
 }
 
 }  // namespace
