@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "cli/errors.hpp"
+#include "io/fits_header_value.hpp"
 #include "io/header_validation.hpp"
 
 namespace rapt {
@@ -55,9 +56,7 @@ std::optional<double> double_key(fitsfile* fits, const char* name) {
   return value;
 }
 
-// Converted here, not by CFITSIO: its integer conversion of a long value that is not a number
-// overruns a fixed message buffer (a fortified build aborts). Like CFITSIO, a quoted number and
-// a real value ("55000.0", truncated) are accepted.
+// Converted by fits_integer_value, not by CFITSIO (io/fits_header_value.hpp says why).
 std::optional<long long> int_key(fitsfile* fits, const char* name) {
   char raw[FLEN_VALUE] = {};
   int status = 0;
@@ -66,19 +65,7 @@ std::optional<long long> int_key(fitsfile* fits, const char* name) {
     fits_clear_errmsg();
     return std::nullopt;
   }
-  std::string text = trim(raw);
-  if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'')
-    text = trim(text.substr(1, text.size() - 2));
-  if (text.empty() || text.find_first_of("xX") != std::string::npos) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const long long whole = std::strtoll(text.c_str(), &end, 10);
-  if (*end == '\0' && errno == 0) return whole;
-  for (char& c : text)
-    if (c == 'D' || c == 'd') c = 'E';  // FITS allows a Fortran exponent
-  const double real = std::strtod(text.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(real) || std::fabs(real) >= 9.2e18) return std::nullopt;
-  return static_cast<long long>(real);
+  return fits_integer_value(raw);
 }
 
 long long required_int(fitsfile* fits, const char* name, const std::string& path,

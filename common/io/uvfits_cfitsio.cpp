@@ -12,6 +12,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "io/fits_header_value.hpp"
 #include "io/header_validation.hpp"
 
 namespace rapt {
@@ -157,36 +158,7 @@ std::optional<double> fits_double_key(fitsfile* fits, const char* key) {
   return value;
 }
 
-namespace {
-
-std::string trimmed(const std::string& text) {
-  const size_t first = text.find_first_not_of(' ');
-  if (first == std::string::npos) return "";
-  return text.substr(first, text.find_last_not_of(' ') - first + 1);
-}
-
-// A header value as an integer, as CFITSIO would take it: a quoted number and a real
-// ("55000.0", "5.5D4"; truncated toward zero) are accepted; anything else is not given.
-std::optional<long long> integer_from_header_value(const std::string& raw) {
-  std::string text = trimmed(raw);
-  if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'')
-    text = trimmed(text.substr(1, text.size() - 2));
-  if (text.empty() || text.find_first_of("xX") != std::string::npos) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const long long whole = std::strtoll(text.c_str(), &end, 10);
-  if (*end == '\0' && errno == 0) return whole;
-  for (char& c : text)
-    if (c == 'D' || c == 'd') c = 'E';  // FITS allows a Fortran exponent
-  const double real = std::strtod(text.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(real) || std::fabs(real) >= 9.2e18) return std::nullopt;
-  return static_cast<long long>(real);
-}
-
-}  // namespace
-
-// Converted here, not by CFITSIO: its integer conversion of a long value that is not a number
-// overruns a fixed message buffer, and a fortified build aborts the process.
+// Converted by fits_integer_value, not by CFITSIO (io/fits_header_value.hpp says why).
 std::optional<long long> fits_int_key(fitsfile* fits, const char* key) {
   char raw[FLEN_VALUE] = {0};
   int status = 0;
@@ -194,7 +166,7 @@ std::optional<long long> fits_int_key(fitsfile* fits, const char* key) {
     fits_clear_errmsg();
     return std::nullopt;
   }
-  return integer_from_header_value(raw);
+  return fits_integer_value(raw);
 }
 
 std::string fits_normalised_name(const std::string& text) {
