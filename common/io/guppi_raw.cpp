@@ -295,30 +295,19 @@ int64_t GuppiRawReader::read(int64_t nsamples, VoltageBlock& block) {
   const int64_t per_time = int64_t(header_.npol) * 2;
   block.first_sample = next_sample_;
   block.data.resize(header_.block_values(std::max<int64_t>(nsamples, 0)));
-  int64_t done = 0;
-  while (done < nsamples && !at_end_) {
-    if (block_pos_ == block_ntime_) {
-      // The PKTIDX the next block should carry if nothing was lost in between: packets count
-      // new samples only, so block 0 advances it by its samples less the overlap too.
-      const int64_t bytes_per_time = int64_t(first_.obsnchan) * first_.npol_field * first_.nbits / 8;
-      const int64_t new_samples = block_ntime_ - (blocks_read_ == 1 ? first_.overlap : 0);
-      if (first_.pktsize > 0) expected_pktidx_ += new_samples * bytes_per_time / first_.pktsize;
-      if (!load_next_block()) {
-        at_end_ = true;
-        break;
-      }
-      continue;
-    }
-    const int64_t n = std::min(nsamples - done, block_ntime_ - block_pos_);
-    copy_time_range(samples_.data(), block_ntime_, block_pos_, block.data.data(), nsamples, done,
-                    n, nrows, per_time);
-    block_pos_ += n;
-    done += n;
-  }
-  if (done < nsamples) {
-    shrink_time_rows(block.data.data(), nsamples, done, nrows, per_time);
-    block.data.resize(header_.block_values(done));
-  }
+  const auto next_block = [this] {
+    if (at_end_) return false;
+    // The PKTIDX the next block should carry if nothing was lost in between: packets count
+    // new samples only, so block 0 advances it by its samples less the overlap too.
+    const int64_t bytes_per_time = int64_t(first_.obsnchan) * first_.npol_field * first_.nbits / 8;
+    const int64_t new_samples = block_ntime_ - (blocks_read_ == 1 ? first_.overlap : 0);
+    if (first_.pktsize > 0) expected_pktidx_ += new_samples * bytes_per_time / first_.pktsize;
+    if (!load_next_block()) at_end_ = true;
+    return !at_end_;
+  };
+  const int64_t done = fill_time_rows(samples_, block_ntime_, block_pos_, next_block, nsamples,
+                                      nrows, per_time, block.data.data());
+  if (done < nsamples) block.data.resize(header_.block_values(done));
   block.nsamples = done;
   next_sample_ += done;
   return done;

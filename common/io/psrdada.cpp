@@ -362,22 +362,10 @@ int64_t PsrdadaReader::read(int64_t nsamples, VoltageBlock& block) {
   nsamples = std::max<int64_t>(nsamples, 0);
   block.first_sample = next_sample_;
   block.data.resize(v.block_values(nsamples));
-  int64_t done = 0;
-  while (done < nsamples) {
-    if (chunk_pos_ == chunk_ntime_) {
-      if (at_end_ || !load_chunk()) break;
-      continue;
-    }
-    const int64_t n = std::min(nsamples - done, chunk_ntime_ - chunk_pos_);
-    copy_time_range(samples_.data(), chunk_ntime_, chunk_pos_, block.data.data(), nsamples, done,
-                    n, nrows, per_time);
-    chunk_pos_ += n;
-    done += n;
-  }
-  if (done < nsamples) {
-    shrink_time_rows(block.data.data(), nsamples, done, nrows, per_time);
-    block.data.resize(v.block_values(done));
-  }
+  const int64_t done = fill_time_rows(
+      samples_, chunk_ntime_, chunk_pos_, [this] { return !at_end_ && load_chunk(); }, nsamples,
+      nrows, per_time, block.data.data());
+  if (done < nsamples) block.data.resize(v.block_values(done));
   block.nsamples = done;
   next_sample_ += done;
   return done;

@@ -1,6 +1,8 @@
 // Two's-complement and float voltage samples <-> floats.
 #include "io/voltage_samples.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstring>
 
@@ -98,6 +100,25 @@ void shrink_time_rows(float* data, int64_t from_ntime, int64_t to_ntime, int64_t
   for (int64_t r = 1; r < nrows; ++r)
     std::memmove(data + r * to_ntime * values_per_time, data + r * from_ntime * values_per_time,
                  size_t(to_ntime * values_per_time) * sizeof(float));
+}
+
+int64_t fill_time_rows(const std::vector<float>& chunk, const int64_t& chunk_ntime,
+                       int64_t& chunk_pos, const std::function<bool()>& refill, int64_t nsamples,
+                       int64_t nrows, int64_t values_per_time, float* out) {
+  int64_t done = 0;
+  while (done < nsamples) {
+    if (chunk_pos == chunk_ntime) {
+      if (!refill()) break;
+      continue;
+    }
+    const int64_t n = std::min(nsamples - done, chunk_ntime - chunk_pos);
+    copy_time_range(chunk.data(), chunk_ntime, chunk_pos, out, nsamples, done, n, nrows,
+                    values_per_time);
+    chunk_pos += n;
+    done += n;
+  }
+  if (done < nsamples) shrink_time_rows(out, nsamples, done, nrows, values_per_time);
+  return done;
 }
 
 }  // namespace rapt

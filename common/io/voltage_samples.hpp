@@ -6,6 +6,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 namespace rapt {
 
@@ -36,5 +38,13 @@ void copy_time_range(const float* src, int64_t src_ntime, int64_t src_t0, float*
 // Shrinks rows of `from_ntime` samples in place to rows of their first `to_ntime` samples.
 void shrink_time_rows(float* data, int64_t from_ntime, int64_t to_ntime, int64_t nrows,
                       int64_t values_per_time);
+
+// Fills `out` (rows of `nsamples` time samples) from a reader's decoded chunks: `chunk` holds rows
+// of `chunk_ntime` samples, the next unread one at `chunk_pos`; `refill` decodes the next chunk
+// into them and returns false at the end of the data. Returns the samples filled; when fewer
+// than `nsamples`, the rows are shrunk in place to that many (the caller resizes `out`).
+int64_t fill_time_rows(const std::vector<float>& chunk, const int64_t& chunk_ntime,
+                       int64_t& chunk_pos, const std::function<bool()>& refill, int64_t nsamples,
+                       int64_t nrows, int64_t values_per_time, float* out);
 
 }  // namespace rapt
