@@ -1,0 +1,78 @@
+// The files bf writes, one set per run with output root R:
+//   R_B<n>.fil     detected beam n, SIGPROC filterbank: Stokes I (nifs 1) or IQUV (nifs 4),
+//                  top channel first, src_raj/src_dej the beam's direction, ibeam n of nbeams
+//   R_B<n>.dada    the complex beam n (--coherent): PSRDADA, one "antenna" B<n> at the array
+//                  reference, float32 samples, the beam's direction as RA/DEC
+//   R_IB.fil       the incoherent beam (--incoherent), Stokes I, the pointing's direction
+//   R_beams.txt    a table of the beams: index, name, RA, Dec, l, m, file
+// <n> has at least three digits (B000, B001, ...). Every file appears under its name only when
+// the run completes.
+//
+// 8-bit filterbanks: each beam, Stokes parameter and channel is scaled as
+//   stored = 64 + 16 (x - mean) / rms, rounded and clipped to 0..255,
+// with mean and rms measured on that channel in the first block (the scaling is printed and
+// written to R_beams.txt); 32-bit output is the float value itself.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bf/beam_directions.hpp"
+#include "bf/beamformer_engine.hpp"
+#include "io/sigproc.hpp"
+#include "io/voltage_stream.hpp"
+
+namespace rapt {
+
+struct BeamOutputSettings {
+  std::string root;
+  int nbits = 32;           // detected filterbanks: 8 or 32
+  bool overwrite = false;   // --force
+  std::string input_name;   // written as rawdatafile
+};
+
+class BeamOutputs {
+ public:
+  // Opens every output (temporaries); throws DataError naming the file that cannot be created
+  // or already exists, or when the files would pass the open-file limit.
+  BeamOutputs(const BeamformerShape& shape, const VoltageHeader& voltages,
+              const std::vector<BeamDirection>& beams, const SkyDirection& pointing,
+              const BeamOutputSettings& settings);
+  ~BeamOutputs();
+  BeamOutputs(const BeamOutputs&) = delete;
+  BeamOutputs& operator=(const BeamOutputs&) = delete;
+
+  // Appends one block (as the engine returned it).
+  void write(const BeamBlockOutput& block);
+  // Renames every file into place.
+  void commit();
+  // Final names of every file, in the order written to R_beams.txt.
+  const std::vector<std::string>& paths() const { return paths_; }
+  // "8-bit scaling: 64 + 16 (x - mean) / rms per channel, from the first 2048 samples" or "".
+  std::string scaling_note() const;
+
+ private:
+  void measure_scaling(const BeamBlockOutput& block);
+  std::string beams_table() const;
+
+  BeamformerShape shape_;
+  VoltageHeader voltages_;
+  std::vector<BeamDirection> beams_;
+  SkyDirection pointing_;
+  BeamOutputSettings settings_;
+  bool reversed_ = false;                  // channels written top first, reversed from input
+  std::vector<SigprocHeader> headers_;     // per detected beam (+ the incoherent beam last)
+  std::vector<std::unique_ptr<SigprocWriter>> filterbanks_;
+  std::unique_ptr<SigprocWriter> incoherent_;
+  std::vector<std::unique_ptr<VoltageWriter>> coherent_;
+  std::vector<std::string> paths_;
+  std::vector<float> mean_, scale_;        // 8-bit: per [beam + incoherent][stokes][chan_out]
+  int64_t scaling_samples_ = 0;
+  std::vector<float> spectra_;             // one beam's block in output channel order
+  int64_t samples_written_ = 0;
+};
+
+// "R_B007.fil"-style names: the beam index with at least three digits.
+std::string beam_file_name(const std::string& root, int beam, int nbeams, const std::string& ext);
+
+}  // namespace rapt

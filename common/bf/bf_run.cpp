@@ -1,0 +1,211 @@
+#include "bf/bf_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <thread>
+
+#include "bf/beam_outputs.hpp"
+#include "bf/beam_weights.hpp"
+#include "bf/station_flags.hpp"
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+#include "geometry/array_layout.hpp"
+#include "io/voltage_samples.hpp"
+
+namespace rapt {
+namespace {
+
+constexpr double kDegToRad = 0.017453292519943295769236907684886;
+constexpr double kPi = 3.14159265358979323846;
+
+// The array the weights are computed for: --layout, else the positions in the voltages' header.
+ArrayLayout array_of(const BfOptions& o, const VoltageHeader& v, bool needed) {
+  ArrayLayout layout = o.layout_path.empty() ? v.array : read_layout_file(o.layout_path);
+  const std::string from = o.layout_path.empty() ? o.input : o.layout_path;
+  if (layout.size() == 0) {
+    if (needed)
+      throw file_error(o.input, "the voltages carry no antenna positions; give --layout FILE");
+    return layout;
+  }
+  if (layout.size() != v.nant)
+    throw file_error(o.input, format_string("the voltages have %d stations but %s lists %d "
+                                            "antennas", v.nant, from.c_str(), layout.size()));
+  return layout;
+}
+
+SkyDirection pointing_of(const BfOptions& o, const VoltageHeader& v) {
+  SkyDirection d{v.ra_deg * kDegToRad, v.dec_deg * kDegToRad};
+  if (o.ra) d.ra_rad = parse_ra_rad(*o.ra, "--ra");
+  if (o.dec) d.dec_rad = parse_dec_rad(*o.dec, "--dec");
+  return d;
+}
+
+std::vector<BeamDirection> beams_of(const BfOptions& o, const SkyDirection& pointing,
+                                    int weight_beams) {
+  if (!o.beams_path.empty()) return read_beams_file(o.beams_path, pointing);
+  if (o.tiling) return tile_beams(*o.tiling, o.spacing_deg, o.nbeams, pointing);
+  // One beam at the pointing, or the weights file's beams (their directions are not known:
+  // the files carry the pointing).
+  std::vector<BeamDirection> beams;
+  for (int b = 0; b < std::max(weight_beams, 1); ++b)
+    beams.push_back({format_string("B%d", b), pointing, 0.0, 0.0});
+  return beams;
+}
+
+std::vector<std::string> station_names(const ArrayLayout& layout, int nant) {
+  std::vector<std::string> names;
+  for (int a = 0; a < nant; ++a)
+    names.push_back(layout.size() ? layout.antennas[size_t(a)].name : std::to_string(a));
+  return names;
+}
+
+int64_t block_samples(const BfOptions& o, const VoltageHeader& v) {
+  const double bytes_per_sample = double(v.block_values(1)) * sizeof(float);
+  int64_t n = o.gulp > 0 ? o.gulp : int64_t(o.max_block_mib * 1048576.0 / bytes_per_sample);
+  n -= n % o.tint;
+  if (n < o.tint) {
+    if (o.gulp > 0) throw UsageError("--gulp must be at least --tint samples");
+    throw UsageError(format_string("one integration (--tint %d) of these voltages needs %.0f "
+                                   "MiB; raise --max-block-mib", o.tint,
+                                   o.tint * bytes_per_sample / 1048576.0));
+  }
+  return n;
+}
+
+// Warns when the beams' delays are not small against a sample: phase-only weights then
+// lose coherence across each channel (power falls as sinc^2 of delay x channel width).
+void check_narrow_band(const GeometricWeights& weights, const VoltageHeader& v,
+                       const UtcInstant& start, const BfOptions& o, const Messages& messages) {
+  const double delay = weights.max_residual_delay_s(start);
+  const double width_hz = std::fabs(v.bandwidth_mhz) * 1e6 / v.nchan;
+  const double x = delay * width_hz;
+  if (x <= 0.1) return;
+  const double sinc = std::sin(kPi * std::min(x, 1.0)) / (kPi * std::min(x, 1.0));
+  messages.warning(format_string(
+      "%s: the beams' delays reach %.3g us, %.2f of a %.3g kHz channel's sample: with phase-only "
+      "weights the outermost stations add with up to %.0f%% less power%s",
+      o.input.c_str(), delay * 1e6, x, width_hz / 1e3, 100 * (1 - sinc * sinc),
+      o.fringe_stopped ? "" : " (F-engine data compensated to the pointing: --fringe-stopped)"));
+}
+
+}  // namespace
+
+BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
+  const auto started = std::chrono::steady_clock::now();
+  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input);
+  const VoltageHeader& v = reader->header();
+  if (!v.complex_samples)
+    throw file_error(o.input, "has real samples; bf takes channelised complex voltages");
+  if (v.npol != 1 && v.npol != 2)
+    throw file_error(o.input, format_string("has %d polarisations; bf takes 1 or 2", v.npol));
+
+  std::optional<RawBeamWeights> file_weights;
+  if (!o.weights_path.empty()) {
+    file_weights = read_weights_file(o.weights_path);
+    if (file_weights->nchan != v.nchan || file_weights->nant != v.nant)
+      throw file_error(o.weights_path, format_string(
+          "weights for %d channels x %d stations; %s has %d channels x %d stations",
+          file_weights->nchan, file_weights->nant, o.input.c_str(), v.nchan, v.nant));
+  }
+  const ArrayLayout layout = array_of(o, v, !file_weights);
+  const SkyDirection pointing = pointing_of(o, v);
+  const std::vector<BeamDirection> beams =
+      beams_of(o, pointing, file_weights ? file_weights->nbeams : 0);
+  const StationFlags flags = o.flags_path.empty()
+                                 ? StationFlags{}
+                                 : read_station_flags(o.flags_path, station_names(layout, v.nant));
+
+  BeamformerShape shape;
+  shape.nchan = v.nchan;
+  shape.nant = v.nant;
+  shape.npol = v.npol;
+  shape.nbeams = int(beams.size());
+  shape.tint = o.tint;
+  shape.fscrunch = o.fscrunch;
+  shape.detection = o.detection;
+  shape.circular = v.pol_basis == "CIRC";
+  shape.coherent = o.coherent;
+  shape.incoherent = o.incoherent;
+  shape.precision = o.precision;
+  shape.validate();
+
+  const UtcInstant start{v.start_mjd_day, v.start_mjd_seconds};
+  std::optional<GeometricWeights> geometry;
+  if (!file_weights) {
+    std::vector<SkyDirection> directions;
+    for (const BeamDirection& b : beams) directions.push_back(b.direction);
+    std::vector<double> freqs_hz;
+    for (int c = 0; c < v.nchan; ++c) freqs_hz.push_back(v.channel_freq_mhz(c) * 1e6);
+    geometry.emplace(layout, directions, freqs_hz, o.fringe_stopped ? &pointing : nullptr);
+    check_narrow_band(*geometry, v, start, o, messages);
+  }
+
+  const int threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  std::unique_ptr<BeamformerEngine> engine = o.device.use_gpu
+                                                 ? make_gpu_beamformer(shape, o.device.gpu_index)
+                                                 : make_cpu_beamformer(shape, threads);
+  BeamOutputSettings settings{o.output_root, o.nbits, o.overwrite, o.input};
+  BeamOutputs outputs(shape, v, beams, pointing, settings);
+  const int64_t gulp = block_samples(o, v);
+  messages.detail(format_string("bf: %d beams x %d channels x %d stations, blocks of %lld samples, "
+                                "engine %s", shape.nbeams, v.nchan, v.nant, (long long)gulp,
+                                engine->name().c_str()));
+
+  VoltageBlock block;
+  BeamBlockOutput result;
+  BfRunSummary summary;
+  int64_t weights_epoch = -1;
+  std::vector<uint8_t> weights_valid;
+  RawBeamWeights raw;
+  int64_t dropped = 0;
+  while (true) {
+    const int64_t n = reader->read(gulp, block);
+    if (n == 0) break;
+    summary.samples_in += n;
+    const int64_t usable = n - n % o.tint;
+    dropped += n - usable;
+    if (usable == 0) continue;
+    const BlockFlags bf = block_flags(flags, v.nant, block.first_sample, usable, v.tsamp_s, o.flag_thresh);
+    // Geometric weights for the middle of the delay interval this block's middle falls in.
+    const double middle_s = (block.first_sample + usable / 2.0) * v.tsamp_s;
+    const int64_t epoch = geometry ? int64_t(std::floor(middle_s / o.delay_interval_s)) : 0;
+    if (epoch != weights_epoch || bf.station_valid != weights_valid) {
+      if (epoch != weights_epoch || raw.values.empty())
+        raw = file_weights ? *file_weights
+                           : geometry->at({start.mjd_day, start.seconds + (epoch + 0.5) * o.delay_interval_s});
+      engine->set_weights(normalise_weights(raw, bf.station_valid));
+      weights_epoch = epoch;
+      weights_valid = bf.station_valid;
+    }
+    if (bf.nvalid < v.nant)
+      messages.detail(format_string("bf: samples %lld+: %d of %d stations kept",
+                                    (long long)block.first_sample, bf.nvalid, v.nant));
+    // The engine takes [chan][ant] rows of `usable` samples: a last block whose tail does not
+    // fill an integration is cut to them first.
+    if (usable < n)
+      shrink_time_rows(block.data.data(), n, usable, int64_t(v.nchan) * v.nant, int64_t(v.npol) * 2);
+    engine->form(block.data.data(), usable, bf.sample_flags.data(), result);
+    outputs.write(result);
+    summary.samples_out += result.nsamples_out;
+  }
+  if (summary.samples_out == 0)
+    throw file_error(o.input, format_string("has %lld samples, fewer than one integration "
+                                            "(--tint %d)", (long long)summary.samples_in, o.tint));
+  if (dropped)
+    messages.warning(format_string("%s: the last %lld samples do not fill an integration "
+                                   "(--tint %d) and were left out",
+                                   o.input.c_str(), (long long)dropped, o.tint));
+  outputs.commit();
+  const std::string note = outputs.scaling_note();
+  if (!note.empty()) messages.info("bf: " + note);
+  summary.seconds_of_data = summary.samples_in * v.tsamp_s;
+  summary.input_bytes = double(summary.samples_in) * v.nchan * v.nant * v.npol * 2 * v.nbits / 8;
+  summary.engine = engine->name();
+  summary.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return summary;
+}
+
+}  // namespace rapt

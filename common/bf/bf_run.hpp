@@ -1,0 +1,24 @@
+// One bf run: open the voltages, work out the array, pointing, beams, weights and flags, then
+// stream the voltages block by block through the engine into the outputs.
+#pragma once
+#include <string>
+
+#include "bf/bf_options.hpp"
+#include "cli/program.hpp"
+
+namespace rapt {
+
+struct BfRunSummary {
+  int64_t samples_in = 0;       // time samples read
+  int64_t samples_out = 0;      // output samples per beam
+  double seconds_of_data = 0;
+  double wall_seconds = 0;
+  double input_bytes = 0;       // bytes of voltages as stored
+  std::string engine;
+};
+
+// Throws DataError (bad data, naming the file) or UsageError (bad options); every output appears
+// only when the whole input has been processed.
+BfRunSummary run_bf(const BfOptions& options, const Messages& messages);
+
+}  // namespace rapt

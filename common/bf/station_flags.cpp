@@ -1,0 +1,227 @@
+#include "bf/station_flags.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+
+namespace rapt {
+
+namespace {
+
+std::string trimmed(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\f\v");
+  if (first == std::string_view::npos) return "";
+  const size_t last = text.find_last_not_of(" \t\r\f\v");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+std::string lowercase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string word; in >> word;) out.push_back(word);
+  return out;
+}
+
+// A whole word as a finite number, else nullopt.
+std::optional<double> finite_number(const std::string& word) {
+  char* end = nullptr;
+  const double value = std::strtod(word.c_str(), &end);
+  if (word.empty() || end != word.c_str() + word.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+bool all_digits(const std::string& word) {
+  return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
+struct FlagsParseState {
+  FlagsParseState(const std::string& file_name, const std::vector<std::string>& names)
+      : name(file_name), station_names(names) {}
+  const std::string& name;
+  const std::vector<std::string>& station_names;
+  int line_number = 0;
+
+  DataError error(const std::string& problem) const {
+    return file_error(name, "line " + std::to_string(line_number) + ": " + problem);
+  }
+};
+
+// '*', then a station name, then a 0-based index: a name that is all digits wins over the index.
+int station_index(const FlagsParseState& state, const std::string& word) {
+  if (word == "*") return -1;
+  const auto named = std::find(state.station_names.begin(), state.station_names.end(), word);
+  if (named != state.station_names.end()) {
+    return static_cast<int>(named - state.station_names.begin());
+  }
+  if (!all_digits(word)) throw state.error("no station '" + word + "' in the layout");
+  const size_t nstations = state.station_names.size();
+  // Compared as text length first, so that a huge index cannot overflow.
+  if (word.size() > 9 || std::stoul(word) >= nstations) {
+    throw state.error("station index " + word + " is outside 0.." +
+                      (nstations == 0 ? std::string("(no stations)")
+                                      : std::to_string(nstations - 1)));
+  }
+  return static_cast<int>(std::stoul(word));
+}
+
+double flag_time_s(const FlagsParseState& state, const std::string& word, const char* what) {
+  const std::optional<double> value = finite_number(word);
+  if (!value) throw state.error(std::string(what) + " '" + word + "' is not a finite number");
+  if (*value < 0.0) throw state.error(std::string(what) + " '" + word + "' is negative");
+  return *value;
+}
+
+StationFlagInterval parse_flag_line(const FlagsParseState& state, const std::string& line) {
+  const std::vector<std::string> fields = words(line);
+  if (fields.size() != 3) {
+    throw state.error("expected '<station> <start_s> <end_s>', got '" + line + "'");
+  }
+  StationFlagInterval interval;
+  interval.station = station_index(state, fields[0]);
+  interval.start_s = flag_time_s(state, fields[1], "start time");
+  interval.end_s = lowercase(fields[2]) == "end" ? std::numeric_limits<double>::infinity()
+                                                 : flag_time_s(state, fields[2], "end time");
+  if (!(interval.end_s > interval.start_s)) {
+    throw state.error("end time '" + fields[2] + "' is not after start time '" + fields[1] + "'");
+  }
+  return interval;
+}
+
+// The first sample index k >= 0 whose time k * tsamp_s is at or after `time_s`, or `limit` when
+// that is later than `limit`. Computed from k * tsamp_s itself (not only from time_s / tsamp_s)
+// so that a sample exactly on a boundary goes where the definition puts it.
+int64_t first_sample_at_or_after(double time_s, double tsamp_s, int64_t limit) {
+  if (!(time_s > 0.0)) return 0;
+  const double estimate = std::ceil(time_s / tsamp_s);
+  if (!(estimate < static_cast<double>(limit))) return limit;
+  int64_t k = static_cast<int64_t>(estimate);
+  while (k > 0 && static_cast<double>(k - 1) * tsamp_s >= time_s) --k;
+  while (k < limit && static_cast<double>(k) * tsamp_s < time_s) ++k;
+  return k;
+}
+
+using SampleRange = std::pair<int64_t, int64_t>;  // [first, end) within the block, 0-based
+
+// Sorts and joins overlapping or touching ranges in place.
+void merge_ranges(std::vector<SampleRange>& ranges) {
+  std::sort(ranges.begin(), ranges.end());
+  size_t kept = 0;
+  for (const SampleRange& range : ranges) {
+    if (kept > 0 && range.first <= ranges[kept - 1].second) {
+      ranges[kept - 1].second = std::max(ranges[kept - 1].second, range.second);
+    } else {
+      ranges[kept++] = range;
+    }
+  }
+  ranges.resize(kept);
+}
+
+}  // namespace
+
+StationFlags parse_station_flags(std::string_view text, const std::string& name,
+                                 const std::vector<std::string>& station_names) {
+  FlagsParseState state(name, station_names);
+  StationFlags flags;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++state.line_number;
+    if (line.find('\0') != std::string_view::npos) throw state.error("contains a NUL byte");
+    const std::string content = trimmed(line.substr(0, line.find('#')));
+    if (content.empty()) continue;
+    flags.intervals.push_back(parse_flag_line(state, content));
+  }
+  return flags;
+}
+
+StationFlags read_station_flags(const std::string& path,
+                                const std::vector<std::string>& station_names) {
+  return parse_station_flags(read_file_contents(path), path, station_names);
+}
+
+BlockFlags block_flags(const StationFlags& flags, int nant, int64_t first_sample,
+                       int64_t nsamples, double tsamp_s, double flag_thresh) {
+  if (nant < 0 || first_sample < 0 || nsamples < 0 ||
+      nsamples > std::numeric_limits<int64_t>::max() - first_sample) {
+    throw std::invalid_argument("block_flags: negative station count or sample range");
+  }
+  if (!std::isfinite(tsamp_s) || !(tsamp_s > 0.0)) {
+    throw std::invalid_argument("block_flags: tsamp_s must be positive and finite");
+  }
+  if (!(flag_thresh >= 0.0 && flag_thresh <= 1.0)) {
+    throw std::invalid_argument("block_flags: flag_thresh must be in [0, 1]");
+  }
+  const int64_t block_end = first_sample + nsamples;
+
+  // The flagged samples of each station: its own intervals and those of '*', cut to the block.
+  std::vector<std::vector<SampleRange>> station_ranges(static_cast<size_t>(nant));
+  for (const StationFlagInterval& interval : flags.intervals) {
+    if (interval.station < -1 || interval.station >= nant) {
+      throw std::invalid_argument("block_flags: a flag interval names station " +
+                                  std::to_string(interval.station) + " of " +
+                                  std::to_string(nant));
+    }
+    const int64_t lo = std::max(first_sample,
+                                first_sample_at_or_after(interval.start_s, tsamp_s, block_end));
+    const int64_t hi = std::max(first_sample,
+                                first_sample_at_or_after(interval.end_s, tsamp_s, block_end));
+    if (hi <= lo) continue;
+    const SampleRange range{lo - first_sample, hi - first_sample};
+    if (interval.station >= 0) {
+      station_ranges[static_cast<size_t>(interval.station)].push_back(range);
+    } else {
+      for (std::vector<SampleRange>& ranges : station_ranges) ranges.push_back(range);
+    }
+  }
+
+  BlockFlags out;
+  out.station_valid.assign(static_cast<size_t>(nant), 0);
+  out.sample_flags.assign(static_cast<size_t>(nsamples), 0);
+  std::vector<SampleRange> kept_ranges;  // flagged samples of the stations kept
+  for (int a = 0; a < nant; ++a) {
+    std::vector<SampleRange>& ranges = station_ranges[static_cast<size_t>(a)];
+    merge_ranges(ranges);
+    int64_t flagged = 0;
+    for (const SampleRange& range : ranges) flagged += range.second - range.first;
+    const double fraction =
+        nsamples > 0 ? static_cast<double>(flagged) / static_cast<double>(nsamples) : 0.0;
+    if (fraction > flag_thresh) continue;
+    out.station_valid[static_cast<size_t>(a)] = 1;
+    ++out.nvalid;
+    kept_ranges.insert(kept_ranges.end(), ranges.begin(), ranges.end());
+  }
+
+  if (out.nvalid == 0) {
+    std::fill(out.sample_flags.begin(), out.sample_flags.end(), uint8_t{1});
+    return out;
+  }
+  merge_ranges(kept_ranges);
+  for (const SampleRange& range : kept_ranges) {
+    std::fill(out.sample_flags.begin() + range.first, out.sample_flags.begin() + range.second,
+              uint8_t{1});
+  }
+  return out;
+}
+
+}  // namespace rapt
