@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "bf/beam_directions.hpp"
+#include "bf/beam_weights.hpp"
+#include "bf/station_flags.hpp"
 #include "cli/errors.hpp"
 #include "fold/fold_candidate.hpp"
 #include "io/accel_files.hpp"
@@ -168,6 +171,32 @@ TEST(FuzzCorpusReplay, SigprocHeaderCorpusParsesOrIsRefused) {
 TEST(FuzzCorpusReplay, RfifindMaskCorpusParsesOrIsRefused) {
   RAPT_REPLAY_CORPUS("rfifind_mask_fuzzer", [](const std::string& bytes) {
     rapt::parse_rfifind_mask(bytes, "corpus");
+  });
+}
+
+TEST(FuzzCorpusReplay, BeamsFileCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("beams_file_fuzzer", [](const std::string& text) {
+    try {
+      rapt::parse_beams_text(text, "corpus", rapt::SkyDirection{1.2, -0.5});
+    } catch (const rapt::DataError&) {
+    }
+    rapt::parse_beams_text(text, "corpus", rapt::SkyDirection{6.28, -1.5707});
+  });
+}
+
+TEST(FuzzCorpusReplay, StationFlagsCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("station_flags_fuzzer", [](const std::string& text) {
+    const rapt::StationFlags flags =
+        rapt::parse_station_flags(text, "corpus", {"m000", "m001", "2", "m003"});
+    for (const int64_t first_sample : {int64_t{0}, int64_t{37}, int64_t{1} << 40}) {
+      rapt::block_flags(flags, 4, first_sample, 256, 0.01, 0.25);
+    }
+  });
+}
+
+TEST(FuzzCorpusReplay, WeightsFileCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("weights_file_fuzzer", [](const std::string& text) {
+    rapt::parse_weights_text(text, "corpus");
   });
 }
 
