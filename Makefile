@@ -59,7 +59,7 @@ ifeq ($(CUDA),1)
   ifneq ($(DEPS_ROOT),)
     NVCCFLAGS += -isystem $(DEPS_ROOT)/usr/include
   endif
-  GPU_LDLIBS  := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcufft -lcudart
+  GPU_LDLIBS  := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcufft -lcudart
 else
   GPU_LDLIBS  :=
 endif
