@@ -5,7 +5,7 @@
 //   bf --coherent --no-filterbank -o obs array.dada                  complex beams (PSRDADA)
 //   simulate --voltages ... -o - | bf --incoherent -o obs -          from a pipe
 //
-// Weights come from the array geometry (updated every --delay-interval seconds) or from
+// Weights come from the array geometry (updated as the sky turns, every --delay-interval seconds) or from
 // --weights; stations are flagged with --flags. See man/bf.1 and rapt(7), BEAM FORMING.
 #include <cstdio>
 
@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     const rapt::BfRunSummary s = rapt::run_bf(bf, args.messages);
     const double rate = s.wall_seconds > 0 ? s.input_bytes / s.wall_seconds : 0;
     args.messages.info(rapt::format_string(
-        "bf: %.3f s of data (%lld samples) in %.3f s on %s: %.2fx real time, %.3g GB/s of voltages",
+        "%.3f s of data (%lld samples) in %.3f s on %s: %.2fx real time, %.3g GB/s of voltages",
         s.seconds_of_data, (long long)s.samples_in, s.wall_seconds, s.engine.c_str(),
         s.wall_seconds > 0 ? s.seconds_of_data / s.wall_seconds : 0.0, rate / 1e9));
     return 0;

@@ -76,6 +76,15 @@ double GeometricWeights::max_residual_delay_s(const UtcInstant& time) const {
   return largest;
 }
 
+double GeometricWeights::max_phase_rate_turns_per_s(const UtcInstant& time) const {
+  const std::vector<double> now = residual_delays_s(time);
+  const std::vector<double> later = residual_delays_s({time.mjd_day, time.seconds + 1.0});
+  double rate = 0, top_hz = 0;
+  for (size_t k = 0; k < now.size(); ++k) rate = std::max(rate, std::fabs(later[k] - now[k]));
+  for (double f : channel_freq_hz_) top_hz = std::max(top_hz, std::fabs(f));
+  return rate * top_hz;
+}
+
 BeamWeights normalise_weights(const RawBeamWeights& raw, const std::vector<uint8_t>& station_valid) {
   if (station_valid.size() != size_t(raw.nant))
     throw std::invalid_argument("normalise_weights: station_valid is not nant long");

@@ -42,6 +42,9 @@ class GeometricWeights {
   RawBeamWeights at(const UtcInstant& time) const;
   // Largest |tau_a(s_b) - tau_a(s_0)| over antennas and beams at `time`, seconds.
   double max_residual_delay_s(const UtcInstant& time) const;
+  // How fast the weights' phases turn as the sky moves: the largest |d(nu_c tau)/dt| over
+  // channels, beams and antennas around `time`, turns per second.
+  double max_phase_rate_turns_per_s(const UtcInstant& time) const;
 
  private:
   std::vector<double> residual_delays_s(const UtcInstant& time) const;  // [beam][ant]

@@ -26,8 +26,9 @@ void add_bf_options(cxxopts::Options& options) {
        cxxopts::value<std::string>())
       ("fringe-stopped", "the voltages are delay-compensated towards the pointing centre: "
        "steer by the delay differences from it")
-      ("delay-interval", "seconds between updates of the geometric weights",
-       cxxopts::value<double>()->default_value("1"));
+      ("delay-interval", "seconds between updates of the geometric weights (0 = as often as "
+       "keeps their phases within 0.01 turn, at most every second)",
+       cxxopts::value<double>()->default_value("0"));
   options.add_options("Flagging")
       ("flags", "flagged intervals: '<station> <start_s> <end_s>' lines",
        cxxopts::value<std::string>())
@@ -51,6 +52,8 @@ void add_bf_options(cxxopts::Options& options) {
        cxxopts::value<int64_t>()->default_value("0"))
       ("max-block-mib", "largest block of voltages held in memory, MiB",
        cxxopts::value<double>()->default_value("256"))
+      ("vdif-rate", "VDIF input: samples per second per channel, for frames that do not say",
+       cxxopts::value<double>()->default_value("0"))
       ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
       ("files", "channelised voltages (PSRDADA, GUPPI RAW, VDIF; '-' = PSRDADA on stdin)",
@@ -93,7 +96,12 @@ BfOptions bf_options_from(const cxxopts::ParseResult& r) {
   o.fringe_stopped = r.count("fringe-stopped") > 0;
   if (o.fringe_stopped && !o.weights_path.empty())
     throw UsageError("--fringe-stopped steers geometric beams; it does not apply to --weights");
-  o.delay_interval_s = positive<double>(r, "delay-interval");
+  o.delay_interval_s = r["delay-interval"].as<double>();
+  if (!(o.delay_interval_s >= 0) || !std::isfinite(o.delay_interval_s))
+    throw UsageError("--delay-interval must be 0 (automatic) or a positive number of seconds");
+  o.vdif_rate_hz = r["vdif-rate"].as<double>();
+  if (!(o.vdif_rate_hz >= 0) || !std::isfinite(o.vdif_rate_hz))
+    throw UsageError("--vdif-rate must be a positive number of samples per second");
   if (r.count("flags")) o.flags_path = r["flags"].as<std::string>();
   o.flag_thresh = r["flag-thresh"].as<double>();
   if (!(o.flag_thresh >= 0 && o.flag_thresh <= 1))

@@ -22,7 +22,8 @@ struct BfOptions {
   int nbeams = 1;                     // --nbeams (tiling)
   std::string weights_path;           // --weights
   bool fringe_stopped = false;
-  double delay_interval_s = 1.0;
+  double delay_interval_s = 0;       // 0 = automatic (bf_run.cpp)
+  double vdif_rate_hz = 0;            // --vdif-rate: VDIF sample rate when the frames lack it
   std::string flags_path;
   double flag_thresh = 0.1;
   BeamDetection detection = BeamDetection::stokes_i;  // --stokes I | IQUV; --no-filterbank

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <thread>
 
@@ -90,11 +91,29 @@ void check_narrow_band(const GeometricWeights& weights, const VoltageHeader& v,
       o.fringe_stopped ? "" : " (F-engine data compensated to the pointing: --fringe-stopped)"));
 }
 
+// Samples between weight updates, a whole number of integrations: --delay-interval, or where
+// that is 0, as long as keeps the weights' phases within 0.01 turn of the sky (at most 1 s).
+// File weights never change.
+int64_t weight_epoch_samples(const BfOptions& o, const VoltageHeader& v,
+                             const GeometricWeights* geometry, const UtcInstant& start,
+                             const Messages& messages) {
+  if (!geometry) return std::numeric_limits<int64_t>::max() / 2;
+  double interval_s = o.delay_interval_s;
+  if (interval_s <= 0) {
+    const double rate = geometry->max_phase_rate_turns_per_s(start);
+    interval_s = rate > 0 ? std::min(1.0, 0.01 / rate) : 1.0;
+  }
+  const int64_t samples = std::max<int64_t>(1, int64_t(interval_s / v.tsamp_s / o.tint)) * o.tint;
+  messages.detail(format_string("weights updated every %lld samples (%.4g s)", (long long)samples,
+                                samples * v.tsamp_s));
+  return samples;
+}
+
 }  // namespace
 
 BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input);
+  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif_rate_hz);
   const VoltageHeader& v = reader->header();
   if (!v.complex_samples)
     throw file_error(o.input, "has real samples; bf takes channelised complex voltages");
@@ -149,9 +168,11 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   BeamOutputSettings settings{o.output_root, o.nbits, o.overwrite, o.input};
   BeamOutputs outputs(shape, v, beams, pointing, settings);
   const int64_t gulp = block_samples(o, v);
-  messages.detail(format_string("bf: %d beams x %d channels x %d stations, blocks of %lld samples, "
+  messages.detail(format_string("%d beams x %d channels x %d stations, blocks of %lld samples, "
                                 "engine %s", shape.nbeams, v.nchan, v.nant, (long long)gulp,
                                 engine->name().c_str()));
+
+  const int64_t epoch_samples = weight_epoch_samples(o, v, geometry ? &*geometry : nullptr, start, messages);
 
   VoltageBlock block;
   BeamBlockOutput result;
@@ -161,26 +182,27 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   RawBeamWeights raw;
   int64_t dropped = 0;
   while (true) {
-    const int64_t n = reader->read(gulp, block);
+    // Blocks end at weight updates, so the weights a sample gets do not depend on --gulp.
+    const int64_t position = summary.samples_in;
+    const int64_t epoch = position / epoch_samples;
+    const int64_t n = reader->read(std::min(gulp, (epoch + 1) * epoch_samples - position), block);
     if (n == 0) break;
     summary.samples_in += n;
     const int64_t usable = n - n % o.tint;
     dropped += n - usable;
     if (usable == 0) continue;
     const BlockFlags bf = block_flags(flags, v.nant, block.first_sample, usable, v.tsamp_s, o.flag_thresh);
-    // Geometric weights for the middle of the delay interval this block's middle falls in.
-    const double middle_s = (block.first_sample + usable / 2.0) * v.tsamp_s;
-    const int64_t epoch = geometry ? int64_t(std::floor(middle_s / o.delay_interval_s)) : 0;
     if (epoch != weights_epoch || bf.station_valid != weights_valid) {
+      // Geometric weights for the middle of the update interval.
       if (epoch != weights_epoch || raw.values.empty())
         raw = file_weights ? *file_weights
-                           : geometry->at({start.mjd_day, start.seconds + (epoch + 0.5) * o.delay_interval_s});
+                           : geometry->at({start.mjd_day, start.seconds + (epoch + 0.5) * epoch_samples * v.tsamp_s});
       engine->set_weights(normalise_weights(raw, bf.station_valid));
       weights_epoch = epoch;
       weights_valid = bf.station_valid;
     }
     if (bf.nvalid < v.nant)
-      messages.detail(format_string("bf: samples %lld+: %d of %d stations kept",
+      messages.detail(format_string("samples %lld+: %d of %d stations kept",
                                     (long long)block.first_sample, bf.nvalid, v.nant));
     // The engine takes [chan][ant] rows of `usable` samples: a last block whose tail does not
     // fill an integration is cut to them first.
@@ -199,7 +221,7 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
                                    o.input.c_str(), (long long)dropped, o.tint));
   outputs.commit();
   const std::string note = outputs.scaling_note();
-  if (!note.empty()) messages.info("bf: " + note);
+  if (!note.empty()) messages.info(note);
   summary.seconds_of_data = summary.samples_in * v.tsamp_s;
   summary.input_bytes = double(summary.samples_in) * v.nchan * v.nant * v.npol * 2 * v.nbits / 8;
   summary.engine = engine->name();

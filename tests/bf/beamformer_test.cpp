@@ -116,7 +116,9 @@ TEST(Beamformer, MatchedBeamReturnsThePlaneWaveAndOthersFollowTheArrayFactor) {
   for (int b = 0; b < 19; ++b)
     for (size_t c = 0; c < freqs.size(); ++c) {
       const cd af = array_factor(layout, directions[size_t(b)], source, freqs[c]);
-      if (b == 4) EXPECT_NEAR(std::abs(af), 1.0, 1e-12);
+      if (b == 4) {
+        EXPECT_NEAR(std::abs(af), 1.0, 1e-12);
+      }
       if (std::abs(af) < 0.5) ++attenuated;
       for (int64_t t = 0; t < nt; ++t) {
         const float* y = f.out.coherent.data() + ((size_t(b) * 3 + c) * nt + size_t(t)) * 4;
