@@ -38,19 +38,19 @@ std::string report_number(const char* format, double value) {
 std::string sexagesimal(double value_deg, bool is_ra) {
   double scaled = is_ra ? std::fmod(value_deg, 360.0) / 15.0 : std::fabs(value_deg);
   if (scaled < 0) scaled += 24.0;
-  // Round once, at the last printed digit, so 59.99995 s never prints as 60.
-  const double unit = is_ra ? 1e-4 / 3600.0 : 1e-3 / 3600.0;
-  scaled = std::round(scaled / unit) * unit;
-  const int whole = int(scaled);
-  const int minutes = int((scaled - whole) * 60.0 + 1e-9);
-  double seconds = ((scaled - whole) * 60.0 - minutes) * 60.0;
-  if (seconds < 0) seconds = 0;
+  // Round once, to whole units of the last printed digit, and split those integers: 59.99995 s
+  // never prints as 60, and -30 degrees held as -29.999999999999996 prints as -30:00:00.
+  const long long per_second = is_ra ? 10000 : 1000;
+  const long long total = std::llround(scaled * 3600.0 * double(per_second));
+  const long long whole = total / (3600 * per_second);
+  const long long minutes = total % (3600 * per_second) / (60 * per_second);
+  const double seconds = double(total % (60 * per_second)) / double(per_second);
   char buffer[40];
   if (is_ra)
-    std::snprintf(buffer, sizeof buffer, "%02d:%02d:%07.4f", whole % 24, minutes, seconds);
+    std::snprintf(buffer, sizeof buffer, "%02lld:%02lld:%07.4f", whole % 24, minutes, seconds);
   else
-    std::snprintf(buffer, sizeof buffer, "%c%02d:%02d:%06.3f", value_deg < 0 ? '-' : '+', whole,
-                  minutes, seconds);
+    std::snprintf(buffer, sizeof buffer, "%c%02lld:%02lld:%06.3f", value_deg < 0 ? '-' : '+',
+                  whole, minutes, seconds);
   return buffer;
 }
 

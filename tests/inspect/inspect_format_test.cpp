@@ -97,4 +97,5 @@ TEST(ReportText, NamesStokesCodesAndAngles) {
   EXPECT_EQ(rapt::sexagesimal(272.655, true), "18:10:37.2000");
   EXPECT_EQ(rapt::sexagesimal(-26.78364, false), "-26:47:01.104");
   EXPECT_EQ(rapt::sexagesimal(359.99999999, true), "00:00:00.0000");
+  EXPECT_EQ(rapt::sexagesimal(-29.999999999999996, false), "-30:00:00.000");  // not -29:60
 }
