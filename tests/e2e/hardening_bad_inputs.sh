@@ -18,6 +18,8 @@ done
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$python" "$here/tests/hardening/make_bad_inputs.py" "$tmp/corpus" --shared "$shared" || exit 1
+# A one-station layout for bf on GUPPI RAW and VDIF voltages (which carry no positions).
+printf '# frame: enu -30.7 21.4 1050\nA00 0 0 0 13.5\n' > "$tmp/one_station.txt"
 
 # The programs that read each format; F is the bad file, run in the case's folder.
 commands_for() {
@@ -31,12 +33,19 @@ commands_for() {
     bestprof) echo "snr F" ;;
     par) echo "fold --par F x.dat" ;;
     rfifind_mask) echo "dedisp --mask F --numdms 2 -o out obs.fil" ;;
+    psrdada|guppi_raw|vdif)
+            echo "inspect F"
+            # bf needs station positions: PSRDADA may carry them, GUPPI RAW and VDIF do not.
+            if [ -x "$BIN/bf" ]; then
+              if [ "$1" = psrdada ]; then echo "bf --device cpu -o out F"
+              else echo "bf --device cpu --layout $tmp/one_station.txt -o out F"; fi
+            fi ;;
     layout) echo "inspect F"; echo "inspect --layout F"
             if "$BIN/simulate" --help 2>&1 | grep -q -- '--layout'; then
               echo "simulate --layout F --voltages -o out.dada"
             fi ;;
-    *) echo "inspect F" ;;   # presto_inf, accel_text, pfd, singlepulse and the voltage,
-                             # visibility formats: inspect reads (or refuses) them all
+    *) echo "inspect F" ;;   # presto_inf, accel_text, pfd, singlepulse and the visibility
+                             # formats: inspect reads (or refuses) them all
   esac
 }
 
