@@ -29,6 +29,10 @@ int main(int argc, char** argv) {
         "%.3f s of data (%lld samples) in %.3f s on %s: %.2fx real time, %.3g GB/s of voltages",
         s.seconds_of_data, (long long)s.samples_in, s.wall_seconds, s.engine.c_str(),
         s.wall_seconds > 0 ? s.seconds_of_data / s.wall_seconds : 0.0, rate / 1e9));
+    args.messages.detail(rapt::format_string(
+        "time: %.3f s waiting for voltages (read and decoded beside the beam forming), %.3f s "
+        "forming beams, %.3f s writing",
+        s.waiting_s, s.forming_s, s.writing_s));
     return 0;
   });
 }

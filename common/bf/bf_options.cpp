@@ -50,7 +50,8 @@ void add_bf_options(cxxopts::Options& options) {
        cxxopts::value<std::string>()->default_value("fp32"))
       ("gulp", "time samples per block (0 = as many as --max-block-mib allows)",
        cxxopts::value<int64_t>()->default_value("0"))
-      ("max-block-mib", "largest block of voltages held in memory, MiB",
+      ("max-block-mib", "largest block of voltages, MiB (two are held: one is read while the "
+       "other is formed)",
        cxxopts::value<double>()->default_value("256"))
       ("vdif-rate", "VDIF input: samples per second per channel, for frames that do not say",
        cxxopts::value<double>()->default_value("0"))

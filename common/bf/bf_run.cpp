@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <future>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -174,23 +176,39 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
 
   const int64_t epoch_samples = weight_epoch_samples(o, v, geometry ? &*geometry : nullptr, start, messages);
 
-  VoltageBlock block;
   BeamBlockOutput result;
   BfRunSummary summary;
   int64_t weights_epoch = -1;
   std::vector<uint8_t> weights_valid;
   RawBeamWeights raw;
   int64_t dropped = 0;
-  while (true) {
-    // Blocks end at weight updates, so the weights a sample gets do not depend on --gulp.
-    const int64_t position = summary.samples_in;
-    const int64_t epoch = position / epoch_samples;
-    const int64_t n = reader->read(std::min(gulp, (epoch + 1) * epoch_samples - position), block);
+  // Blocks end at weight updates, so the weights a sample gets do not depend on --gulp. The
+  // next block is read and decoded on a thread of its own while this one is formed and
+  // written.
+  int64_t read_position = 0;
+  auto read_block = [&](VoltageBlock& into) {
+    const int64_t epoch = read_position / epoch_samples;
+    return reader->read(std::min(gulp, (epoch + 1) * epoch_samples - read_position), into);
+  };
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
+  VoltageBlock blocks[2];
+  std::future<int64_t> next = std::async(std::launch::async, read_block, std::ref(blocks[0]));
+  for (int current = 0;; current ^= 1) {
+    auto t = Clock::now();
+    const int64_t n = next.get();
+    summary.waiting_s += seconds_since(t);
     if (n == 0) break;
+    read_position += n;
+    next = std::async(std::launch::async, read_block, std::ref(blocks[current ^ 1]));
+    VoltageBlock& block = blocks[current];
     summary.samples_in += n;
     const int64_t usable = n - n % o.tint;
     dropped += n - usable;
     if (usable == 0) continue;
+    const int64_t epoch = block.first_sample / epoch_samples;
     const BlockFlags bf = block_flags(flags, v.nant, block.first_sample, usable, v.tsamp_s, o.flag_thresh);
     if (epoch != weights_epoch || bf.station_valid != weights_valid) {
       // Geometric weights for the middle of the update interval.
@@ -208,8 +226,12 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
     // fill an integration is cut to them first.
     if (usable < n)
       shrink_time_rows(block.data.data(), n, usable, int64_t(v.nchan) * v.nant, int64_t(v.npol) * 2);
+    t = Clock::now();
     engine->form(block.data.data(), usable, bf.sample_flags.data(), result);
+    summary.forming_s += seconds_since(t);
+    t = Clock::now();
     outputs.write(result);
+    summary.writing_s += seconds_since(t);
     summary.samples_out += result.nsamples_out;
   }
   if (summary.samples_out == 0)

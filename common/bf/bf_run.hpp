@@ -14,6 +14,9 @@ struct BfRunSummary {
   double seconds_of_data = 0;
   double wall_seconds = 0;
   double input_bytes = 0;       // bytes of voltages as stored
+  double waiting_s = 0;         // waiting for the next block to be read and decoded
+  double forming_s = 0;         // in the engine (with its copies to and from a GPU)
+  double writing_s = 0;         // scaling and writing the outputs
   std::string engine;
 };
 
