@@ -127,9 +127,11 @@ void check_stokes_i(const BeamformerShape& s, int64_t nsamples, const int8_t* x,
 }  // namespace
 
 GpuBeamformerTiming time_gpu_beamformer(const BeamformerShape& shape, int64_t nsamples, int gpu,
-                                        int repeats) {
+                                        int repeats, bool fp16_fused) {
   const cuda::DeviceGuard guard(gpu);
-  BeamformerPipeline pipeline(shape, BfPipelineOptions{});
+  BfPipelineOptions options;
+  options.fused_fp16 = fp16_fused;
+  BeamformerPipeline pipeline(shape, options);
   const cudaStream_t stream = pipeline.stream();
   GpuBeamformerTiming t;
   t.upload_bytes = size_t(shape.nchan) * shape.nant * size_t(nsamples) * shape.npol * 2;

@@ -9,7 +9,8 @@
 namespace rapt::gpu {
 
 struct GpuBeamformerTiming {
-  double kernel_s = 0.0;       // conversion + product + detection, float voltages on the GPU
+  double kernel_s = 0.0;       // product + detection (FP16: conversion, cuBLAS and detection,
+                               // or the fused kernel), float voltages on the GPU
   double with_upload_s = 0.0;  // the same after copying the 8-bit voltages from page-locked
                                // memory and unpacking them to float on the GPU
   size_t upload_bytes = 0;     // 8-bit complex voltages: chan x ant x samples x pol x 2 bytes
@@ -23,8 +24,10 @@ struct GpuBeamformerTiming {
 // Forms one block of `nsamples` random 8-bit-valued voltages (weights: random phases over
 // nant, made on the GPU) `repeats` times each way (medians after a warm-up run). The Stokes I
 // of three beams and three output channels, every output sample, is checked against the CPU.
+// FP16 goes through the conversion, cuBLAS and detection passes, or with `fp16_fused` (detected
+// output alone) through the fused kernel (BfPipelineOptions::fused_fp16).
 GpuBeamformerTiming time_gpu_beamformer(const BeamformerShape& shape, int64_t nsamples, int gpu,
-                                        int repeats);
+                                        int repeats, bool fp16_fused = false);
 
 // Peak arithmetic rates of the device, with where each figure comes from.
 struct GpuPeakRates {

@@ -9,6 +9,7 @@
 
 #include "../cuda/device_buffer.hpp"
 #include "bf/bf_gpu_factory.hpp"
+#include "bf_gpu_engine_choice.hpp"
 #include "bf_gpu_pipeline.hpp"
 
 namespace rapt::gpu {
@@ -103,6 +104,15 @@ std::unique_ptr<BeamformerEngine> make_cuda_beamformer(const BeamformerShape& sh
                                                        int gpu_index, size_t group_bytes) {
   gpu::BfPipelineOptions options;
   options.group_bytes = group_bytes;
+  return std::make_unique<gpu::GpuBeamformer>(shape, gpu_index, options);
+}
+
+std::unique_ptr<BeamformerEngine> make_cuda_beamformer(const BeamformerShape& shape,
+                                                       int gpu_index,
+                                                       const CudaBeamformerChoice& choice) {
+  gpu::BfPipelineOptions options;
+  if (choice.group_bytes > 0) options.group_bytes = choice.group_bytes;
+  options.fused_fp16 = choice.fused_fp16;
   return std::make_unique<gpu::GpuBeamformer>(shape, gpu_index, options);
 }
 

@@ -41,9 +41,14 @@ BeamformerPipeline::BeamformerPipeline(const BeamformerShape& shape,
   const size_t nweights = size_t(shape_.nchan) * shape_.nbeams * shape_.nant;
   weights_ = cuda::DeviceBuffer<float2>(nweights);
   station_scale_ = cuda::DeviceBuffer<float>(size_t(shape_.nant));
-  if (shape_.precision == BeamPrecision::fp16)
+  if (shape_.precision == BeamPrecision::fp16) {
     weights_fp16_ = cuda::DeviceBuffer<__half>(size_t(shape_.nchan) * 2 * shape_.nbeams *
                                                size_t(fp16_row(2 * shape_.nant)));
+    // The row padding stays 0 (the weights kernel writes columns < 2 * nant only): the fused
+    // kernel reads whole 8-half vectors.
+    RAPT_CUDA_CHECK(
+        cudaMemsetAsync(weights_fp16_.get(), 0, weights_fp16_.bytes(), stream_.get()));
+  }
 }
 
 void BeamformerPipeline::upload_weights(const std::complex<float>* weights,
@@ -64,6 +69,11 @@ void BeamformerPipeline::weights_changed() {
 
 int BeamformerPipeline::group_channels(int64_t nsamples) const { return plan(nsamples).group; }
 
+bool BeamformerPipeline::fused() const {
+  return shape_.precision == BeamPrecision::fp16 && options_.fused_fp16 && !shape_.coherent &&
+         shape_.detection != BeamDetection::none;
+}
+
 BeamformerPipeline::Plan BeamformerPipeline::plan(int64_t nsamples) const {
   const BeamformerShape& s = shape_;
   Plan pl;
@@ -72,6 +82,10 @@ BeamformerPipeline::Plan BeamformerPipeline::plan(int64_t nsamples) const {
   const bool fp16 = s.precision == BeamPrecision::fp16;
   const bool product = s.detection != BeamDetection::none || s.coherent;
   if (!product) return pl;  // the incoherent beam alone: no product, no scratch
+  if (fused()) {
+    pl.group = s.nchan;  // one kernel over the whole block, no scratch
+    return pl;
+  }
   if (!fp16 && s.coherent) {
     pl.group = s.nchan;  // the beams are the coherent output: all of them at once
   } else {
@@ -97,7 +111,9 @@ void BeamformerPipeline::reserve(int64_t nsamples) {
   const BeamformerShape& s = shape_;
   const Plan pl = plan(nsamples);
   const int64_t nout = nsamples / s.tint;
-  if (s.precision == BeamPrecision::fp16) {
+  if (fused()) {
+    grow(window_scales_, size_t(nout));
+  } else if (s.precision == BeamPrecision::fp16) {
     grow(planar_x_, pl.planar_x);
     if (options_.half_beams)
       grow(half_beams_, pl.beams);
@@ -197,15 +213,22 @@ void BeamformerPipeline::run(const float2* voltages, const uint8_t* flags, int64
   const Plan pl = plan(nsamples);
   const BfDetectParams params = detect_params(flags, nsamples);
   cudaStream_t stream = stream_.get();
-  for (int c0 = 0; pl.group > 0 && c0 < s.nchan; c0 += pl.group) {
-    const int n = std::min(pl.group, s.nchan - c0);
-    multiply(pl, voltages, c0, n);
-    const BeamRows rows = group_rows(pl, c0);
-    if (s.detection != BeamDetection::none)
-      launch_detect(rows, params, c0 / s.fscrunch, n / s.fscrunch, detected_.get(), stream);
-    if (s.coherent && s.precision == BeamPrecision::fp16)
-      launch_planar_to_coherent(rows, s.nbeams, c0, n, s.nchan, nsamples, s.npol, flags,
-                                coherent_.get(), stream);
+  if (fused()) {
+    if (flags)
+      launch_window_scales(flags, s.tint, params.nsamples_out, window_scales_.get(), stream);
+    launch_fused_detect(voltages, weights_fp16_.get(), s.nant, int(fp16_row(2 * s.nant)),
+                        window_scales_.get(), params, detected_.get(), stream);
+  } else {
+    for (int c0 = 0; pl.group > 0 && c0 < s.nchan; c0 += pl.group) {
+      const int n = std::min(pl.group, s.nchan - c0);
+      multiply(pl, voltages, c0, n);
+      const BeamRows rows = group_rows(pl, c0);
+      if (s.detection != BeamDetection::none)
+        launch_detect(rows, params, c0 / s.fscrunch, n / s.fscrunch, detected_.get(), stream);
+      if (s.coherent && s.precision == BeamPrecision::fp16)
+        launch_planar_to_coherent(rows, s.nbeams, c0, n, s.nchan, nsamples, s.npol, flags,
+                                  coherent_.get(), stream);
+    }
   }
   if (s.coherent && s.precision == BeamPrecision::fp32 && flags)
     launch_zero_flagged(complex_beams_.get(), int64_t(s.nbeams) * s.nchan, nsamples, s.npol,

@@ -14,6 +14,13 @@
 //         (and the coherent output, reordered from Y'). Half beams halve the product's writes
 //         and the detection's reads (B1: 0.40 ms against 0.54 ms with float beams) for one more
 //         rounding to 11 bits, of the order of the rounding of the voltages and weights.
+//   FP16 fused (BfPipelineOptions::fused_fp16, detected output alone): no groups, no scratch;
+//         one kernel (bf_fused_detect.cu) forms the beams of a tile of beams, samples and
+//         channels on tensor cores from the float voltages and detects, integrates and sums
+//         them in the same block. Neither half voltages nor beams pass through device memory,
+//         and the output is closer to FP32 (no half beams: B1 spot check 7e-4 of the rms
+//         against 2.7e-3), but as measured on an H100 it is slower, so it is not the default:
+//         B1 0.48 ms against 0.40, B2 MeerKAT 58 ms against 40, B2 SKA-Low 53 ms against 20.
 // The incoherent beam is one more kernel over the float voltages. Buffers grow only when a
 // bigger block comes; a block of the same size allocates nothing.
 #pragma once
@@ -33,7 +40,10 @@ constexpr size_t kDefaultBfGroupBytes = size_t(1) << 30;
 
 struct BfPipelineOptions {
   size_t group_bytes = kDefaultBfGroupBytes;
-  bool half_beams = true;  // FP16 path: the product writes half beams (else float)
+  bool half_beams = true;  // FP16 through cuBLAS: the product writes half beams (else float)
+  // FP16 without the coherent output: the fused product-and-detection kernel instead of
+  // conversion, cuBLAS and detection (see above for why it is off by default).
+  bool fused_fp16 = false;
 };
 
 class BeamformerPipeline {
@@ -73,6 +83,7 @@ class BeamformerPipeline {
     size_t planar_x = 0;    // elements of the FP16 input rows
     size_t beams = 0;       // elements of the beam buffer (complex for FP32)
   };
+  bool fused() const;  // FP16 detected output through the fused kernel
   Plan plan(int64_t nsamples) const;
   BfDetectParams detect_params(const uint8_t* flags, int64_t nsamples) const;
   float2* complex_group(const Plan& pl, int first_chan) const;
@@ -91,6 +102,7 @@ class BeamformerPipeline {
   cuda::DeviceBuffer<__half> half_beams_;     // FP16, half_beams: a group's Y'
   cuda::DeviceBuffer<float> float_beams_;     // FP16, float beams: a group's Y'
   cuda::DeviceBuffer<float2> coherent_;       // FP16 coherent output
+  cuda::DeviceBuffer<float> window_scales_;   // fused FP16 with flags: [t_out]
   cuda::DeviceBuffer<float> detected_;
   cuda::DeviceBuffer<float> incoherent_;
 };

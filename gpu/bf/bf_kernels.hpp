@@ -1,14 +1,15 @@
 // Launchers of the beam former's kernels (gpu/bf/bf_kernels.cu): the FP16 conversions of the
 // weights and the voltages for the tensor-core product, detection with integration over time
-// and channels, the incoherent beam, and the coherent output. The product itself is cuBLAS's
-// (gpu/bf/bf_gpu_pipeline.cpp).
+// and channels, the incoherent beam, and the coherent output; the product itself is then
+// cuBLAS's (gpu/bf/bf_gpu_pipeline.cpp). And (gpu/bf/bf_fused_detect.cu) the FP16 product and
+// detection in one kernel, for blocks that want detected output alone.
 //
 // Layouts on the device (T*P = nsamples * npol columns, time-major then polarisation):
 //   voltages  X[chan][ant][T*P] complex float: the canonical block as uploaded
 //   FP16 X'   [chan][2*ant + re/im][ldx] half, planar: row 2a the real parts of station a, row
 //             2a+1 the imaginary parts (ldx >= T*P)
-//   FP16 W'   [chan][2*beam + re/im][ldw] half, ldw >= 2*ant: [[Wr, -Wi], [Wi, Wr]] per
-//             station and beam (columns 2a, 2a+1)
+//   FP16 W'   [chan][2*beam + re/im][ldw] half, ldw >= 2*ant a multiple of 8: [[Wr, -Wi],
+//             [Wi, Wr]] per station and beam (columns 2a, 2a+1); columns 2*ant .. ldw - 1 are 0
 //   beams     FP32: Y[beam][chan][T*P] complex float (the coherent output's order); FP16:
 //             planar Y'[chan][2*beam + re/im][ldy] of half or float (see BeamRows)
 #pragma once
@@ -75,5 +76,17 @@ void launch_zero_flagged(float2* beams, int64_t rows, int64_t nsamples, int npol
 void launch_planar_to_coherent(const BeamRows& beams, int nbeams, int first_chan, int group_nchan,
                                int nchan, int64_t nsamples, int npol, const uint8_t* flags,
                                float2* coherent, cudaStream_t stream);
+
+// tint / (unflagged samples) of each of the `nsamples_out` windows of `flags` (0 for a window
+// with none): the scale the fused kernel gives each unflagged sample.
+void launch_window_scales(const uint8_t* flags, int tint, int64_t nsamples_out, float* scales,
+                          cudaStream_t stream);
+
+// The detected output D[beam][t_out][stokes][chan_out] of the whole block straight from the
+// float voltages and W' (FP16 products on tensor cores, FP32 sums), the beams never leaving the
+// chip. `window_scales`: launch_window_scales of p.flags (ignored when p.flags is nullptr).
+void launch_fused_detect(const float2* voltages, const __half* weights_fp16, int nant, int ldw,
+                         const float* window_scales, const BfDetectParams& p, float* detected,
+                         cudaStream_t stream);
 
 }  // namespace rapt::gpu

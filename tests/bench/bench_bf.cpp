@@ -1,17 +1,19 @@
 // The beam forming rows of `make bench`, in a table of their own, GPU only (FP32 through cuBLAS
-// CGEMM, FP16 through tensor cores), Stokes I, tint 1, no flags:
+// CGEMM; FP16 on tensor cores, through conversion, cuBLAS and detection and, in the "fp16
+// fused" rows, through the fused product-and-detection kernel), Stokes I, tint 1, no flags:
 //   B1 LOFAR survey: 64 stations, 256 channels, 155 beams, 768 dual-pol samples per channel
 //      (1 s of data).
 //   B2 MeerKAT-like: 64 dishes, 4096 channels, 1024 beams, 1024 samples (the detected output
 //      alone is 16 GiB per 1024 samples); SKA-Low-like: 512 stations, 384 channels, 512 beams,
 //      4096 samples.
-// "kernel": the FP16 conversion, the product (FP16: half beams) and the detection with the
-// float voltages already on the GPU; "+H2D" adds the copy of the 8-bit complex voltages
-// (channels x stations x samples x pols x 2 bytes) from page-locked memory and their unpack to
-// float. FLOPs: beams x channels x samples x pols x (8 x stations + 1). %I/O floor: (complex64
-// input + complex64 beams + complex64 weights) bytes over the measured device-to-device copy
-// bandwidth, over the kernel time. %peak: of the FP32 peak (FP32 rows) or the dense FP16
-// tensor-core peak (FP16 rows).
+// "kernel": the product and the detection with the float voltages already on the GPU (fp16:
+// the FP16 conversion, the product to half beams, the detection; fp16 fused: one kernel);
+// "+H2D" adds the copy of the 8-bit complex voltages (channels x stations x samples x pols x 2
+// bytes) from page-locked memory and their unpack to float. FLOPs: beams x channels x samples x
+// pols x (8 x stations + 1). %I/O floor: (complex64 input + complex64
+// beams + complex64 weights) bytes over the measured device-to-device copy bandwidth, over the
+// kernel time. %peak: of the FP32 peak (FP32 rows) or the dense FP16 tensor-core peak (FP16
+// rows).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -47,6 +49,19 @@ std::string size_text(const BfWorkload& w) {
 }
 
 #ifdef RAPT_WITH_CUDA
+// The ways a block is formed, one row each.
+struct BfVariant {
+  const char* name;
+  BeamPrecision precision;
+  bool fp16_fused;
+};
+
+const BfVariant kVariants[] = {
+    {"fp32", BeamPrecision::fp32, false},
+    {"fp16", BeamPrecision::fp16, false},
+    {"fp16 fused", BeamPrecision::fp16, true},
+};
+
 // The I/O floor's bytes: complex64 voltages, beams and weights, each once.
 double floor_bytes(const BfWorkload& w) {
   const double samples = double(w.nchan) * double(w.nsamples) * 2;  // dual polarisation
@@ -58,17 +73,17 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<std::st
   const gpu::GpuPeakRates peaks = gpu::gpu_peak_rates(s.gpu);
   std::string groups = "# bf: channels per group:";
   for (const BfWorkload& w : kWorkloads) {
-    for (const BeamPrecision precision : {BeamPrecision::fp32, BeamPrecision::fp16}) {
-      const bool fp16 = precision == BeamPrecision::fp16;
-      std::fprintf(stderr, "rapt_bench: bf %s %s\n", w.name, fp16 ? "fp16" : "fp32");
+    for (const BfVariant& v : kVariants) {
+      const bool fp16 = v.precision == BeamPrecision::fp16;
+      std::fprintf(stderr, "rapt_bench: bf %s %s\n", w.name, v.name);
       BeamformerShape shape;
       shape.nchan = w.nchan;
       shape.nant = w.nant;
       shape.npol = 2;
       shape.nbeams = w.nbeams;
-      shape.precision = precision;
+      shape.precision = v.precision;
       const gpu::GpuBeamformerTiming t =
-          gpu::time_gpu_beamformer(shape, w.nsamples, s.gpu, s.repeats);
+          gpu::time_gpu_beamformer(shape, w.nsamples, s.gpu, s.repeats, v.fp16_fused);
       const double samples = double(w.nchan) * double(w.nsamples) * shape.npol;
       const double flops = double(w.nbeams) * samples * (8.0 * w.nant + 1.0);
       const double floor_s = floor_bytes(w) / limits.copy_bytes_per_s;
@@ -78,13 +93,13 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<std::st
                              : "FAIL " + std::to_string(t.mismatches) + "/" +
                                    std::to_string(t.checked)) +
           " err " + number_cell(t.max_error);
-      table.add_row({w.name, size_text(w), fp16 ? "fp16" : "fp32", number_cell(t.kernel_s * 1e3),
+      table.add_row({w.name, size_text(w), v.name, number_cell(t.kernel_s * 1e3),
                      number_cell(t.with_upload_s * 1e3),
                      w.seconds_of_data > 0 ? number_cell(t.kernel_s * 1e3 / w.seconds_of_data)
                                            : "-",
                      number_cell(flops / t.kernel_s * 1e-12), percent_cell(floor_s / t.kernel_s),
                      percent_cell(flops / t.kernel_s / peak), check});
-      groups += std::string(" ") + w.name + " " + (fp16 ? "fp16" : "fp32") + " " +
+      groups += std::string(" ") + w.name + " " + v.name + " " +
                 std::to_string(t.group_channels) + ";";
     }
   }
@@ -104,6 +119,13 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<std::st
                 "# bf: B1 FP16 in three passes (conversion, product, detection) moves %.2f GB: "
                 "%.3f ms at that bandwidth",
                 three_pass_bytes * 1e-9, three_pass_bytes / limits.copy_bytes_per_s * 1e3);
+  notes.push_back(line);
+  // The fused kernel's: float voltages read once, Stokes I written.
+  const double fused_bytes = 8.0 * values * b1.nant + 2.0 * values * b1.nbeams;
+  std::snprintf(line, sizeof line,
+                "# bf: B1 FP16 fused (float voltages in, Stokes I out) moves %.2f GB: %.3f ms at "
+                "that bandwidth",
+                fused_bytes * 1e-9, fused_bytes / limits.copy_bytes_per_s * 1e3);
   notes.push_back(line);
   notes.push_back("# bf: peaks: " + peaks.source);
   notes.push_back(groups);
@@ -129,9 +151,10 @@ void print_bf_tables(const BenchSettings& settings) {
     if (notes.empty())
       for (const BfWorkload& w : kWorkloads) table.add_row({w.name, size_text(w), "-", skipped});
   }
-  std::printf("\n# beam forming: Stokes I, tint 1, no flags; kernel = FP16 conversion + product + "
-              "detection, voltages on the GPU; +H2D adds the copy of the 8-bit voltages and their "
-              "unpack; FLOPs = beams x chans x samples x pols x (8 x stations + 1)\n");
+  std::printf("\n# beam forming: Stokes I, tint 1, no flags; kernel = product + detection (fp16: "
+              "FP16 conversion + product + detection; fp16 fused: one kernel), voltages on the "
+              "GPU; +H2D adds the copy of the 8-bit voltages and their unpack; FLOPs = beams x "
+              "chans x samples x pols x (8 x stations + 1)\n");
   table.print(stdout);
   for (const auto& line : notes) std::printf("%s\n", line.c_str());
 }

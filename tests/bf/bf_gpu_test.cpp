@@ -1,5 +1,7 @@
 // The CUDA beam former against the CPU engine (skipped without a GPU or without CUDA), on random
-// voltages and weights: every output of every shape, in FP32 and in FP16.
+// voltages and weights: every output of every shape, in FP32 and in FP16, and FP16 both ways:
+// conversion, cuBLAS and detection (the default) and, for detected output alone, the fused
+// kernel (gpu/bf/bf_fused_detect.cu), which each case below with `coherent` off tests.
 //
 // Tolerances, relative to the rms of the CPU's output:
 //   FP32: the largest |GPU - CPU| 1e-4 (the same sums in another order; cuBLAS's CGEMM).
@@ -21,6 +23,10 @@
 #include "bf/beamformer_engine.hpp"
 #include "bf/bf_gpu_factory.hpp"
 #include "gpu_device.hpp"
+
+#ifdef RAPT_WITH_CUDA
+#include "../../gpu/bf/bf_gpu_engine_choice.hpp"
+#endif
 
 namespace rapt {
 namespace {
@@ -109,26 +115,47 @@ void expect_close(const std::vector<float>& cpu, const std::vector<float>& gpu,
       << what << ": rms difference " << err_rms << " (" << err_rms / rms << " of the rms)";
 }
 
-std::unique_ptr<BeamformerEngine> gpu_engine(const BeamformerShape& shape, size_t group_bytes) {
+// The ways the GPU engine forms a block.
+struct GpuPath {
+  const char* name;
+  BeamPrecision precision;
+  bool fused_fp16;
+};
+constexpr GpuPath kGpuPaths[] = {
+    {"FP32", BeamPrecision::fp32, false},
+    {"FP16", BeamPrecision::fp16, false},
+    {"FP16 fused", BeamPrecision::fp16, true},
+};
+
+std::unique_ptr<BeamformerEngine> gpu_engine(const BeamformerShape& shape, size_t group_bytes,
+                                             bool fused_fp16) {
 #ifdef RAPT_WITH_CUDA
-  if (group_bytes > 0) return make_cuda_beamformer(shape, 0, group_bytes);
+  if (group_bytes > 0 || fused_fp16) {
+    CudaBeamformerChoice choice;
+    choice.group_bytes = group_bytes;
+    choice.fused_fp16 = fused_fp16;
+    return make_cuda_beamformer(shape, 0, choice);
+  }
 #else
   (void)group_bytes;
+  (void)fused_fp16;
 #endif
   return make_gpu_beamformer(shape, 0);
 }
 
-// Forms `blocks` (sizes in samples) with the CPU and the GPU engine, in both precisions, and
-// compares every output. `group_bytes` > 0 sets the GPU's channel-group size.
+// Forms `blocks` (sizes in samples) with the CPU and the GPU engine, each GPU path, and compares
+// every output. `group_bytes` > 0 sets the GPU's channel-group size.
 void expect_gpu_matches_cpu(BeamformerShape shape, const std::vector<int64_t>& blocks,
                             bool flagged, int left_out, size_t group_bytes = 0) {
-  for (const BeamPrecision precision : {BeamPrecision::fp32, BeamPrecision::fp16}) {
-    const bool fp16 = precision == BeamPrecision::fp16;
-    SCOPED_TRACE(fp16 ? "FP16" : "FP32");
-    shape.precision = precision;
+  for (const GpuPath& path : kGpuPaths) {
+    SCOPED_TRACE(path.name);
+    // With the coherent output, FP16 is never fused: that path was just tested.
+    if (path.fused_fp16 && shape.coherent) continue;
+    const bool fp16 = path.precision == BeamPrecision::fp16;
+    shape.precision = path.precision;
     const BeamWeights weights = random_weights(shape, left_out, 17);
     auto cpu = make_cpu_beamformer(shape, 2);
-    auto gpu = gpu_engine(shape, group_bytes);
+    auto gpu = gpu_engine(shape, group_bytes, path.fused_fp16);
     cpu->set_weights(weights);
     gpu->set_weights(weights);
     uint32_t seed = 100;
@@ -199,6 +226,12 @@ TEST(BeamformerGpu, MatchesCpuWithIntegrationChannelSumsFlagsAndAStationLeftOut)
   expect_gpu_matches_cpu(s, {4 * 37}, true, 3);
   s.detection = BeamDetection::stokes_i;
   expect_gpu_matches_cpu(s, {4 * 37}, true, 0);
+  s.coherent = false;  // now FP16 fused too
+  expect_gpu_matches_cpu(s, {4 * 37}, true, 0);
+  s.detection = BeamDetection::full_stokes;
+  expect_gpu_matches_cpu(s, {4 * 37}, true, 3);
+  s.circular = true;
+  expect_gpu_matches_cpu(s, {4 * 37}, true, 5);
 }
 
 TEST(BeamformerGpu, MatchesCpuForOnePolarisationAndAnOddNumberOfSamples) {
@@ -207,6 +240,8 @@ TEST(BeamformerGpu, MatchesCpuForOnePolarisationAndAnOddNumberOfSamples) {
   s.npol = 1;
   s.coherent = true;
   s.incoherent = true;
+  expect_gpu_matches_cpu(s, {77}, true, 1);
+  s.coherent = false;
   expect_gpu_matches_cpu(s, {77}, true, 1);
 }
 
@@ -230,6 +265,48 @@ TEST(BeamformerGpu, MatchesCpuAsBlocksChangeSize) {
   s.coherent = true;
   s.incoherent = true;
   expect_gpu_matches_cpu(s, {64, 64, 640, 30, 64}, true, -1);
+  s.coherent = false;
+  expect_gpu_matches_cpu(s, {64, 64, 640, 30, 64}, true, -1);
+}
+
+// The fused FP16 kernel's tile edges (tiles of 64 beams x 64 samples x up to 8 output channels,
+// the product in stages of 16 stations): a partial beam tile after a whole one, a partial
+// station stage, output channels past one tile, integration windows that divide the 64-sample
+// tile, that do not, and that are longer than it (atomic sums over tiles), one polarisation
+// with an even and an odd number of samples (16- and 8-byte copies).
+TEST(BeamformerGpu, MatchesCpuAcrossFusedTileEdges) {
+  SKIP_WITHOUT_GPU();
+  BeamformerShape s = small_shape(BeamDetection::stokes_i);
+  s.nbeams = 70;
+  s.nant = 37;
+  s.nchan = 22;
+  expect_gpu_matches_cpu(s, {200}, true, 36);
+  s.tint = 4;
+  expect_gpu_matches_cpu(s, {4 * 75}, true, -1);
+  s.tint = 3;
+  s.fscrunch = 2;
+  s.incoherent = true;
+  expect_gpu_matches_cpu(s, {3 * 67}, true, 5);
+  s.detection = BeamDetection::full_stokes;
+  expect_gpu_matches_cpu(s, {3 * 67}, true, 0);
+  s.tint = 1;  // full Stokes at tint 1: 2 output channels per tile
+  expect_gpu_matches_cpu(s, {130}, true, 0);
+  s.tint = 96;
+  s.fscrunch = 11;
+  expect_gpu_matches_cpu(s, {96 * 3}, true, 20);
+  s.tint = 128;
+  s.fscrunch = 1;
+  s.circular = true;
+  expect_gpu_matches_cpu(s, {128 * 3}, true, -1);
+  s.detection = BeamDetection::stokes_i;
+  s.npol = 1;
+  s.tint = 5;
+  expect_gpu_matches_cpu(s, {5 * 41}, true, 2);
+  s.tint = 1;
+  expect_gpu_matches_cpu(s, {130}, true, 2);
+  s.nant = 1;
+  s.nbeams = 1;
+  expect_gpu_matches_cpu(s, {3}, false, -1);
 }
 
 TEST(BeamformerGpu, NamesItsDevice) {
