@@ -19,29 +19,11 @@
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/text_words.hpp"
 
 namespace rapt {
 
 namespace {
-
-std::string trimmed(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\f\v");
-  if (first == std::string_view::npos) return "";
-  const size_t last = text.find_last_not_of(" \t\r\f\v");
-  return std::string(text.substr(first, last - first + 1));
-}
-
-std::string lowercase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-std::vector<std::string> words(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> out;
-  for (std::string word; in >> word;) out.push_back(word);
-  return out;
-}
 
 // A whole word as a decimal integer in 1..INT_MAX, else nullopt.
 std::optional<int> positive_count(const std::string& word) {

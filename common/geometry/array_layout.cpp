@@ -9,6 +9,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/text_words.hpp"
 #include "geometry/angle_text.hpp"
 #include "geometry/wgs84.hpp"
 
@@ -19,35 +20,6 @@ namespace {
 constexpr double kDegToRad = 3.14159265358979323846 / 180.0;
 // Far beyond any antenna, orbiting ones included; keeps sums and means of positions finite.
 constexpr double kLargestCoordinate_m = 1e10;
-
-std::string trimmed(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\f\v");
-  if (first == std::string_view::npos) return "";
-  const size_t last = text.find_last_not_of(" \t\r\f\v");
-  return std::string(text.substr(first, last - first + 1));
-}
-
-std::string lowercase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-std::vector<std::string> words(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> out;
-  for (std::string word; in >> word;) out.push_back(word);
-  return out;
-}
-
-// A whole word as a finite number, else nullopt.
-std::optional<double> finite_number(const std::string& word) {
-  char* end = nullptr;
-  const double value = std::strtod(word.c_str(), &end);
-  if (word.empty() || end != word.c_str() + word.size() || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
 
 // What the header lines seen so far say, and where each thing was set.
 struct LayoutParseState {

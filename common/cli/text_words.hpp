@@ -1,0 +1,20 @@
+// Small helpers of the line-oriented text parsers (layout, beams, flags and weights files):
+// trimming, case folding, splitting into words, and reading a word as a number.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rapt {
+
+// `text` without leading and trailing blanks (space, tab, CR, FF, VT).
+std::string trimmed(std::string_view text);
+// ASCII lower case.
+std::string lowercase(std::string text);
+// The blank-separated words of `text`.
+std::vector<std::string> words(const std::string& text);
+// A whole word as a finite number (strtod syntax), else nullopt.
+std::optional<double> finite_number(const std::string& word);
+
+}  // namespace rapt
