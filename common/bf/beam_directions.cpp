@@ -200,23 +200,15 @@ SkyDirection direction_from_lmn(double l, double m, const SkyDirection& pointing
 std::vector<BeamDirection> parse_beams_text(std::string_view text, const std::string& name,
                                             const SkyDirection& pointing) {
   BeamsParseState state(name, pointing);
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++state.line_number;
-    if (line.find('\0') != std::string_view::npos) throw state.error("contains a NUL byte");
-    const std::string content = trimmed(line.substr(0, line.find('#')));
-    if (content.empty()) continue;
+  for_each_content_line(text, name, [&](int line_number, const std::string& content) {
+    state.line_number = line_number;
     const std::vector<std::string> fields = words(content);
     if (lowercase(fields[0]) == "offset") {
       parse_offset_line(state, fields, content);
     } else {
       parse_ra_dec_line(state, fields, content);
     }
-  }
+  });
   if (state.beams.empty()) throw file_error(name, "no beam lines");
   return state.beams;
 }

@@ -60,8 +60,8 @@ struct WeightsParseState {
 };
 
 // "nbeams B nchan C nant A": the three keys in any order, each once, case ignored.
-// `bytes_left`: the text after this line, which bounds how many weights can follow.
-void parse_size_line(WeightsParseState& state, const std::string& line, size_t bytes_left) {
+// `file_bytes`: the size of the whole text, which bounds how many weights can follow.
+void parse_size_line(WeightsParseState& state, const std::string& line, size_t file_bytes) {
   const std::vector<std::string> fields = words(line);
   const auto malformed = [&]() {
     return state.error(std::string("expected ") + kSizeLineForm + ", got '" + line + "'");
@@ -88,7 +88,7 @@ void parse_size_line(WeightsParseState& state, const std::string& line, size_t b
   state.have_sizes = true;
   // Each weight takes at least "r i" and a separator: allocate only for a file that can hold
   // them all, so that a short file cannot make the reader allocate without bound.
-  state.storing = static_cast<uint64_t>(state.needed) * 4 <= static_cast<uint64_t>(bytes_left) + 1;
+  state.storing = static_cast<uint64_t>(state.needed) * 4 <= static_cast<uint64_t>(file_bytes) + 1;
   if (state.storing) w.values.resize(static_cast<size_t>(state.needed));
 }
 
@@ -151,22 +151,14 @@ void finish_weights(const WeightsParseState& state) {
 
 RawBeamWeights parse_weights_text(std::string_view text, const std::string& name) {
   WeightsParseState state(name);
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++state.line_number;
-    if (line.find('\0') != std::string_view::npos) throw state.error("contains a NUL byte");
-    const std::string content = trimmed(line.substr(0, line.find('#')));
-    if (content.empty()) continue;
+  for_each_content_line(text, name, [&](int line_number, const std::string& content) {
+    state.line_number = line_number;
     if (state.have_sizes) {
       parse_weight_line(state, content);
     } else {
-      parse_size_line(state, content, text.size() - std::min(start, text.size()));
+      parse_size_line(state, content, text.size());
     }
-  }
+  });
   finish_weights(state);
   return state.weights;
 }

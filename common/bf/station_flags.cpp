@@ -112,18 +112,10 @@ StationFlags parse_station_flags(std::string_view text, const std::string& name,
                                  const std::vector<std::string>& station_names) {
   FlagsParseState state(name, station_names);
   StationFlags flags;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++state.line_number;
-    if (line.find('\0') != std::string_view::npos) throw state.error("contains a NUL byte");
-    const std::string content = trimmed(line.substr(0, line.find('#')));
-    if (content.empty()) continue;
+  for_each_content_line(text, name, [&](int line_number, const std::string& content) {
+    state.line_number = line_number;
     flags.intervals.push_back(parse_flag_line(state, content));
-  }
+  });
   return flags;
 }
 

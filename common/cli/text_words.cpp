@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "cli/errors.hpp"
+
 namespace rapt {
 
 std::string trimmed(std::string_view text) {
@@ -33,6 +35,22 @@ std::optional<double> finite_number(const std::string& word) {
     return std::nullopt;
   }
   return value;
+}
+
+void for_each_content_line(std::string_view text, const std::string& name,
+                           const std::function<void(int, const std::string&)>& handle) {
+  int line_number = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (line.find('\0') != std::string_view::npos)
+      throw file_error(name, "line " + std::to_string(line_number) + ": contains a NUL byte");
+    const std::string content = trimmed(line.substr(0, line.find('#')));
+    if (!content.empty()) handle(line_number, content);
+  }
 }
 
 }  // namespace rapt
