@@ -1,6 +1,6 @@
 #!/bin/sh
 # Ctrl-C (SIGINT) or SIGTERM in the middle of a run leaves no file under the final name and no
-# temporary: simulate writing a large filterbank, and dedisp writing its series.
+# temporary: simulate writing a large filterbank, dedisp writing its series, bf its beams.
 # Exit 0 = pass, 1 = fail, 77 = skip.
 BIN=${BIN:-build/bin}
 [ -x "$BIN/simulate" ] && [ -x "$BIN/dedisp" ] || { echo "simulate/dedisp not built"; exit 77; }
@@ -47,4 +47,17 @@ for sig in INT TERM; do
   interrupt $sig "$W/dd" "$BIN/dedisp" -q --device cpu --threads 1 --lodm 0 --dmstep 1 \
     --numdms 400 -o "$W/dd/x" "$W/in.fil"
 done
+
+# bf: 64 beams of eight stations on one thread; every beam's filterbank is a temporary until done.
+if [ -x "$BIN/bf" ]; then
+  printf '# frame: enu -30.7 21.4 1000\n' > "$W/eight.txt"
+  for a in 0 1 2 3 4 5 6 7; do echo "s$a $((a * 13)) $((a * a * 3)) 0" >> "$W/eight.txt"; done
+  "$BIN/simulate" -q --voltages --layout "$W/eight.txt" --nchans 32 --bw 4 --freq 1400 \
+    --nsamples 65536 --ra 01:00:00 --dec -30:00:00 --tstart 60000 -o "$W/v.dada" || fail "simulate --voltages"
+  mkdir "$W/bf"
+  for sig in INT TERM; do
+    interrupt $sig "$W/bf" "$BIN/bf" -q --device cpu --threads 1 --tiling hex --spacing 0.1 \
+      --nbeams 64 --incoherent -o "$W/bf/x" "$W/v.dada"
+  done
+fi
 exit 0
