@@ -5,6 +5,7 @@
 #include <functional>
 #include <future>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <thread>
@@ -233,7 +234,11 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
     outputs.write(result);
     summary.writing_s += seconds_since(t);
     summary.samples_out += result.nsamples_out;
+    if (messages.progress)
+      std::fprintf(stderr, "\r%s: %.3f s of data formed", messages.program.c_str(),
+                   summary.samples_in * v.tsamp_s);
   }
+  if (messages.progress && summary.samples_in > 0) std::fputc('\n', stderr);
   if (summary.samples_out == 0)
     throw file_error(o.input, format_string("has %lld samples, fewer than one integration "
                                             "(--tint %d)", (long long)summary.samples_in, o.tint));
