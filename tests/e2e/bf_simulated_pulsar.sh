@@ -1,6 +1,7 @@
 #!/bin/sh
 # The survey chain on simulated voltages: simulate --voltages (eight stations within 150 m, a
-# pulsar at the pointing centre) | bf (seven beams on a hex grid, Stokes I, 128 us samples) ->
+# pulsar at the pointing centre) | bf (seven beams on a hex grid, Stokes I, 128 us samples; on
+# the GPU where there is one, while the array-factor reference below is formed on the CPU) ->
 # dedisp -> fold. The pulsar must be found in the beam that points at it, at its period (fold's
 # P search on the dedispersed series) and at its DM (fold's DM search on that beam's
 # filterbank), and be weaker in every neighbouring beam by the array factor: each beam's profile
@@ -27,7 +28,7 @@ LAYOUT
 "$BIN/simulate" -q --voltages --layout "$W/compact.txt" --freq 350 --bw 4 --nchans 32 \
     --nsamples 250000 --ra 04:37:00 --dec -47:15:00 --tstart 60310.2 --seed 3 \
     --pulsar P=0.05,DM=30,snr=4,phase=0.5 -o - |
-  "$BIN/bf" -q --device cpu --tiling hex --spacing 0.25 --nbeams 7 --tint 16 -o "$W/obs" - \
+  "$BIN/bf" -q --tiling hex --spacing 0.25 --nbeams 7 --tint 16 -o "$W/obs" - \
   || fail "simulate | bf"
 for b in 0 1 2 3 4 5 6; do
   [ -f "$W/obs_B00$b.fil" ] || fail "no beam $b"
