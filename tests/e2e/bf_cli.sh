@@ -181,6 +181,8 @@ printf 's0 0 end\n* 0 0.001\n' > flags.txt
 $BF_CPU -v --flags flags.txt -o flagged v.dada 2> err || fail "--flags: $(cat err)"
 grep -q "5 of 6 stations kept" err || fail "--flags: station s0 not left out: $(cat err)"
 [ -f flagged_B000.fil ] || fail "--flags: no output"
+$BF_CPU -v --flags flags.txt --flag-thresh 1 -o kept v.dada 2> err || fail "--flag-thresh 1: $(cat err)"
+grep -q "stations kept" err && fail "--flag-thresh 1: a station was left out: $(cat err)"
 
 # --- stdin equals the file; --gulp and --threads change nothing
 $BF_CPU --tiling hex --spacing 0.5 --nbeams 3 -o ref v.dada 2>/dev/null || fail "reference run"
@@ -192,7 +194,11 @@ for b in 000 001 002; do
 done
 $BF_CPU --tiling hex --spacing 0.5 --nbeams 3 --gulp 1000 -o gulp v.dada 2>/dev/null || fail "--gulp 1000"
 $BF_CPU --tiling hex --spacing 0.5 --nbeams 3 --threads 1 -o t1 v.dada 2>/dev/null || fail "--threads 1"
+$BF_CPU --tiling hex --spacing 0.5 --nbeams 3 --max-block-mib 0.05 -o small v.dada 2>/dev/null || fail "--max-block-mib"
+$BF_CPU --tiling hex --spacing 0.5 --nbeams 3 --progress -o prog v.dada 2> err || fail "--progress"
+grep -q "s of data formed" err || fail "--progress printed no progress: $(cat err)"
 for b in 000 001 002; do
+  cmp -s ref_B$b.fil small_B$b.fil || fail "--max-block-mib 0.05 changed B$b"
   cmp -s ref_B$b.fil gulp_B$b.fil || fail "--gulp 1000 changed B$b"
   cmp -s ref_B$b.fil t1_B$b.fil || fail "--threads 1 changed B$b"
 done
@@ -239,6 +245,7 @@ expect_error() {  # expect_error NAME-IN-MESSAGE BF-ARGUMENTS...
   [ -z "$(ls -A out)" ] || fail "$*: left $(ls -A out | tr '\n' ' ')"
 }
 expect_error bad_beams.txt --beams bad_beams.txt v.dada
+expect_error vdif-rate --vdif-rate -5 v.dada
 expect_error bad_weights.txt --weights bad_weights.txt v.dada
 expect_error short_weights.txt --weights short_weights.txt v.dada
 expect_error five.txt --layout five.txt v.dada
