@@ -74,7 +74,6 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
     SigprocHeader beam = h;
     beam.ibeam = b;
     position(beam, beams_[size_t(b)].direction);
-    headers_.push_back(beam);
     if (detected) {
       paths_.push_back(beam_file_name(settings_.root, b, shape_.nbeams, ".fil"));
       filterbanks_.push_back(std::make_unique<SigprocWriter>(paths_.back(), beam, settings_.overwrite));
@@ -86,7 +85,6 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
     ib.ibeam = shape_.nbeams;
     ib.nbeams = shape_.nbeams + 1;
     position(ib, pointing_);
-    headers_.push_back(ib);
     paths_.push_back(settings_.root + "_IB.fil");
     incoherent_ = std::make_unique<SigprocWriter>(paths_.back(), ib, settings_.overwrite);
   }

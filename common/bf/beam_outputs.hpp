@@ -48,7 +48,7 @@ class BeamOutputs {
   void commit();
   // Final names of every file, in the order written to R_beams.txt.
   const std::vector<std::string>& paths() const { return paths_; }
-  // "8-bit scaling: 64 + 16 (x - mean) / rms per channel, from the first 2048 samples" or "".
+  // The 8-bit scaling as applied (and the number of output samples it was measured on), or "".
   std::string scaling_note() const;
 
  private:
@@ -61,7 +61,6 @@ class BeamOutputs {
   SkyDirection pointing_;
   BeamOutputSettings settings_;
   bool reversed_ = false;                  // channels written top first, reversed from input
-  std::vector<SigprocHeader> headers_;     // per detected beam (+ the incoherent beam last)
   std::vector<std::unique_ptr<SigprocWriter>> filterbanks_;
   std::unique_ptr<SigprocWriter> incoherent_;
   std::vector<std::unique_ptr<VoltageWriter>> coherent_;
