@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
-#include <future>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -16,6 +14,7 @@
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "geometry/array_layout.hpp"
+#include "io/voltage_prefetch.hpp"
 #include "io/voltage_samples.hpp"
 
 namespace rapt {
@@ -186,25 +185,16 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   // Blocks end at weight updates, so the weights a sample gets do not depend on --gulp. The
   // next block is read and decoded on a thread of its own while this one is formed and
   // written.
-  int64_t read_position = 0;
-  auto read_block = [&](VoltageBlock& into) {
-    const int64_t epoch = read_position / epoch_samples;
-    return reader->read(std::min(gulp, (epoch + 1) * epoch_samples - read_position), into);
-  };
+  PrefetchingVoltageReader blocks(*reader, [&](int64_t position) {
+    return std::min(gulp, (position / epoch_samples + 1) * epoch_samples - position);
+  });
   using Clock = std::chrono::steady_clock;
   auto seconds_since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
-  VoltageBlock blocks[2];
-  std::future<int64_t> next = std::async(std::launch::async, read_block, std::ref(blocks[0]));
-  for (int current = 0;; current ^= 1) {
-    auto t = Clock::now();
-    const int64_t n = next.get();
-    summary.waiting_s += seconds_since(t);
-    if (n == 0) break;
-    read_position += n;
-    next = std::async(std::launch::async, read_block, std::ref(blocks[current ^ 1]));
-    VoltageBlock& block = blocks[current];
+  while (VoltageBlock* next = blocks.next()) {
+    VoltageBlock& block = *next;
+    const int64_t n = block.nsamples;
     summary.samples_in += n;
     const int64_t usable = n - n % o.tint;
     dropped += n - usable;
@@ -227,7 +217,7 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
     // fill an integration is cut to them first.
     if (usable < n)
       shrink_time_rows(block.data.data(), n, usable, int64_t(v.nchan) * v.nant, int64_t(v.npol) * 2);
-    t = Clock::now();
+    auto t = Clock::now();
     engine->form(block.data.data(), usable, bf.sample_flags.data(), result);
     summary.forming_s += seconds_since(t);
     t = Clock::now();
@@ -238,6 +228,7 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
       std::fprintf(stderr, "\r%s: %.3f s of data formed", messages.program.c_str(),
                    summary.samples_in * v.tsamp_s);
   }
+  summary.waiting_s = blocks.waiting_s();
   if (messages.progress && summary.samples_in > 0) std::fputc('\n', stderr);
   if (summary.samples_out == 0)
     throw file_error(o.input, format_string("has %lld samples, fewer than one integration "
