@@ -90,8 +90,6 @@ int64_t first_sample_at_or_after(double time_s, double tsamp_s, int64_t limit) {
   return k;
 }
 
-using SampleRange = std::pair<int64_t, int64_t>;  // [first, end) within the block, 0-based
-
 // Sorts and joins overlapping or touching ranges in place.
 void merge_ranges(std::vector<SampleRange>& ranges) {
   std::sort(ranges.begin(), ranges.end());
@@ -124,17 +122,15 @@ StationFlags read_station_flags(const std::string& path,
   return parse_station_flags(read_file_contents(path), path, station_names);
 }
 
-BlockFlags block_flags(const StationFlags& flags, int nant, int64_t first_sample,
-                       int64_t nsamples, double tsamp_s, double flag_thresh) {
+std::vector<std::vector<SampleRange>> station_flagged_ranges(const StationFlags& flags, int nant,
+                                                            int64_t first_sample,
+                                                            int64_t nsamples, double tsamp_s) {
   if (nant < 0 || first_sample < 0 || nsamples < 0 ||
       nsamples > std::numeric_limits<int64_t>::max() - first_sample) {
-    throw std::invalid_argument("block_flags: negative station count or sample range");
+    throw std::invalid_argument("station flags: negative station count or sample range");
   }
   if (!std::isfinite(tsamp_s) || !(tsamp_s > 0.0)) {
-    throw std::invalid_argument("block_flags: tsamp_s must be positive and finite");
-  }
-  if (!(flag_thresh >= 0.0 && flag_thresh <= 1.0)) {
-    throw std::invalid_argument("block_flags: flag_thresh must be in [0, 1]");
+    throw std::invalid_argument("station flags: tsamp_s must be positive and finite");
   }
   const int64_t block_end = first_sample + nsamples;
 
@@ -142,7 +138,7 @@ BlockFlags block_flags(const StationFlags& flags, int nant, int64_t first_sample
   std::vector<std::vector<SampleRange>> station_ranges(static_cast<size_t>(nant));
   for (const StationFlagInterval& interval : flags.intervals) {
     if (interval.station < -1 || interval.station >= nant) {
-      throw std::invalid_argument("block_flags: a flag interval names station " +
+      throw std::invalid_argument("station flags: a flag interval names station " +
                                   std::to_string(interval.station) + " of " +
                                   std::to_string(nant));
     }
@@ -159,13 +155,24 @@ BlockFlags block_flags(const StationFlags& flags, int nant, int64_t first_sample
     }
   }
 
+  for (std::vector<SampleRange>& ranges : station_ranges) merge_ranges(ranges);
+  return station_ranges;
+}
+
+BlockFlags block_flags(const StationFlags& flags, int nant, int64_t first_sample,
+                       int64_t nsamples, double tsamp_s, double flag_thresh) {
+  if (!(flag_thresh >= 0.0 && flag_thresh <= 1.0)) {
+    throw std::invalid_argument("block_flags: flag_thresh must be in [0, 1]");
+  }
+  std::vector<std::vector<SampleRange>> station_ranges =
+      station_flagged_ranges(flags, nant, first_sample, nsamples, tsamp_s);
+
   BlockFlags out;
   out.station_valid.assign(static_cast<size_t>(nant), 0);
   out.sample_flags.assign(static_cast<size_t>(nsamples), 0);
   std::vector<SampleRange> kept_ranges;  // flagged samples of the stations kept
   for (int a = 0; a < nant; ++a) {
-    std::vector<SampleRange>& ranges = station_ranges[static_cast<size_t>(a)];
-    merge_ranges(ranges);
+    const std::vector<SampleRange>& ranges = station_ranges[static_cast<size_t>(a)];
     int64_t flagged = 0;
     for (const SampleRange& range : ranges) flagged += range.second - range.first;
     const double fraction =

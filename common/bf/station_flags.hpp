@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rapt {
@@ -37,6 +38,18 @@ StationFlags parse_station_flags(std::string_view text, const std::string& name,
                                  const std::vector<std::string>& station_names);
 StationFlags read_station_flags(const std::string& path,
                                 const std::vector<std::string>& station_names);
+
+// Samples [first, end) counted from the start of a block.
+using SampleRange = std::pair<int64_t, int64_t>;
+
+// The flagged samples of each of `nant` stations among samples first_sample .. first_sample +
+// nsamples - 1 (at tsamp_s each), as sorted, disjoint ranges relative to first_sample: the
+// station's own intervals and those of '*'. Time linear in the intervals. Throws
+// std::invalid_argument for a negative nant, first_sample or nsamples, a tsamp_s that is not
+// positive and finite, or an interval of a station >= nant.
+std::vector<std::vector<SampleRange>> station_flagged_ranges(const StationFlags& flags, int nant,
+                                                            int64_t first_sample,
+                                                            int64_t nsamples, double tsamp_s);
 
 struct BlockFlags {
   std::vector<uint8_t> station_valid;  // [nant]: 1 = kept in the beams
