@@ -45,9 +45,10 @@ class GeometricWeights {
   // How fast the weights' phases turn as the sky moves: the largest |d(nu_c tau)/dt| over
   // channels, beams and antennas around `time`, turns per second.
   double max_phase_rate_turns_per_s(const UtcInstant& time) const;
+  // tau_a(s_b) - tau_a(s_0) at `time`, seconds, [beam][ant].
+  std::vector<double> residual_delays_s(const UtcInstant& time) const;
 
  private:
-  std::vector<double> residual_delays_s(const UtcInstant& time) const;  // [beam][ant]
   ArrayLayout layout_;
   std::vector<SkyDirection> beams_;
   std::vector<double> channel_freq_hz_;
