@@ -1,0 +1,98 @@
+#include "corr/valid_samples.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "corr/correlator_engine.hpp"
+
+namespace rapt {
+
+void StationSampleMask::reset(int nant, int64_t nsamples) {
+  if (nant < 0 || nsamples < 0) throw std::invalid_argument("StationSampleMask: negative size");
+  nant_ = nant;
+  nsamples_ = nsamples;
+  nwords_ = size_t((nsamples + 63) / 64);
+  bits_.assign(size_t(nant) * nwords_, ~uint64_t{0});
+  // The bits past the last sample stay 0, so that popcounts count samples only.
+  if (nsamples % 64)
+    for (int a = 0; a < nant; ++a) bits_[(size_t(a) + 1) * nwords_ - 1] = (uint64_t{1} << (nsamples % 64)) - 1;
+  invalid_.assign(size_t(nant), 0);
+}
+
+void StationSampleMask::invalidate(int ant, int64_t first, int64_t end) {
+  if (ant < 0 || ant >= nant_) throw std::invalid_argument("StationSampleMask: no such station");
+  first = std::max<int64_t>(first, 0);
+  end = std::min(end, nsamples_);
+  uint64_t* words = bits_.data() + size_t(ant) * nwords_;
+  for (int64_t t = first; t < end; ++t) {
+    const uint64_t bit = uint64_t{1} << (t & 63);
+    if (words[t >> 6] & bit) {
+      words[t >> 6] &= ~bit;
+      ++invalid_[size_t(ant)];
+    }
+  }
+}
+
+int64_t StationSampleMask::invalid_count() const {
+  int64_t total = 0;
+  for (int64_t n : invalid_) total += n;
+  return total;
+}
+
+int64_t StationSampleMask::valid_count(int a1, int a2) const {
+  if (!invalid_[size_t(a1)] && !invalid_[size_t(a2)]) return nsamples_;
+  const uint64_t* x = bits_.data() + size_t(a1) * nwords_;
+  const uint64_t* y = bits_.data() + size_t(a2) * nwords_;
+  int64_t count = 0;
+  for (size_t w = 0; w < nwords_; ++w) count += __builtin_popcountll(x[w] & y[w]);
+  return count;
+}
+
+int64_t mark_lost_samples(const float* block, int nchan, int nant, int64_t nsamples, int npol,
+                          StationSampleMask& mask) {
+  if (mask.nant() != nant || mask.nsamples() != nsamples)
+    throw std::invalid_argument("mark_lost_samples: the mask is not the block's size");
+  // One pass over the block in memory order, noting the samples where anything is nonzero.
+  const int64_t values = int64_t(npol) * 2;
+  std::vector<uint8_t> seen(size_t(nant) * size_t(nsamples), 0);
+  for (int c = 0; c < nchan; ++c)
+    for (int a = 0; a < nant; ++a) {
+      const float* x = block + (int64_t(c) * nant + a) * nsamples * values;
+      uint8_t* s = seen.data() + size_t(a) * size_t(nsamples);
+      for (int64_t t = 0; t < nsamples; ++t)
+        for (int64_t k = 0; k < values; ++k) s[t] |= x[t * values + k] != 0.0f;
+    }
+  int64_t marked = 0;
+  for (int a = 0; a < nant; ++a) {
+    const uint8_t* s = seen.data() + size_t(a) * size_t(nsamples);
+    for (int64_t t = 0; t < nsamples; ++t)
+      if (!s[t] && mask.valid(a, t)) {
+        mask.invalidate(a, t, t + 1);
+        ++marked;
+      }
+  }
+  return marked;
+}
+
+void zero_invalid_samples(float* block, int nchan, int nant, int64_t nsamples, int npol,
+                          const StationSampleMask& mask) {
+  const int64_t values = int64_t(npol) * 2;
+  for (int a = 0; a < nant; ++a) {
+    if (!mask.invalid_count(a)) continue;
+    for (int c = 0; c < nchan; ++c) {
+      float* x = block + (int64_t(c) * nant + a) * nsamples * values;
+      for (int64_t t = 0; t < nsamples; ++t)
+        if (!mask.valid(a, t)) std::fill(x + t * values, x + (t + 1) * values, 0.0f);
+    }
+  }
+}
+
+void add_baseline_valid_counts(const StationSampleMask& mask, std::vector<int64_t>& counts) {
+  const int nant = mask.nant();
+  if (counts.size() != size_t(nant) * size_t(nant + 1) / 2)
+    throw std::invalid_argument("add_baseline_valid_counts: counts is not one per baseline");
+  for (int a2 = 0; a2 < nant; ++a2)
+    for (int a1 = 0; a1 <= a2; ++a1) counts[size_t(baseline_index(a1, a2))] += mask.valid_count(a1, a2);
+}
+
+}  // namespace rapt
