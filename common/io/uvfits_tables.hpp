@@ -28,8 +28,9 @@ UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
 std::vector<double> read_uvfits_if_offsets(fitsfile* fits, const std::string& name, int nif,
                                            std::vector<std::string>* warnings);
 
-// Appends the AIPS AN table (one row per vis.array antenna, NOSTA = index + 1).
-void write_uvfits_an_table(FitsOutputFile& out, const VisibilitySet& vis);
+// Appends the AIPS AN table (one row per vis.array antenna, NOSTA = index + 1). RDATE and
+// GSTIA0 are for `day_mjd`, the day that the groups' DATE PZERO names.
+void write_uvfits_an_table(FitsOutputFile& out, const VisibilitySet& vis, double day_mjd);
 // Appends the AIPS FQ table for one IF.
 void write_uvfits_fq_table(FitsOutputFile& out, const VisibilitySet& vis);
 

@@ -13,21 +13,15 @@ namespace {
 constexpr double kMjdToJd = 2400000.5;
 constexpr double kEarthRotation_deg_per_day = 360.985647366;
 
-double first_day_mjd(const VisibilitySet& vis) {
-  if (vis.time_mjd.empty()) return 51544.0;  // J2000 day when there is nothing to date
-  return std::floor(*std::min_element(vis.time_mjd.begin(), vis.time_mjd.end()));
-}
-
 bool linear_feeds(const VisibilitySet& vis) {
   for (int code : vis.stokes)
     if (code <= -1 && code >= -4) return false;
   return true;
 }
 
-void write_an_keys(FitsOutputFile& out, const VisibilitySet& vis) {
+void write_an_keys(FitsOutputFile& out, const VisibilitySet& vis, double day_mjd) {
   fitsfile* f = out.get();
   int status = 0;
-  const double day_mjd = first_day_mjd(vis);
   int iy = 2000, im = 1, id = 1;
   double fd = 0, tai_utc_s = 0;
   eraJd2cal(kMjdToJd, day_mjd, &iy, &im, &id, &fd);
@@ -105,7 +99,7 @@ std::string uvfits_date_text(double mjd) {
 
 // Columns of AIPS memo 117's AN table. ORBPARM (NUMORB = 0) and POLCALA/POLCALB (NOPCAL = 0) are
 // present with zero width, as AIPS itself writes them; DIAMETER is added when dishes are known.
-void write_uvfits_an_table(FitsOutputFile& out, const VisibilitySet& vis) {
+void write_uvfits_an_table(FitsOutputFile& out, const VisibilitySet& vis, double day_mjd) {
   bool with_diameter = false;
   size_t name_width = 8;
   for (const Antenna& a : vis.array.antennas) {
@@ -124,7 +118,7 @@ void write_uvfits_an_table(FitsOutputFile& out, const VisibilitySet& vis) {
                   const_cast<char**>(ttype), const_cast<char**>(tform),
                   const_cast<char**>(tunit), "AIPS AN", &status);
   out.check(status, "cannot create the AIPS AN table");
-  write_an_keys(out, vis);
+  write_an_keys(out, vis, day_mjd);
   write_an_rows(out, vis, with_diameter);
 }
 

@@ -1,7 +1,13 @@
 // UVFITS writing: AIPS random groups (NAXIS 7, float32, one IF, one subarray) followed by the
 // AIPS AN and FQ tables, written under a temporary name and renamed into place.
+//
+// Groups are appended as rows arrive (open_uvfits_writer), so memory does not grow with the
+// observation. GCOUNT, the one header value that depends on how many groups there are, is
+// written as 1 and set at commit() before the tables go after the groups; CFITSIO lets the
+// primary array grow while it is the last HDU. write_uvfits() is the same writer fed once.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +15,8 @@
 #include "io/uvfits.hpp"
 #include "io/uvfits_cfitsio.hpp"
 #include "io/uvfits_tables.hpp"
+#include "io/visibility_writer.hpp"
+#include "io/visibility_writer_checks.hpp"
 
 namespace rapt {
 
@@ -17,16 +25,23 @@ namespace {
 constexpr double kSpeedOfLight_m_per_s = 299792458.0;
 constexpr double kMjdToJd = 2400000.5;
 constexpr double kRadToDeg = 180.0 / M_PI;
+constexpr double kDayWithoutRows_mjd = 51544.0;  // J2000's day, when there is nothing to date
 
 UsageError usage_error(const std::string& path, const std::string& problem) {
   return UsageError(path + ": " + problem);
 }
 
-void check_sizes(const std::string& path, const VisibilitySet& vis) {
-  const size_t rows = vis.nrows();
-  const size_t cells = rows * vis.nchan() * vis.nstokes();
+void check_metadata(const std::string& path, const VisibilitySet& vis) {
   if (vis.nchan() == 0 || vis.nstokes() == 0)
     throw usage_error(path, "cannot write UVFITS without channels and correlation products");
+  if (vis.array.size() > 2047)
+    throw usage_error(path, "UVFITS antenna numbers stop at 2047; the array has " +
+                                std::to_string(vis.array.size()));
+}
+
+void check_rows(const std::string& path, const VisibilitySet& vis) {
+  const size_t rows = vis.nrows();
+  const size_t cells = rows * vis.nchan() * vis.nstokes();
   if (vis.antenna2.size() != rows || vis.time_mjd.size() != rows || vis.uvw_m.size() != rows ||
       vis.integration_s.size() != rows || vis.vis.size() != cells ||
       vis.weight.size() != cells || vis.flag.size() != cells)
@@ -37,9 +52,6 @@ void check_sizes(const std::string& path, const VisibilitySet& vis) {
         vis.antenna2[r] >= vis.array.size())
       throw usage_error(path, "row " + std::to_string(r) + ": antenna index outside the " +
                                   std::to_string(vis.array.size()) + "-antenna array");
-  if (vis.array.size() > 2047)
-    throw usage_error(path, "UVFITS antenna numbers stop at 2047; the array has " +
-                                std::to_string(vis.array.size()));
 }
 
 // The FREQ axis step; channels must lie on it (to 1e-6 of a channel). The set's own channel
@@ -71,6 +83,11 @@ int stokes_step(const std::string& path, const VisibilitySet& vis) {
   return step;
 }
 
+// The UTC day (MJD of its 0h) that the first DATE parameter's PZERO names.
+double first_day_mjd(const std::vector<double>& time_mjd) {
+  return std::floor(*std::min_element(time_mjd.begin(), time_mjd.end()));
+}
+
 struct ParamPlan {
   std::vector<std::string> names;
   std::vector<double> zeros;
@@ -78,12 +95,10 @@ struct ParamPlan {
   double day_mjd = 0;  // DATE PZERO is this day's 0h, as JD
 };
 
-ParamPlan plan_params(const VisibilitySet& vis) {
+ParamPlan plan_params(const VisibilitySet& vis, double day_mjd) {
   ParamPlan plan;
   plan.with_baseline = vis.array.size() <= 255;
-  plan.day_mjd = vis.time_mjd.empty()
-                     ? 51544.0
-                     : std::floor(*std::min_element(vis.time_mjd.begin(), vis.time_mjd.end()));
+  plan.day_mjd = day_mjd;
   plan.names = {"UU", "VV", "WW", "DATE", "DATE"};
   plan.zeros = {0, 0, 0, plan.day_mjd + kMjdToJd, 0};
   if (plan.with_baseline) plan.names.push_back("BASELINE");
@@ -101,13 +116,14 @@ void write_axis(fitsfile* f, int n, const char* ctype, double crval, double cdel
   fits_write_key_dbl(f, ("CRPIX" + num).c_str(), crpix, -15, nullptr, status);
 }
 
+// The primary header with GCOUNT 1 (CFITSIO will not start from 0); set_group_count() gives
+// the real count at the end.
 void write_primary_header(FitsOutputFile& out, const VisibilitySet& vis, const ParamPlan& plan,
                           double step_hz, int stokes_cdelt) {
   fitsfile* f = out.get();
   int status = 0;
   long naxes[7] = {0, 3, long(vis.nstokes()), long(vis.nchan()), 1, 1, 1};
-  fits_write_grphdr(f, 1, FLOAT_IMG, 7, naxes, long(plan.names.size()), long(vis.nrows()), 1,
-                    &status);
+  fits_write_grphdr(f, 1, FLOAT_IMG, 7, naxes, long(plan.names.size()), 1, 1, &status);
   for (size_t i = 0; i < plan.names.size(); ++i) {
     const std::string num = std::to_string(i + 1);
     fits_write_key_str(f, ("PTYPE" + num).c_str(), plan.names[i].c_str(), nullptr, &status);
@@ -138,6 +154,15 @@ void write_primary_header(FitsOutputFile& out, const VisibilitySet& vis, const P
   out.check(status, "cannot write the UVFITS header");
 }
 
+// GCOUNT now that every group is written; CFITSIO then re-reads the HDU's size, so the tables
+// that follow start after the last group.
+void set_group_count(FitsOutputFile& out, size_t groups) {
+  int status = 0;
+  fits_update_key_lng(out.get(), "GCOUNT", static_cast<LONGLONG>(groups), nullptr, &status);
+  fits_set_hdustruc(out.get(), &status);
+  out.check(status, "cannot complete the UVFITS header");
+}
+
 // One group's parameters in plan order, PZERO already taken off. The time is split into a
 // float32 part and its float32 remainder, which together keep it to well under a microsecond.
 void group_params(const VisibilitySet& vis, const ParamPlan& plan, size_t r, float* p) {
@@ -155,7 +180,9 @@ void group_params(const VisibilitySet& vis, const ParamPlan& plan, size_t r, flo
   p[k++] = vis.integration_s[r];
 }
 
-void write_groups(FitsOutputFile& out, const VisibilitySet& vis, const ParamPlan& plan) {
+// Writes the rows of `vis` as groups first_group + 1, first_group + 2, ... (1-based on disk).
+void write_groups(FitsOutputFile& out, const VisibilitySet& vis, const ParamPlan& plan,
+                  size_t first_group) {
   const size_t cells = vis.nchan() * vis.nstokes();
   std::vector<float> params(plan.names.size());
   std::vector<float> data(3 * cells);
@@ -168,25 +195,99 @@ void write_groups(FitsOutputFile& out, const VisibilitySet& vis, const ParamPlan
       data[3 * c + 1] = vis.vis[i].imag();
       data[3 * c + 2] = vis.flag[i] ? -std::fabs(vis.weight[i]) : std::fabs(vis.weight[i]);
     }
-    fits_write_grppar_flt(out.get(), long(r + 1), 1, long(params.size()), params.data(), &status);
-    fits_write_img_flt(out.get(), long(r + 1), 1, long(data.size()), data.data(), &status);
+    const long group = long(first_group + r + 1);
+    fits_write_grppar_flt(out.get(), group, 1, long(params.size()), params.data(), &status);
+    fits_write_img_flt(out.get(), group, 1, long(data.size()), data.data(), &status);
   }
   out.check(status, "cannot write the visibilities");
 }
 
+// The FREQ and STOKES axis increments, once the metadata is known to fit one UVFITS file.
+struct AxisSteps {
+  double freq_hz;
+  int stokes;
+};
+
+AxisSteps checked_axis_steps(const std::string& path, const VisibilitySet& metadata) {
+  check_metadata(path, metadata);
+  return {channel_step_hz(path, metadata), stokes_step(path, metadata)};
+}
+
+class UvfitsWriter final : public VisibilityWriter {
+ public:
+  // Everything about the metadata is checked before the temporary file is created.
+  UvfitsWriter(const std::string& path, const VisibilitySet& metadata, bool overwrite)
+      : path_(path),
+        metadata_(visibility_metadata(metadata)),
+        steps_(checked_axis_steps(path, metadata)),
+        out_(path, overwrite) {
+    // Times given with the metadata fix the DATE day now; otherwise the first rows do.
+    if (!metadata.time_mjd.empty()) start_groups(first_day_mjd(metadata.time_mjd));
+  }
+
+  void append(const VisibilitySet& rows) override {
+    check_usable();
+    check_append_metadata(path_, metadata_, rows);
+    check_rows(path_, rows);
+    if (rows.nrows() == 0) return;
+    failed_ = true;  // until the groups are all written
+    if (!plan_) start_groups(first_day_mjd(rows.time_mjd));
+    write_groups(out_, rows, *plan_, rows_);
+    rows_ += rows.nrows();
+    failed_ = false;
+  }
+
+  void commit() override {
+    check_usable();
+    failed_ = true;  // a failed commit cannot be retried: the temporary is gone
+    if (!plan_) start_groups(kDayWithoutRows_mjd);
+    set_group_count(out_, rows_);
+    write_uvfits_an_table(out_, metadata_, plan_->day_mjd);
+    write_uvfits_fq_table(out_, metadata_);
+    out_.commit();
+    failed_ = false;
+    committed_ = true;
+  }
+
+  size_t rows_written() const override { return rows_; }
+
+ private:
+  // The primary header, once the day that DATE counts from is known. Rows of later (or
+  // earlier) days are dated from the same 0h: the two float32 DATE parts keep any time within
+  // years of it to well under a microsecond, only DATE-OBS and the AN table's RDATE name the
+  // day of the first rows.
+  void start_groups(double day_mjd) {
+    plan_ = plan_params(metadata_, day_mjd);
+    write_primary_header(out_, metadata_, *plan_, steps_.freq_hz, steps_.stokes);
+  }
+
+  void check_usable() const {
+    if (committed_) throw usage_error(path_, "the UVFITS file is already complete");
+    if (failed_) throw file_error(path_, "an earlier write to the UVFITS file failed");
+  }
+
+  std::string path_;
+  VisibilitySet metadata_;
+  AxisSteps steps_;
+  FitsOutputFile out_;
+  std::optional<ParamPlan> plan_;  // set once the primary header is written
+  size_t rows_ = 0;
+  bool failed_ = false;
+  bool committed_ = false;
+};
+
 }  // namespace
 
+std::unique_ptr<VisibilityWriter> open_uvfits_writer(const std::string& path,
+                                                     const VisibilitySet& metadata,
+                                                     bool overwrite) {
+  return std::make_unique<UvfitsWriter>(path, metadata, overwrite);
+}
+
 void write_uvfits(const std::string& path, const VisibilitySet& vis, bool overwrite) {
-  check_sizes(path, vis);
-  const double step_hz = channel_step_hz(path, vis);
-  const int stokes_cdelt = stokes_step(path, vis);
-  const ParamPlan plan = plan_params(vis);
-  FitsOutputFile out(path, overwrite);
-  write_primary_header(out, vis, plan, step_hz, stokes_cdelt);
-  write_groups(out, vis, plan);
-  write_uvfits_an_table(out, vis);
-  write_uvfits_fq_table(out, vis);
-  out.commit();
+  const std::unique_ptr<VisibilityWriter> writer = open_uvfits_writer(path, vis, overwrite);
+  writer->append(vis);
+  writer->commit();
 }
 
 }  // namespace rapt
