@@ -1,14 +1,16 @@
-// Measurement Set writer: a VisibilitySet as a complete MS v2 directory, built under a
-// temporary sibling name and renamed into place so that a reader never sees half an MS.
+// Measurement Set writer: MAIN rows added as they arrive (open_measurement_set_writer), so
+// memory does not grow with the observation, in a directory built under a temporary sibling
+// name and renamed into place at commit() so that a reader never sees half an MS.
+// write_measurement_set() is the same writer fed once.
 #include "io/measurement_set.hpp"
 #include "io/measurement_set_internal.hpp"
+#include "io/visibility_writer.hpp"
 
 #ifdef RAPT_WITH_CASACORE
 #include <casacore/casa/Arrays/Array.h>
 #include <casacore/casa/Arrays/Matrix.h>
 #include <casacore/casa/Arrays/Vector.h>
 #include <casacore/casa/Exceptions/Error.h>
-#include <casacore/measures/Measures/MFrequency.h>
 #include <casacore/ms/MeasurementSets/MSColumns.h>
 #include <casacore/ms/MeasurementSets/MeasurementSet.h>
 #include <casacore/tables/DataMan/TiledShapeStMan.h>
@@ -18,7 +20,11 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <random>
+
+#include "io/measurement_set_subtables.hpp"
+#include "io/visibility_writer_checks.hpp"
 #endif
 
 #ifdef RAPT_WITH_CASACORE
@@ -33,7 +39,8 @@ namespace rapt {
 
 #ifndef RAPT_WITH_CASACORE
 
-void write_measurement_set(const std::string& path, const VisibilitySet&, bool) {
+std::unique_ptr<VisibilityWriter> open_measurement_set_writer(const std::string& path,
+                                                              const VisibilitySet&, bool) {
   throw ms_detail::no_support_error(path);
 }
 
@@ -49,50 +56,30 @@ using casacore::Vector;
 
 constexpr double kSecondsPerDay = 86400.0;
 
-void check_sizes(const std::string& path, const VisibilitySet& vis) {
-  const size_t nrows = vis.nrows(), nsamples = nrows * vis.nchan() * vis.nstokes();
+// What every row shares: checked once, when the writer is opened.
+void check_metadata(const std::string& path, const VisibilitySet& vis) {
   auto fail = [&](const std::string& what) { throw file_error(path, "cannot write: " + what); };
   if (vis.nchan() == 0) fail("no channels");
   if (vis.nstokes() == 0) fail("no correlation products");
   if (vis.array.antennas.empty()) fail("no antennas");
+  for (int code : vis.stokes)
+    if (ms_corr_type_from_fits_stokes(code) == 0)
+      fail("Stokes code " + std::to_string(code) + " has no Measurement Set correlation type");
+}
+
+void check_rows(const std::string& path, const VisibilitySet& vis) {
+  const size_t nrows = vis.nrows(), nsamples = nrows * vis.nchan() * vis.nstokes();
+  auto fail = [&](const std::string& what) { throw file_error(path, "cannot write: " + what); };
   if (vis.antenna2.size() != nrows || vis.time_mjd.size() != nrows ||
       vis.integration_s.size() != nrows || vis.uvw_m.size() != nrows)
     fail("per-row vectors (time, integration, antenna1/2, uvw) differ in length");
   if (vis.vis.size() != nsamples || vis.weight.size() != nsamples || vis.flag.size() != nsamples)
     fail("visibility, weight or flag count is not rows x channels x products (" +
          std::to_string(nsamples) + ")");
-  for (int code : vis.stokes)
-    if (ms_corr_type_from_fits_stokes(code) == 0)
-      fail("Stokes code " + std::to_string(code) + " has no Measurement Set correlation type");
   for (size_t r = 0; r < nrows; ++r)
     if (vis.antenna1[r] < 0 || vis.antenna2[r] < 0 || vis.antenna1[r] >= vis.array.size() ||
         vis.antenna2[r] >= vis.array.size())
       fail("row " + std::to_string(r) + " names an antenna outside the array");
-}
-
-// The two receptors (0 = X or R, 1 = Y or L) that one correlation product multiplies.
-std::pair<int, int> receptors(int fits_stokes) {
-  switch (fits_stokes) {
-    case -3:
-    case -7:
-    case 2:
-      return {0, 1};  // RL, XY (Q by position, no receptor meaning)
-    case -4:
-    case -8:
-    case 3:
-      return {1, 0};  // LR, YX
-    case -2:
-    case -6:
-    case 4:
-      return {1, 1};  // LL, YY
-    default:
-      return {0, 0};  // RR, XX, I
-  }
-}
-
-bool circular(const VisibilitySet& vis) {
-  return std::any_of(vis.stokes.begin(), vis.stokes.end(),
-                     [](int s) { return s <= -1 && s >= -4; });
 }
 
 casacore::TableDesc main_description() {
@@ -102,162 +89,32 @@ casacore::TableDesc main_description() {
   return td;
 }
 
-void fill_antennas(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
-                   const VisibilitySet& vis) {
-  const int nant = vis.array.size();
-  ms.antenna().addRow(nant);
-  casacore::MSAntennaColumns& ant = cols.antenna();
-  for (int i = 0; i < nant; ++i) {
-    const Antenna& a = vis.array.antennas[i];
-    ant.name().put(i, a.name);
-    ant.station().put(i, a.name);
-    ant.type().put(i, "GROUND-BASED");
-    ant.mount().put(i, "ALT-AZ");
-    ant.position().put(i, Vector<double>({a.itrf_m[0], a.itrf_m[1], a.itrf_m[2]}));
-    ant.offset().put(i, Vector<double>(3, 0.0));
-    ant.dishDiameter().put(i, a.dish_diameter_m);
-    ant.flagRow().put(i, false);
-  }
-  // One feed per antenna with two receptors, as imagers and calibrators expect to find.
-  ms.feed().addRow(nant);
-  casacore::MSFeedColumns& feed = cols.feed();
-  Vector<casacore::String> receptor_types(2);
-  receptor_types[0] = circular(vis) ? "R" : "X";
-  receptor_types[1] = circular(vis) ? "L" : "Y";
-  Matrix<casacore::Complex> response(2, 2, casacore::Complex(0, 0));
-  response(0, 0) = response(1, 1) = casacore::Complex(1, 0);
-  for (int i = 0; i < nant; ++i) {
-    feed.antennaId().put(i, i);
-    feed.feedId().put(i, 0);
-    feed.spectralWindowId().put(i, -1);
-    feed.time().put(i, 0.0);
-    feed.interval().put(i, 0.0);
-    feed.numReceptors().put(i, 2);
-    feed.beamId().put(i, -1);
-    feed.beamOffset().put(i, Matrix<double>(2, 2, 0.0));
-    feed.polarizationType().put(i, receptor_types);
-    feed.polResponse().put(i, response);
-    feed.position().put(i, Vector<double>(3, 0.0));
-    feed.receptorAngle().put(i, Vector<double>(2, 0.0));
-  }
-}
-
-void fill_spectral_window(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
-                          const VisibilitySet& vis) {
-  const size_t nchan = vis.nchan();
-  const double width = vis.channel_width_hz, abs_width = std::fabs(width);
-  ms.spectralWindow().addRow(1);
-  casacore::MSSpWindowColumns& spw = cols.spectralWindow();
-  spw.numChan().put(0, static_cast<int>(nchan));
-  spw.name().put(0, "");
-  spw.refFrequency().put(0, vis.channel_freq_hz[0]);
-  Vector<double> freqs(nchan);
-  for (size_t c = 0; c < nchan; ++c) freqs[c] = vis.channel_freq_hz[c];
-  spw.chanFreq().put(0, freqs);
-  spw.chanWidth().put(0, Vector<double>(nchan, width));
-  spw.effectiveBW().put(0, Vector<double>(nchan, abs_width));
-  spw.resolution().put(0, Vector<double>(nchan, abs_width));
-  spw.measFreqRef().put(0, casacore::MFrequency::TOPO);
-  spw.totalBandwidth().put(0, abs_width * nchan);
-  spw.netSideband().put(0, width < 0 ? -1 : 1);
-  spw.ifConvChain().put(0, 0);
-  spw.freqGroup().put(0, 0);
-  spw.freqGroupName().put(0, "");
-  spw.flagRow().put(0, false);
-}
-
-void fill_polarization(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
-                       const VisibilitySet& vis) {
-  const size_t ncorr = vis.nstokes();
-  ms.polarization().addRow(1);
-  Vector<int> corr_type(ncorr);
-  Matrix<int> corr_product(2, ncorr);
-  for (size_t p = 0; p < ncorr; ++p) {
-    corr_type[p] = ms_corr_type_from_fits_stokes(vis.stokes[p]);
-    const auto [r1, r2] = receptors(vis.stokes[p]);
-    corr_product(0, p) = r1;
-    corr_product(1, p) = r2;
-  }
-  casacore::MSPolarizationColumns& pol = cols.polarization();
-  pol.numCorr().put(0, static_cast<int>(ncorr));
-  pol.corrType().put(0, corr_type);
-  pol.corrProduct().put(0, corr_product);
-  pol.flagRow().put(0, false);
-
-  ms.dataDescription().addRow(1);
-  cols.dataDescription().spectralWindowId().put(0, 0);
-  cols.dataDescription().polarizationId().put(0, 0);
-  cols.dataDescription().flagRow().put(0, false);
-}
-
-void fill_field_and_observation(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
-                                const VisibilitySet& vis) {
-  double t_min = 0, t_max = 0;
-  if (vis.nrows() > 0) {
-    const auto [lo, hi] = std::minmax_element(vis.time_mjd.begin(), vis.time_mjd.end());
-    t_min = *lo * kSecondsPerDay;
-    t_max = *hi * kSecondsPerDay;
-  }
-  ms.field().addRow(1);
-  casacore::MSFieldColumns& field = cols.field();
-  Matrix<double> dir(2, 1);
-  dir(0, 0) = vis.phase_centre_ra_rad;
-  dir(1, 0) = vis.phase_centre_dec_rad;
-  field.name().put(0, vis.object);
-  field.code().put(0, "");
-  field.time().put(0, t_min);
-  field.numPoly().put(0, 0);
-  field.delayDir().put(0, dir);
-  field.phaseDir().put(0, dir);
-  field.referenceDir().put(0, dir);
-  field.sourceId().put(0, -1);
-  field.flagRow().put(0, false);
-
-  ms.observation().addRow(1);
-  casacore::MSObservationColumns& obs = cols.observation();
-  obs.telescopeName().put(0, vis.telescope);
-  obs.timeRange().put(0, Vector<double>({t_min, t_max}));
-  obs.observer().put(0, "");
-  obs.project().put(0, "");
-  obs.scheduleType().put(0, "");
-  obs.releaseDate().put(0, 0.0);
-  const Vector<casacore::String> no_text(1);  // one empty string
-  obs.log().put(0, no_text);
-  obs.schedule().put(0, no_text);
-  obs.flagRow().put(0, false);
-
-  ms.processor().addRow(1);
-  cols.processor().type().put(0, "CORRELATOR");
-  cols.processor().subType().put(0, "");
-  cols.processor().typeId().put(0, -1);
-  cols.processor().modeId().put(0, -1);
-  cols.processor().flagRow().put(0, false);
-}
-
-void fill_row_ids(casacore::MSMainColumns& cols, const VisibilitySet& vis, casacore::rownr_t r) {
+// Row `r` of `vis` into MAIN row `out`.
+void fill_row_ids(casacore::MSMainColumns& cols, const VisibilitySet& vis, size_t r,
+                  casacore::rownr_t out) {
   const double time_s = vis.time_mjd[r] * kSecondsPerDay;
-  cols.time().put(r, time_s);
-  cols.timeCentroid().put(r, time_s);
-  cols.interval().put(r, vis.integration_s[r]);
-  cols.exposure().put(r, vis.integration_s[r]);
-  cols.antenna1().put(r, vis.antenna1[r]);
-  cols.antenna2().put(r, vis.antenna2[r]);
-  cols.feed1().put(r, 0);
-  cols.feed2().put(r, 0);
-  cols.dataDescId().put(r, 0);
-  cols.fieldId().put(r, 0);
-  cols.arrayId().put(r, 0);
-  cols.observationId().put(r, 0);
-  cols.processorId().put(r, 0);
-  cols.stateId().put(r, -1);
-  cols.scanNumber().put(r, 1);
-  cols.uvw().put(r, Vector<double>({vis.uvw_m[r][0], vis.uvw_m[r][1], vis.uvw_m[r][2]}));
+  cols.time().put(out, time_s);
+  cols.timeCentroid().put(out, time_s);
+  cols.interval().put(out, vis.integration_s[r]);
+  cols.exposure().put(out, vis.integration_s[r]);
+  cols.antenna1().put(out, vis.antenna1[r]);
+  cols.antenna2().put(out, vis.antenna2[r]);
+  cols.feed1().put(out, 0);
+  cols.feed2().put(out, 0);
+  cols.dataDescId().put(out, 0);
+  cols.fieldId().put(out, 0);
+  cols.arrayId().put(out, 0);
+  cols.observationId().put(out, 0);
+  cols.processorId().put(out, 0);
+  cols.stateId().put(out, -1);
+  cols.scanNumber().put(out, 1);
+  cols.uvw().put(out, Vector<double>({vis.uvw_m[r][0], vis.uvw_m[r][1], vis.uvw_m[r][2]}));
 }
 
 // DATA, FLAG, WEIGHT_SPECTRUM exactly; WEIGHT is the per-product sum over channels (what CASA
 // keeps there) and SIGMA its 1/sqrt, both for tools that ignore WEIGHT_SPECTRUM.
-void fill_row_samples(casacore::MSMainColumns& cols, const VisibilitySet& vis,
-                      casacore::rownr_t r) {
+void fill_row_samples(casacore::MSMainColumns& cols, const VisibilitySet& vis, size_t r,
+                      casacore::rownr_t out) {
   const size_t ncorr = vis.nstokes(), nchan = vis.nchan();
   Matrix<casacore::Complex> data(ncorr, nchan);
   Matrix<bool> flag(ncorr, nchan);
@@ -274,38 +131,33 @@ void fill_row_samples(casacore::MSMainColumns& cols, const VisibilitySet& vis,
       all_flagged = all_flagged && flag(p, c);
     }
   for (size_t p = 0; p < ncorr; ++p) sigma[p] = weight[p] > 0 ? 1.0f / std::sqrt(weight[p]) : 0;
-  cols.data().put(r, data);
-  cols.flag().put(r, flag);
-  cols.flagRow().put(r, all_flagged);
-  cols.weightSpectrum().put(r, weight_spectrum);
-  cols.weight().put(r, weight);
-  cols.sigma().put(r, sigma);
+  cols.data().put(out, data);
+  cols.flag().put(out, flag);
+  cols.flagRow().put(out, all_flagged);
+  cols.weightSpectrum().put(out, weight_spectrum);
+  cols.weight().put(out, weight);
+  cols.sigma().put(out, sigma);
 }
 
-void build_ms(const std::string& table_path, const VisibilitySet& vis) {
+// A new MS with no MAIN rows and every subtable filled from the metadata.
+std::unique_ptr<casacore::MeasurementSet> create_ms(const std::string& table_path,
+                                                    const VisibilitySet& metadata) {
   casacore::SetupNewTable setup(table_path, main_description(), casacore::Table::New);
   // Samples in tiles of about 64 k values per column, rows along the slowest axis.
-  const size_t per_row = vis.nchan() * vis.nstokes();
+  const size_t per_row = metadata.nchan() * metadata.nstokes();
   const int tile_rows = static_cast<int>(std::max<size_t>(1, 65536 / per_row));
-  const IPosition tile(3, static_cast<int>(vis.nstokes()), static_cast<int>(vis.nchan()),
-                       tile_rows);
+  const IPosition tile(3, static_cast<int>(metadata.nstokes()),
+                       static_cast<int>(metadata.nchan()), tile_rows);
   casacore::TiledShapeStMan data_sm("TiledDATA", tile), flag_sm("TiledFLAG", tile),
       weight_sm("TiledWEIGHT_SPECTRUM", tile);
   setup.bindColumn("DATA", data_sm);
   setup.bindColumn("FLAG", flag_sm);
   setup.bindColumn("WEIGHT_SPECTRUM", weight_sm);
-  casacore::MeasurementSet ms(setup, vis.nrows());
-  ms.createDefaultSubtables(casacore::Table::New);
-  casacore::MSColumns cols(ms);
-  fill_antennas(cols, ms, vis);
-  fill_spectral_window(cols, ms, vis);
-  fill_polarization(cols, ms, vis);
-  fill_field_and_observation(cols, ms, vis);
-  for (casacore::rownr_t r = 0; r < vis.nrows(); ++r) {
-    fill_row_ids(cols, vis, r);
-    fill_row_samples(cols, vis, r);
-  }
-  ms.flush(true);
+  auto ms = std::make_unique<casacore::MeasurementSet>(setup, 0);
+  ms->createDefaultSubtables(casacore::Table::New);
+  casacore::MSColumns cols(*ms);
+  ms_detail::fill_subtables(cols, *ms, metadata);
+  return ms;
 }
 
 // "<dir>/.<name>.<tag>.<pid>.<random>": beside the destination, so the final rename stays
@@ -356,28 +208,128 @@ void commit_directory(const std::string& temp, const std::string& path, bool ove
   if (!aside.empty()) remove_quietly(aside);
 }
 
+class MeasurementSetWriter final : public VisibilityWriter {
+ public:
+  // The metadata and the destination are checked before the temporary directory is made.
+  MeasurementSetWriter(const std::string& path, const VisibilitySet& metadata, bool overwrite)
+      : path_(path), metadata_(visibility_metadata(metadata)), overwrite_(overwrite) {
+    check_metadata(path, metadata);
+    std::error_code ec;
+    if (fs::exists(path, ec)) {
+      if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");
+      check_replaceable(path);  // before the work of building the new one
+    }
+    temp_ = temporary_sibling(path, "tmp");
+    guarded([&] {
+      ms_ = create_ms(temp_, metadata_);
+      cols_ = std::make_unique<casacore::MSMainColumns>(*ms_);
+    });
+  }
+
+  ~MeasurementSetWriter() override {
+    if (committed_) return;
+    close_quietly();
+    remove_quietly(temp_);
+  }
+
+  void append(const VisibilitySet& rows) override {
+    check_usable();
+    check_append_metadata(path_, metadata_, rows);
+    check_rows(path_, rows);
+    if (rows.nrows() == 0) return;
+    guarded([&] {
+      const casacore::rownr_t first = ms_->nrow();
+      ms_->addRow(rows.nrows());
+      for (size_t r = 0; r < rows.nrows(); ++r) {
+        fill_row_ids(*cols_, rows, r, first + r);
+        fill_row_samples(*cols_, rows, r, first + r);
+        first_s_ = std::min(first_s_, rows.time_mjd[r] * kSecondsPerDay);
+        last_s_ = std::max(last_s_, rows.time_mjd[r] * kSecondsPerDay);
+      }
+      rows_ += rows.nrows();
+    });
+  }
+
+  void commit() override {
+    check_usable();
+    guarded([&] {
+      casacore::MSColumns cols(*ms_);
+      if (rows_ > 0) ms_detail::set_observation_time_range(cols, first_s_, last_s_);
+      ms_->flush(true);
+    });
+    close_quietly();  // the table is complete on disk; let go of it before the rename
+    failed_ = true;   // a failed commit leaves nothing to retry with
+    commit_directory(temp_, path_, overwrite_);
+    failed_ = false;
+    committed_ = true;
+  }
+
+  size_t rows_written() const override { return rows_; }
+
+ private:
+  // Runs `step`; a casacore error becomes a one-line DataError naming the MS, and after any
+  // error the writer refuses further work (the table may be half changed).
+  template <typename Step>
+  void guarded(Step step) {
+    try {
+      step();
+    } catch (const casacore::AipsError& e) {
+      fail_quietly();
+      throw file_error(path_, "cannot write Measurement Set: " + ms_detail::one_line(e.getMesg()));
+    } catch (...) {
+      fail_quietly();
+      throw;
+    }
+  }
+
+  // After a failed step: the table is closed and its directory removed at once, so an error
+  // that ends the program leaves nothing behind even before the writer is destroyed.
+  void fail_quietly() {
+    failed_ = true;
+    close_quietly();
+    remove_quietly(temp_);
+  }
+
+  // Closing writes what casacore still buffers; for an abandoned table that is wasted work
+  // before the directory is removed, but harmless.
+  void close_quietly() noexcept {
+    cols_.reset();
+    ms_.reset();
+  }
+
+  void check_usable() const {
+    if (committed_) throw UsageError(path_ + ": the Measurement Set is already complete");
+    if (failed_) throw file_error(path_, "an earlier write to the Measurement Set failed");
+  }
+
+  std::string path_;
+  VisibilitySet metadata_;
+  bool overwrite_;
+  std::string temp_;
+  std::unique_ptr<casacore::MeasurementSet> ms_;
+  std::unique_ptr<casacore::MSMainColumns> cols_;
+  size_t rows_ = 0;
+  double first_s_ = std::numeric_limits<double>::infinity();
+  double last_s_ = -std::numeric_limits<double>::infinity();
+  bool failed_ = false;
+  bool committed_ = false;
+};
+
 }  // namespace
 
-void write_measurement_set(const std::string& path, const VisibilitySet& vis, bool overwrite) {
-  check_sizes(path, vis);
-  std::error_code ec;
-  if (fs::exists(path, ec)) {
-    if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");
-    check_replaceable(path);  // before the work of building the new one
-  }
-  const std::string temp = temporary_sibling(path, "tmp");
-  try {
-    build_ms(temp, vis);  // the table is closed when build_ms returns
-    commit_directory(temp, path, overwrite);
-  } catch (const casacore::AipsError& e) {
-    remove_quietly(temp);
-    throw file_error(path, "cannot write Measurement Set: " + ms_detail::one_line(e.getMesg()));
-  } catch (...) {
-    remove_quietly(temp);
-    throw;
-  }
+std::unique_ptr<VisibilityWriter> open_measurement_set_writer(const std::string& path,
+                                                              const VisibilitySet& metadata,
+                                                              bool overwrite) {
+  return std::make_unique<MeasurementSetWriter>(path, metadata, overwrite);
 }
 
 #endif  // RAPT_WITH_CASACORE
+
+void write_measurement_set(const std::string& path, const VisibilitySet& vis, bool overwrite) {
+  const std::unique_ptr<VisibilityWriter> writer =
+      open_measurement_set_writer(path, vis, overwrite);
+  writer->append(vis);
+  writer->commit();
+}
 
 }  // namespace rapt
