@@ -14,6 +14,7 @@
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "geometry/array_layout.hpp"
+#include "io/voltage_layout.hpp"
 #include "io/voltage_prefetch.hpp"
 #include "io/voltage_samples.hpp"
 
@@ -22,21 +23,6 @@ namespace {
 
 constexpr double kDegToRad = 0.017453292519943295769236907684886;
 constexpr double kPi = 3.14159265358979323846;
-
-// The array the weights are computed for: --layout, else the positions in the voltages' header.
-ArrayLayout array_of(const BfOptions& o, const VoltageHeader& v, bool needed) {
-  ArrayLayout layout = o.layout_path.empty() ? v.array : read_layout_file(o.layout_path);
-  const std::string from = o.layout_path.empty() ? o.input : o.layout_path;
-  if (layout.size() == 0) {
-    if (needed)
-      throw file_error(o.input, "the voltages carry no antenna positions; give --layout FILE");
-    return layout;
-  }
-  if (layout.size() != v.nant)
-    throw file_error(o.input, format_string("the voltages have %d stations but %s lists %d "
-                                            "antennas", v.nant, from.c_str(), layout.size()));
-  return layout;
-}
 
 SkyDirection pointing_of(const BfOptions& o, const VoltageHeader& v) {
   SkyDirection d{v.ra_deg * kDegToRad, v.dec_deg * kDegToRad};
@@ -55,13 +41,6 @@ std::vector<BeamDirection> beams_of(const BfOptions& o, const SkyDirection& poin
   for (int b = 0; b < std::max(weight_beams, 1); ++b)
     beams.push_back({format_string("B%d", b), pointing, 0.0, 0.0});
   return beams;
-}
-
-std::vector<std::string> station_names(const ArrayLayout& layout, int nant) {
-  std::vector<std::string> names;
-  for (int a = 0; a < nant; ++a)
-    names.push_back(layout.size() ? layout.antennas[size_t(a)].name : std::to_string(a));
-  return names;
 }
 
 int64_t block_samples(const BfOptions& o, const VoltageHeader& v) {
@@ -130,7 +109,8 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
           "weights for %d channels x %d stations; %s has %d channels x %d stations",
           file_weights->nchan, file_weights->nant, o.input.c_str(), v.nchan, v.nant));
   }
-  const ArrayLayout layout = array_of(o, v, !file_weights);
+  // The array the weights are computed for: --layout, else the positions in the header.
+  const ArrayLayout layout = voltage_array_layout(o.layout_path, v, o.input, !file_weights);
   const SkyDirection pointing = pointing_of(o, v);
   const std::vector<BeamDirection> beams =
       beams_of(o, pointing, file_weights ? file_weights->nbeams : 0);

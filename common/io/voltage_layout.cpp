@@ -1,0 +1,30 @@
+#include "io/voltage_layout.hpp"
+
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+
+namespace rapt {
+
+ArrayLayout voltage_array_layout(const std::string& layout_path, const VoltageHeader& v,
+                                 const std::string& input_name, bool needed) {
+  ArrayLayout layout = layout_path.empty() ? v.array : read_layout_file(layout_path);
+  const std::string from = layout_path.empty() ? input_name : layout_path;
+  if (layout.size() == 0) {
+    if (needed)
+      throw file_error(input_name, "the voltages carry no antenna positions; give --layout FILE");
+    return layout;
+  }
+  if (layout.size() != v.nant)
+    throw file_error(input_name, format_string("the voltages have %d stations but %s lists %d "
+                                               "antennas", v.nant, from.c_str(), layout.size()));
+  return layout;
+}
+
+std::vector<std::string> station_names(const ArrayLayout& layout, int nant) {
+  std::vector<std::string> names;
+  for (int a = 0; a < nant; ++a)
+    names.push_back(layout.size() ? layout.antennas[size_t(a)].name : std::to_string(a));
+  return names;
+}
+
+}  // namespace rapt
