@@ -51,13 +51,13 @@ double FringeStopping::max_baseline_delay_s(const UtcInstant& time) const {
 }
 
 void rotate_voltages(float* block, int nchan, int nant, int64_t nsamples, int npol,
-                     const std::vector<std::complex<double>>& phases) {
-  const int64_t values = int64_t(nsamples) * npol;  // complex values per channel and antenna
+                     const std::vector<std::complex<double>>& phases, int64_t first, int64_t end) {
+  const int64_t row = nsamples * npol * 2;  // floats per channel and antenna
   for (int c = 0; c < nchan; ++c)
     for (int a = 0; a < nant; ++a) {
       const std::complex<float> f(phases[size_t(c) * nant + a]);
-      float* x = block + (int64_t(c) * nant + a) * values * 2;
-      for (int64_t k = 0; k < values; ++k) {
+      float* x = block + (int64_t(c) * nant + a) * row;
+      for (int64_t k = first * npol; k < end * npol; ++k) {
         const float re = x[2 * k], im = x[2 * k + 1];
         x[2 * k] = re * f.real() - im * f.imag();
         x[2 * k + 1] = re * f.imag() + im * f.real();

@@ -48,10 +48,10 @@ class FringeStopping {
   double top_freq_hz_ = 0;
 };
 
-// Multiplies the voltages of a canonical block ([chan][ant][time][pol][re, im]) of channel c and
-// antenna a by phases[c * nant + a].
+// Multiplies time samples [first, end) of a canonical block ([chan][ant][time][pol][re, im]) of
+// `nsamples` samples by phases[c * nant + a] in channel c and antenna a.
 void rotate_voltages(float* block, int nchan, int nant, int64_t nsamples, int npol,
-                     const std::vector<std::complex<double>>& phases);
+                     const std::vector<std::complex<double>>& phases, int64_t first, int64_t end);
 
 // Multiplies visibilities [chan][baseline][product] by phases[c][a1] conj(phases[c][a2]): what
 // rotating the voltages would have done.

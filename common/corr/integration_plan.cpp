@@ -7,13 +7,11 @@
 namespace rapt {
 
 int64_t IntegrationPlan::block_size(int64_t position) const {
-  const int64_t to_integration_end = (position / nint + 1) * nint - position;
-  const int64_t to_update = (position / update_samples + 1) * update_samples - position;
-  return std::min({gulp, to_integration_end, to_update});
+  return std::min(gulp, (position / nint + 1) * nint - position);
 }
 
 void IntegrationPlan::validate() const {
-  if (nint < 1 || update_samples < 1 || gulp < 1)
+  if (nint < 1 || gulp < 1)
     throw std::invalid_argument("IntegrationPlan: sizes must be positive");
 }
 

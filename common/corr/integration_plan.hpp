@@ -1,10 +1,9 @@
 // How corr cuts the stream of (channelised) samples: integrations of `nint` samples counted from
-// the first sample, phase updates of the fringe stopping every `update_samples`, and blocks of at
-// most `gulp`. A block never crosses an integration end or a phase update, so what every sample
-// gets, and which integration it lands in, does not depend on --gulp.
+// the first sample, and blocks of at most `gulp`. A block never crosses an integration end, so
+// which integration a sample lands in does not depend on --gulp. (Fringe-stopping phases change
+// within blocks, at fixed sample numbers: corr_run.cpp.)
 #pragma once
 #include <cstdint>
-#include <limits>
 
 #include "geometry/interferometer_geometry.hpp"
 
@@ -12,7 +11,6 @@ namespace rapt {
 
 struct IntegrationPlan {
   int64_t nint = 1;
-  int64_t update_samples = std::numeric_limits<int64_t>::max() / 4;  // none: never
   int64_t gulp = 1;
 
   // Samples the block that starts at sample `position` may hold.

@@ -81,7 +81,7 @@ TEST(CorrFringeStopping, APointSourceGivesTheUvfitsVisibility) {
   std::vector<float> v = source_voltages(source);
   const FringeStopping fringe(test_layout(), kCentre, kFreqs, nullptr);
   ASSERT_TRUE(fringe.needed());
-  rotate_voltages(v.data(), int(kFreqs.size()), nant(), kSamples, kPol, fringe.phases(kTime));
+  rotate_voltages(v.data(), int(kFreqs.size()), nant(), kSamples, kPol, fringe.phases(kTime), 0, kSamples);
   const std::vector<cd> vis = correlate(v);
   const std::vector<Vector3> uvw = antenna_uvw_m(test_layout(), kCentre, kTime);
   const Vector3 lmn = direction_lmn(source, kCentre);
@@ -102,7 +102,7 @@ TEST(CorrFringeStopping, ASourceAtThePhaseCentreIsReal) {
   const FringeStopping fringe(test_layout(), kCentre, kFreqs, nullptr);
   const std::vector<cd> raw = correlate(v);
   EXPECT_GT(std::abs(std::arg(xx(raw, 1, 0, 2))), 0.01);  // not stopped: it turns
-  rotate_voltages(v.data(), int(kFreqs.size()), nant(), kSamples, kPol, fringe.phases(kTime));
+  rotate_voltages(v.data(), int(kFreqs.size()), nant(), kSamples, kPol, fringe.phases(kTime), 0, kSamples);
   const std::vector<cd> vis = correlate(v);
   for (int c = 0; c < int(kFreqs.size()); ++c)
     for (int a2 = 0; a2 < nant(); ++a2)
@@ -115,13 +115,31 @@ TEST(CorrFringeStopping, RotatingTheVisibilitiesEqualsRotatingTheVoltages) {
   const FringeStopping fringe(test_layout(), kCentre, kFreqs, nullptr);
   const std::vector<cd> phases = fringe.phases(kTime);
   std::vector<float> turned = v;
-  rotate_voltages(turned.data(), int(kFreqs.size()), nant(), kSamples, kPol, phases);
+  rotate_voltages(turned.data(), int(kFreqs.size()), nant(), kSamples, kPol, phases, 0, kSamples);
   const std::vector<cd> by_voltages = correlate(turned);
   std::vector<cd> by_visibilities = correlate(v);
   rotate_visibilities(by_visibilities.data(), int(kFreqs.size()), nant(), kPol * kPol, phases);
   ASSERT_EQ(by_voltages.size(), by_visibilities.size());
   for (size_t k = 0; k < by_voltages.size(); ++k)
     EXPECT_NEAR(std::abs(by_voltages[k] - by_visibilities[k]), 0.0, 1e-5) << k;
+}
+
+TEST(CorrFringeStopping, RotationTouchesOnlyTheSamplesAsked) {
+  const std::vector<float> v = source_voltages(kCentre);
+  const FringeStopping fringe(test_layout(), kCentre, kFreqs, nullptr);
+  const std::vector<cd> phases = fringe.phases(kTime);
+  std::vector<float> pieces = v, whole = v;
+  rotate_voltages(pieces.data(), int(kFreqs.size()), nant(), kSamples, kPol, phases, 0, 10);
+  rotate_voltages(pieces.data(), int(kFreqs.size()), nant(), kSamples, kPol, phases, 10, kSamples);
+  rotate_voltages(whole.data(), int(kFreqs.size()), nant(), kSamples, kPol, phases, 0, kSamples);
+  EXPECT_EQ(pieces, whole);
+  std::vector<float> part = v;
+  rotate_voltages(part.data(), int(kFreqs.size()), nant(), kSamples, kPol, phases, 5, 9);
+  for (size_t i = 0; i < v.size(); ++i) {
+    const int64_t t = int64_t(i / (kPol * 2)) % kSamples;
+    if (t >= 5 && t < 9) EXPECT_EQ(part[i], whole[i]) << i;
+    else EXPECT_EQ(part[i], v[i]) << i;
+  }
 }
 
 TEST(CorrFringeStopping, PhasedVoltagesTurnOnlyByTheDifferenceFromTheirPointing) {
