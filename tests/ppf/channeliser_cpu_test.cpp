@@ -37,6 +37,8 @@ const CpuCase kCases[] = {
     {"OneTap", false, false, 2, 2, 2, 8, 1, true},
 };
 
+void PrintTo(const CpuCase& k, std::ostream* os) { *os << k.name; }
+
 ChanneliserShape shape_of(const CpuCase& k) {
   ChanneliserShape s;
   s.real_input = k.real;
