@@ -47,16 +47,9 @@ void add_bf_options(cxxopts::Options& options) {
       ("incoherent", "also write the incoherent beam (ROOT_IB.fil)");
   options.add_options("Engine")
       ("precision", "GPU arithmetic: fp32, or fp16 (tensor cores, FP32 accumulation)",
-       cxxopts::value<std::string>()->default_value("fp32"))
-      ("gulp", "time samples per block (0 = as many as --max-block-mib allows)",
-       cxxopts::value<int64_t>()->default_value("0"))
-      ("max-block-mib", "largest block of voltages, MiB (two are held: one is read while the "
-       "other is formed)",
-       cxxopts::value<double>()->default_value("256"))
-      ("vdif-rate", "VDIF input: samples per second per channel, for frames that do not say",
-       cxxopts::value<double>()->default_value("0"))
-      ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
-      ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
+       cxxopts::value<std::string>()->default_value("fp32"));
+  add_stream_options(options, "Engine", "formed");
+  options.add_options("Engine")
       ("files", "channelised voltages (PSRDADA, GUPPI RAW, VDIF; '-' = PSRDADA on stdin)",
        cxxopts::value<std::vector<std::string>>());
 }
@@ -100,9 +93,6 @@ BfOptions bf_options_from(const cxxopts::ParseResult& r) {
   o.delay_interval_s = r["delay-interval"].as<double>();
   if (!(o.delay_interval_s >= 0) || !std::isfinite(o.delay_interval_s))
     throw UsageError("--delay-interval must be 0 (automatic) or a positive number of seconds");
-  o.vdif_rate_hz = r["vdif-rate"].as<double>();
-  if (!(o.vdif_rate_hz >= 0) || !std::isfinite(o.vdif_rate_hz))
-    throw UsageError("--vdif-rate must be a positive number of samples per second");
   if (r.count("flags")) o.flags_path = r["flags"].as<std::string>();
   o.flag_thresh = r["flag-thresh"].as<double>();
   if (!(o.flag_thresh >= 0 && o.flag_thresh <= 1))
@@ -126,14 +116,9 @@ BfOptions bf_options_from(const cxxopts::ParseResult& r) {
   if (precision == "fp32") o.precision = BeamPrecision::fp32;
   else if (precision == "fp16") o.precision = BeamPrecision::fp16;
   else throw UsageError("--precision must be fp32 or fp16, not '" + precision + "'");
-  o.gulp = r["gulp"].as<int64_t>();
-  if (o.gulp < 0) throw UsageError("--gulp must not be negative");
-  o.max_block_mib = positive<double>(r, "max-block-mib");
-  o.device = choose_device(r["device"].as<std::string>());
-  if (o.precision == BeamPrecision::fp16 && !o.device.use_gpu)
+  o.stream = stream_options_from(r);
+  if (o.precision == BeamPrecision::fp16 && !o.stream.device.use_gpu)
     throw UsageError("--precision fp16 needs the GPU engine (the CPU engine computes in FP32)");
-  o.threads = r["threads"].as<int>();
-  if (o.threads < 0) throw UsageError("--threads must not be negative");
   return o;
 }
 

@@ -7,7 +7,7 @@
 
 #include "bf/beam_directions.hpp"
 #include "bf/beamformer_engine.hpp"
-#include "gpu_device.hpp"
+#include "cli/stream_options.hpp"
 
 namespace rapt {
 
@@ -23,7 +23,6 @@ struct BfOptions {
   std::string weights_path;           // --weights
   bool fringe_stopped = false;
   double delay_interval_s = 0;       // 0 = automatic (bf_run.cpp)
-  double vdif_rate_hz = 0;            // --vdif-rate: VDIF sample rate when the frames lack it
   std::string flags_path;
   double flag_thresh = 0.1;
   BeamDetection detection = BeamDetection::stokes_i;  // --stokes I | IQUV; --no-filterbank
@@ -33,10 +32,7 @@ struct BfOptions {
   bool coherent = false;
   bool incoherent = false;
   BeamPrecision precision = BeamPrecision::fp32;
-  int64_t gulp = 0;                   // samples per block; 0 = chosen from --max-block-mib
-  double max_block_mib = 256;
-  DeviceChoice device;
-  int threads = 0;
+  StreamOptions stream;               // --gulp, --max-block-mib, --vdif-rate, --device, --threads
   bool overwrite = false;
 };
 

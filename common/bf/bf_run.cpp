@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
-#include <thread>
 
 #include "bf/beam_outputs.hpp"
 #include "bf/beam_weights.hpp"
@@ -45,10 +44,10 @@ std::vector<BeamDirection> beams_of(const BfOptions& o, const SkyDirection& poin
 
 int64_t block_samples(const BfOptions& o, const VoltageHeader& v) {
   const double bytes_per_sample = double(v.block_values(1)) * sizeof(float);
-  int64_t n = o.gulp > 0 ? o.gulp : int64_t(o.max_block_mib * 1048576.0 / bytes_per_sample);
+  int64_t n = o.stream.gulp > 0 ? o.stream.gulp : int64_t(o.stream.max_block_mib * 1048576.0 / bytes_per_sample);
   n -= n % o.tint;
   if (n < o.tint) {
-    if (o.gulp > 0) throw UsageError("--gulp must be at least --tint samples");
+    if (o.stream.gulp > 0) throw UsageError("--gulp must be at least --tint samples");
     throw UsageError(format_string("one integration (--tint %d) of these voltages needs %.0f "
                                    "MiB; raise --max-block-mib", o.tint,
                                    o.tint * bytes_per_sample / 1048576.0));
@@ -94,7 +93,7 @@ int64_t weight_epoch_samples(const BfOptions& o, const VoltageHeader& v,
 
 BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif_rate_hz);
+  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif_rate_hz);
   const VoltageHeader& v = reader->header();
   if (!v.complex_samples)
     throw file_error(o.input, "has real samples; bf takes channelised complex voltages");
@@ -143,10 +142,9 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
     check_narrow_band(*geometry, v, start, o, messages);
   }
 
-  const int threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-  std::unique_ptr<BeamformerEngine> engine = o.device.use_gpu
-                                                 ? make_gpu_beamformer(shape, o.device.gpu_index)
-                                                 : make_cpu_beamformer(shape, threads);
+  std::unique_ptr<BeamformerEngine> engine =
+      o.stream.device.use_gpu ? make_gpu_beamformer(shape, o.stream.device.gpu_index)
+                              : make_cpu_beamformer(shape, o.stream.thread_count());
   BeamOutputSettings settings{o.output_root, o.nbits, o.overwrite, o.input};
   BeamOutputs outputs(shape, v, beams, pointing, settings);
   const int64_t gulp = block_samples(o, v);
