@@ -35,15 +35,9 @@ void add_corr_options(cxxopts::Options& options) {
   add_pfb_options(options, "Channeliser (with --nchan, or always for real-sampled voltages)");
   options.add_options("Engine")
       ("precision", "auto, fp32, fp16 or int8 (see the man page)",
-       cxxopts::value<std::string>()->default_value("auto"))
-      ("gulp", "time samples per block (0 = as many as --max-block-mib allows)",
-       cxxopts::value<int64_t>()->default_value("0"))
-      ("max-block-mib", "largest block of voltages, MiB (two are held: one is read while the "
-       "other is correlated)", cxxopts::value<double>()->default_value("256"))
-      ("vdif-rate", "VDIF input: samples per second per channel, for frames that do not say",
-       cxxopts::value<double>()->default_value("0"))
-      ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
-      ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
+       cxxopts::value<std::string>()->default_value("auto"));
+  add_stream_options(options, "Engine", "correlated");
+  options.add_options("Engine")
       ("files", "station voltages (PSRDADA, GUPPI RAW, VDIF; '-' = PSRDADA on stdin)",
        cxxopts::value<std::vector<std::string>>());
 }
@@ -117,17 +111,7 @@ CorrOptions corr_options_from(const cxxopts::ParseResult& r) {
                         r.count("delays") || r.count("bandpass");
 
   o.precision = precision_of(r["precision"].as<std::string>());
-  o.gulp = r["gulp"].as<int64_t>();
-  if (o.gulp < 0) throw UsageError("--gulp must not be negative");
-  o.max_block_mib = r["max-block-mib"].as<double>();
-  if (!(o.max_block_mib > 0) || !std::isfinite(o.max_block_mib))
-    throw UsageError("--max-block-mib must be positive");
-  o.vdif_rate_hz = r["vdif-rate"].as<double>();
-  if (!(o.vdif_rate_hz >= 0) || !std::isfinite(o.vdif_rate_hz))
-    throw UsageError("--vdif-rate must be a positive number of samples per second");
-  o.device = choose_device(r["device"].as<std::string>());
-  o.threads = r["threads"].as<int>();
-  if (o.threads < 0) throw UsageError("--threads must not be negative");
+  o.stream = stream_options_from(r);
   return o;
 }
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "gpu_device.hpp"
+#include "cli/stream_options.hpp"
 #include "ppf/pfb_options.hpp"
 
 namespace rapt {
@@ -32,11 +32,8 @@ struct CorrOptions {
   bool pfb_options_given = false;        // --ntaps, --window, --coeffs, --delays or --bandpass
   PfbOptions pfb;
   PrecisionChoice precision = PrecisionChoice::automatic;
-  int64_t gulp = 0;                      // samples per block; 0 = from --max-block-mib
-  double max_block_mib = 256;
-  double vdif_rate_hz = 0;
-  DeviceChoice device;
-  int threads = 0;
+  StreamOptions stream;                  // --gulp (correlated samples), --max-block-mib, --vdif-rate,
+                                         // --device, --threads
   bool overwrite = false;
 };
 

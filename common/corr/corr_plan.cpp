@@ -98,12 +98,12 @@ void check_smearing(const CorrPlan& p, const UtcInstant& start, const Messages& 
 }
 
 int64_t gulp_samples(const CorrOptions& o, const CorrPlan& p) {
-  if (o.gulp > 0) return o.gulp;
+  if (o.stream.gulp > 0) return o.stream.gulp;
   // A correlated sample holds as many floats as the input samples it is made of (critical
   // sampling), and the larger of the two counts.
   const double floats = double(std::max(p.voltages.block_values(1),
                                         p.input.block_values(1) * size_t(p.frame)));
-  const int64_t n = int64_t(o.max_block_mib * 1048576.0 / (floats * sizeof(float)));
+  const int64_t n = int64_t(o.stream.max_block_mib * 1048576.0 / (floats * sizeof(float)));
   if (n < 1)
     throw UsageError(format_string("one sample of these voltages needs %.3g MiB; raise "
                                    "--max-block-mib", floats * sizeof(float) / 1048576.0));

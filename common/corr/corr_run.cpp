@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-#include <thread>
 
 #include "bf/station_flags.hpp"
 #include "cli/errors.hpp"
@@ -109,18 +108,18 @@ std::string integration_option(const CorrOptions& o) {
 
 CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const auto started = Clock::now();
-  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif_rate_hz);
+  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif_rate_hz);
   const CorrPlan plan = make_corr_plan(o, reader->header(), messages);
   const VoltageHeader& in = plan.input;
   const VoltageHeader& v = plan.voltages;
   const StationFlags flags = o.flags_path.empty()
                                  ? StationFlags{}
                                  : read_station_flags(o.flags_path, station_names(plan.layout, v.nant));
-  const int threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = o.stream.thread_count();
   std::unique_ptr<ChanneliserEngine> channeliser =
-      plan.channeliser ? make_channeliser(*plan.channeliser, o.device, threads) : nullptr;
-  std::unique_ptr<CorrelatorEngine> engine = o.device.use_gpu
-                                                 ? make_gpu_correlator(plan.engine, o.device.gpu_index)
+      plan.channeliser ? make_channeliser(*plan.channeliser, o.stream.device, threads) : nullptr;
+  std::unique_ptr<CorrelatorEngine> engine = o.stream.device.use_gpu
+                                                 ? make_gpu_correlator(plan.engine, o.stream.device.gpu_index)
                                                  : make_cpu_correlator(plan.engine, threads);
   std::unique_ptr<VisibilityWriter> writer = open_writer(o, plan.metadata);
   messages.detail(format_string(
