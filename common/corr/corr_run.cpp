@@ -202,9 +202,10 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   if (integration.pending()) {
     const double seconds = integration.pending() * v.tsamp_s;
     if (o.drop_partial) {
-      messages.info(format_string("the last %.4g s (%lld samples) do not fill an integration "
-                                  "and were left out (--drop-partial)", seconds,
-                                  (long long)integration.pending()));
+      if (integration.written())
+        messages.info(format_string("the last %.4g s (%lld samples) do not fill an integration "
+                                    "and were left out (--drop-partial)", seconds,
+                                    (long long)integration.pending()));
       integration.drop();
     } else {
       if (integration.written())
