@@ -12,7 +12,9 @@
 export LC_ALL=C
 BIN=${BIN:-build/bin}
 BIN=$(cd "$BIN" 2>/dev/null && pwd) || { echo "no ${BIN:-build/bin}"; exit 77; }
-CHECK="$(cd "$(dirname "$0")" && pwd)/vis_dft_image.py"
+HERE=$(cd "$(dirname "$0")" && pwd)
+CHECK="$HERE/vis_dft_image.py"
+LAYOUT="$HERE/corr_core24.txt"
 PY=/usr/bin/python3
 for program in "$BIN/simulate" "$BIN/corr"; do
   [ -x "$program" ] || { echo "$program not built"; exit 77; }
@@ -24,39 +26,11 @@ trap 'rm -rf "$dir"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-cat > "$dir/core.txt" <<'LAYOUT'
-# telescope: TEST
-# frame: enu -30:42:39.8 21:26:38.0 1086.6
-c00     0.0     0.0  0.5  13.5
-c01    33.8    53.4  0.8  13.5
-c02   -94.9   -45.4  0.2  13.5
-c03   -25.1    79.3  0.9  13.5
-c04    64.1   -63.0  0.1  13.5
-c05   -43.3   -83.4  0.6  13.5
-c06    91.4    13.8  0.3  13.5
-c07   -72.1    30.6  0.7  13.5
-c08    15.4   -36.1  0.4  13.5
-c09    52.3    85.9  0.2  13.5
-c10   -12.8   -99.6  0.9  13.5
-c11   -60.7    70.1  0.5  13.5
-c12    74.5   -26.9  0.3  13.5
-c13   -99.8     1.2  0.8  13.5
-c14    28.9   101.2  0.1  13.5
-c15   -31.0    34.2  0.6  13.5
-c16    45.6    18.0  0.4  13.5
-c17   -81.6   -69.9  0.2  13.5
-c18    99.7    56.3  0.7  13.5
-c19     6.2    61.7  0.5  13.5
-c20   -48.2   -19.4  0.3  13.5
-c21    39.0   -91.5  0.9  13.5
-c22   -70.3    96.4  0.1  13.5
-c23    80.6   -88.2  0.6  13.5
-LAYOUT
 # Three sources: at the phase centre, 15' east and 3' south, 9' west and 12' north.
 S1=60,-30 S2=60.2887,-30.05 S3=59.85,-29.8
 sky="--source ra=60,dec=-30,flux=3 --source ra=60.2887,dec=-30.05,flux=2 --source ra=59.85,dec=-29.8,flux=1.5"
 expected="$S1,48 $S2,32 $S3,24"  # Jy x gain^2
-obs="--layout $dir/core.txt --freq 1400 --ra 60 --dec -30 --tstart 60000.1"
+obs="--layout $LAYOUT --freq 1400 --ra 60 --dec -30 --tstart 60000.1"
 # 8192 samples of 32 us: four integrations of 2048 samples (0.065536 s).
 "$BIN/simulate" -q --voltages $obs --nchans 16 --bw 0.5 --nsamples 8192 --no-noise --nbits 8 \
     --gain 4 $sky -o "$dir/v.dada" 2> "$dir/err" || { echo "simulate: $(cat "$dir/err")"; exit 1; }
