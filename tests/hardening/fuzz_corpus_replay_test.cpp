@@ -18,12 +18,14 @@
 #include "fold/fold_candidate.hpp"
 #include "io/accel_files.hpp"
 #include "io/bestprof.hpp"
+#include "io/guppi_raw.hpp"
 #include "io/pfd.hpp"
 #include "io/presto_inf.hpp"
 #include "io/psrfits_header.hpp"
 #include "io/rfifind_mask.hpp"
 #include "io/sigproc.hpp"
 #include "io/singlepulse.hpp"
+#include "io/vdif.hpp"
 #include "test_data.hpp"
 
 namespace {
@@ -197,6 +199,25 @@ TEST(FuzzCorpusReplay, StationFlagsCorpusParsesOrIsRefused) {
 TEST(FuzzCorpusReplay, WeightsFileCorpusParsesOrIsRefused) {
   RAPT_REPLAY_CORPUS("weights_file_fuzzer", [](const std::string& text) {
     rapt::parse_weights_text(text, "corpus");
+  });
+}
+
+TEST(FuzzCorpusReplay, VdifFrameCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("vdif_frame_fuzzer", [](const std::string& bytes) {
+    const rapt::VdifFrameHeader h = rapt::parse_vdif_frame_header(
+        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), "corpus");
+    EXPECT_GT(h.payload_bytes(), 0);
+    EXPECT_GE(h.nchan, 1);
+  });
+}
+
+TEST(FuzzCorpusReplay, GuppiHeaderCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("guppi_header_fuzzer", [](const std::string& text) {
+    const rapt::GuppiBlockHeader block = rapt::parse_guppi_header(text, "corpus");
+    std::vector<std::string> warnings;
+    const rapt::VoltageHeader h = rapt::guppi_voltage_header(block, warnings);
+    EXPECT_GE(h.nchan, 1);
+    EXPECT_GT(h.tsamp_s, 0);
   });
 }
 
