@@ -1,0 +1,80 @@
+#include "corr/block_preparation.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "io/voltage_samples.hpp"
+
+namespace rapt {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+BlockPreparation::BlockPreparation(const CorrPlan& plan, const StationFlags& flags,
+                                   ChanneliserEngine* channeliser)
+    : plan_(plan), flags_(flags), channeliser_(channeliser) {}
+
+PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
+  PreparedBlock out;
+  int64_t n = block.nsamples;
+  out.first_sample = block.first_sample / plan_.frame;
+  out.data = channeliser_ ? channelise(block, n) : block.data.data();
+  if (n == 0) return out;
+  out.nsamples = n;
+  const auto t = Clock::now();
+  const VoltageHeader& v = plan_.voltages;
+  mask_.reset(v.nant, n);
+  const auto ranges = station_flagged_ranges(flags_, v.nant, out.first_sample, n, v.tsamp_s);
+  for (int a = 0; a < v.nant; ++a)
+    for (const SampleRange& r : ranges[size_t(a)]) mask_.invalidate(a, r.first, r.second);
+  const int64_t flagged = mask_.invalid_count();
+  const int64_t lost = mark_lost_samples(out.data, v.nchan, v.nant, n, v.npol, mask_);
+  if (mask_.invalid_count()) zero_invalid_samples(out.data, v.nchan, v.nant, n, v.npol, mask_);
+  flagged_ += flagged;
+  lost_ += lost;
+  if (plan_.rotate_voltages) rotate(out.data, out.first_sample, n);
+  preparing_s_ += seconds_since(t);
+  return out;
+}
+
+// The input samples of a block (whole frames; a last block's tail short of a frame is left
+// out) through the channeliser. Sets `nsamples` to the channelised samples.
+float* BlockPreparation::channelise(VoltageBlock& block, int64_t& nsamples) {
+  const VoltageHeader& in = plan_.input;
+  const int64_t n = block.nsamples;
+  const int64_t usable = n - n % plan_.frame;
+  dropped_input_ += n - usable;
+  nsamples = usable / plan_.frame;
+  if (usable == 0) return nullptr;
+  if (usable < n)
+    shrink_time_rows(block.data.data(), n, usable, int64_t(in.nchan) * in.nant,
+                     int64_t(in.npol) * in.values_per_sample());
+  const auto t = Clock::now();
+  channeliser_->process(block.data.data(), usable, channelised_);
+  channelising_s_ += seconds_since(t);
+  return channelised_.data();
+}
+
+// Each update interval's phases on the samples of the block it covers.
+void BlockPreparation::rotate(float* data, int64_t first, int64_t nsamples) {
+  const VoltageHeader& v = plan_.voltages;
+  const UtcInstant start{v.start_mjd_day, v.start_mjd_seconds};
+  const int64_t u = plan_.phase_update_samples;
+  for (int64_t k = first; k < first + nsamples; k = (k / u + 1) * u) {
+    if (k / u != phases_update_) {
+      phases_update_ = k / u;
+      phases_ = plan_.fringe->phases(
+          sample_instant(start, v.tsamp_s, double(phases_update_ * u) + 0.5 * double(u - 1)));
+    }
+    rotate_voltages(data, v.nchan, v.nant, nsamples, v.npol, phases_, k - first,
+                    std::min((k / u + 1) * u, first + nsamples) - first);
+  }
+}
+
+}  // namespace rapt

@@ -1,0 +1,56 @@
+#include "corr/integrator.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace rapt {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+Integrator::Integrator(const CorrPlan& plan, CorrelatorEngine& engine, VisibilityWriter& writer)
+    : plan_(plan), engine_(engine), writer_(writer), rows_(plan.metadata),
+      counts_(size_t(plan.engine.nbaselines()), 0) {}
+
+void Integrator::add(const float* data, int64_t first_sample, int64_t nsamples,
+                     const StationSampleMask& mask) {
+  if (nsamples_ == 0) first_sample_ = first_sample;
+  engine_.accumulate(data, nsamples);
+  add_baseline_valid_counts(mask, counts_);
+  nsamples_ += nsamples;
+}
+
+void Integrator::write() {
+  auto t = Clock::now();
+  engine_.take(sums_);
+  taking_s_ += seconds_since(t);
+  t = Clock::now();
+  const VoltageHeader& v = plan_.voltages;
+  const UtcInstant mid = integration_midpoint({v.start_mjd_day, v.start_mjd_seconds}, v.tsamp_s,
+                                              first_sample_, nsamples_);
+  if (plan_.rotate_visibilities)
+    rotate_visibilities(sums_.data(), v.nchan, v.nant, plan_.engine.nproducts(),
+                        plan_.fringe->phases(mid));
+  clear_rows(rows_);
+  append_integration_rows(plan_.rows, sums_, counts_, mid.mjd(), nsamples_ * v.tsamp_s,
+                          antenna_uvw_m(plan_.layout, plan_.phase_centre, mid), rows_);
+  writer_.append(rows_);
+  std::fill(counts_.begin(), counts_.end(), 0);
+  nsamples_ = 0;
+  ++written_;
+  writing_s_ += seconds_since(t);
+}
+
+void Integrator::drop() {
+  engine_.take(sums_);
+  std::fill(counts_.begin(), counts_.end(), 0);
+  nsamples_ = 0;
+}
+
+}  // namespace rapt
