@@ -1,0 +1,166 @@
+// Block preparation, the step between the reader and the X engine: the fringe-stopping phases
+// a sample gets depend on its sample number only (not on where blocks end), flagged and lost
+// samples are zeroed and counted, and the plan picks the precision and where fringes are
+// stopped as the man page says.
+#include "corr/block_preparation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "cli/errors.hpp"
+#include "corr/corr_plan.hpp"
+
+namespace rapt {
+namespace {
+
+constexpr int kChan = 4, kAnt = 3, kPol = 2;
+constexpr int64_t kSamples = 1000;
+
+VoltageHeader test_header() {
+  VoltageHeader h;
+  h.format = "PSRDADA";
+  h.nant = kAnt;
+  h.nchan = kChan;
+  h.npol = kPol;
+  h.nbits = 8;
+  h.centre_freq_mhz = 1400;
+  h.bandwidth_mhz = 0.5;
+  h.tsamp_s = kChan / 0.5e6;
+  h.start_mjd_day = 60000;
+  h.start_mjd_seconds = 3600;
+  h.ra_deg = 60;
+  h.dec_deg = -30;
+  h.array = parse_layout_text("# frame: enu -30.7 21.4 1000\na 0 0 0\nb 30 10 0\nc -20 25 1\n",
+                              "test.txt");
+  return h;
+}
+
+CorrOptions test_options() {
+  CorrOptions o;
+  o.input = "test.dada";
+  o.output = "out.uvfits";
+  o.nint = 250;
+  o.delay_interval_s = 64 * test_header().tsamp_s;  // updates every 64 samples
+  return o;
+}
+
+Messages quiet() {
+  Messages m;
+  m.verbosity = 0;
+  return m;
+}
+
+VoltageBlock random_block(int64_t first, int64_t n, uint32_t seed) {
+  VoltageBlock b;
+  b.first_sample = first;
+  b.nsamples = n;
+  b.data.resize(size_t(kChan) * kAnt * n * kPol * 2);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(-20, 20);
+  for (float& x : b.data) x = float(d(rng));
+  return b;
+}
+
+// Samples [first, first + n) of every row of `whole` (rows of kSamples samples).
+std::vector<float> time_slice(const std::vector<float>& whole, int64_t first, int64_t n) {
+  std::vector<float> out;
+  const size_t per_sample = kPol * 2;
+  for (int row = 0; row < kChan * kAnt; ++row) {
+    const auto begin = whole.begin() + (row * kSamples + first) * per_sample;
+    out.insert(out.end(), begin, begin + n * per_sample);
+  }
+  return out;
+}
+
+TEST(CorrBlockPreparation, PhasesDependOnSampleNumbersNotOnBlocks) {
+  const CorrPlan plan = make_corr_plan(test_options(), test_header(), quiet());
+  ASSERT_TRUE(plan.rotate_voltages);
+  ASSERT_EQ(plan.phase_update_samples, 64);
+  const StationFlags none;
+  VoltageBlock whole = random_block(0, kSamples, 1);
+  const std::vector<float> raw = whole.data;
+  BlockPreparation one(plan, none, nullptr);
+  const PreparedBlock p = one.prepare(whole);  // turns whole.data in place
+  ASSERT_EQ(p.nsamples, kSamples);
+  const std::vector<float> reference(p.data, p.data + raw.size());
+  for (int64_t cut : {1, 63, 64, 100, 500, 999}) {
+    BlockPreparation pieces(plan, none, nullptr);
+    for (auto [first, n] : {std::pair<int64_t, int64_t>{0, cut}, {cut, kSamples - cut}}) {
+      VoltageBlock b;
+      b.first_sample = first;
+      b.nsamples = n;
+      b.data = time_slice(raw, first, n);
+      const PreparedBlock q = pieces.prepare(b);
+      ASSERT_EQ(q.first_sample, first);
+      const std::vector<float> got(q.data, q.data + b.data.size());
+      EXPECT_EQ(got, time_slice(reference, first, n)) << "cut at " << cut;
+    }
+  }
+  // The voltages were turned: not equal to the input.
+  EXPECT_NE(reference, raw);
+}
+
+TEST(CorrBlockPreparation, FlaggedAndLostSamplesAreZeroedAndCounted) {
+  CorrOptions o = test_options();
+  const CorrPlan plan = make_corr_plan(o, test_header(), quiet());
+  const StationFlags flags = parse_station_flags("b 0 0.0007996\n", "flags.txt", {"a", "b", "c"});  // 100 samples
+  VoltageBlock block = random_block(0, kSamples, 2);
+  // Station c loses samples 500..509 in every channel.
+  for (int c = 0; c < kChan; ++c)
+    for (int64_t t = 500; t < 510; ++t)
+      for (int k = 0; k < kPol * 2; ++k)
+        block.data[((size_t(c) * kAnt + 2) * kSamples + t) * kPol * 2 + k] = 0;
+  BlockPreparation prep(plan, flags, nullptr);
+  const PreparedBlock p = prep.prepare(block);
+  EXPECT_EQ(prep.flagged(), 100);
+  EXPECT_EQ(prep.lost(), 10);
+  EXPECT_EQ(prep.mask().valid_count(1, 2), kSamples - 100 - 10);
+  for (int c = 0; c < kChan; ++c)
+    for (int64_t t = 0; t < 100; ++t)
+      for (int k = 0; k < kPol * 2; ++k)
+        EXPECT_EQ(p.data[((size_t(c) * kAnt + 1) * kSamples + t) * kPol * 2 + k], 0.0f);
+}
+
+TEST(CorrBlockPreparation, ThePlanPicksPrecisionAndWhereFringesStop) {
+  CorrOptions o = test_options();
+  const VoltageHeader h = test_header();
+  CorrPlan raw = make_corr_plan(o, h, quiet());
+  EXPECT_EQ(raw.engine.precision, CorrPrecision::fp32);  // 8-bit, but the fringes must turn
+  EXPECT_TRUE(raw.rotate_voltages);
+  o.fringe_stopped = true;
+  CorrPlan stopped = make_corr_plan(o, h, quiet());
+  EXPECT_EQ(stopped.engine.precision, CorrPrecision::int8);  // exact, nothing to turn
+  EXPECT_FALSE(stopped.rotate_voltages || stopped.rotate_visibilities);
+  o.phase_centre = "04:00:10 -30:00:00";
+  CorrPlan moved = make_corr_plan(o, h, quiet());
+  EXPECT_EQ(moved.engine.precision, CorrPrecision::fp32);
+  o.precision = PrecisionChoice::int8;
+  CorrPlan int8 = make_corr_plan(o, h, quiet());
+  EXPECT_TRUE(int8.rotate_visibilities);
+  EXPECT_FALSE(int8.rotate_voltages);
+  VoltageHeader floats = h;
+  floats.nbits = 32;
+  floats.float_samples = true;
+  EXPECT_THROW(make_corr_plan(o, floats, quiet()), UsageError);
+  o.precision = PrecisionChoice::automatic;
+  o.chan_avg = 3;
+  EXPECT_THROW(make_corr_plan(o, h, quiet()), UsageError);
+}
+
+TEST(CorrBlockPreparation, ThePlanDescribesTheOutput) {
+  CorrOptions o = test_options();
+  o.chan_avg = 2;
+  const CorrPlan plan = make_corr_plan(o, test_header(), quiet());
+  ASSERT_EQ(plan.metadata.nchan(), 2u);
+  EXPECT_DOUBLE_EQ(plan.metadata.channel_freq_hz[0], 1399.875e6);  // channels 0 and 1
+  EXPECT_DOUBLE_EQ(plan.metadata.channel_width_hz, 250e3);
+  EXPECT_EQ(plan.metadata.stokes, (std::vector<int>{-5, -6, -7, -8}));
+  EXPECT_EQ(plan.metadata.array.size(), kAnt);
+  EXPECT_NEAR(plan.metadata.phase_centre_ra_rad, 60 * 3.14159265358979323846 / 180, 1e-12);
+  EXPECT_EQ(plan.integration.nint, 250);
+}
+
+}  // namespace
+}  // namespace rapt
