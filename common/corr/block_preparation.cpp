@@ -1,20 +1,11 @@
 #include "corr/block_preparation.hpp"
 
 #include <algorithm>
-#include <chrono>
 
+#include "cli/stopwatch.hpp"
 #include "io/voltage_samples.hpp"
 
 namespace rapt {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-}  // namespace
 
 BlockPreparation::BlockPreparation(const CorrPlan& plan, const StationFlags& flags,
                                    ChanneliserEngine* channeliser)
@@ -27,7 +18,7 @@ PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
   out.data = channeliser_ ? channelise(block, n) : block.data.data();
   if (n == 0) return out;
   out.nsamples = n;
-  const auto t = Clock::now();
+  const Stopwatch t;
   const VoltageHeader& v = plan_.voltages;
   mask_.reset(v.nant, n);
   const auto ranges = station_flagged_ranges(flags_, v.nant, out.first_sample, n, v.tsamp_s);
@@ -39,7 +30,7 @@ PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
   flagged_ += flagged;
   lost_ += lost;
   if (plan_.rotate_voltages) rotate(out.data, out.first_sample, n);
-  preparing_s_ += seconds_since(t);
+  preparing_s_ += t.seconds();
   return out;
 }
 
@@ -55,9 +46,9 @@ float* BlockPreparation::channelise(VoltageBlock& block, int64_t& nsamples) {
   if (usable < n)
     shrink_time_rows(block.data.data(), n, usable, int64_t(in.nchan) * in.nant,
                      int64_t(in.npol) * in.values_per_sample());
-  const auto t = Clock::now();
+  const Stopwatch t;
   channeliser_->process(block.data.data(), usable, channelised_);
-  channelising_s_ += seconds_since(t);
+  channelising_s_ += t.seconds();
   return channelised_.data();
 }
 

@@ -1,12 +1,12 @@
 #include "corr/corr_run.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <memory>
 
 #include "bf/station_flags.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/stopwatch.hpp"
 #include "corr/block_preparation.hpp"
 #include "corr/corr_plan.hpp"
 #include "corr/integrator.hpp"
@@ -16,12 +16,6 @@
 
 namespace rapt {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 std::unique_ptr<VisibilityWriter> open_writer(const CorrOptions& o, const VisibilitySet& metadata) {
   return o.format == VisibilityFormat::ms
@@ -95,7 +89,7 @@ void report(const CorrOptions& o, const BlockPreparation& prepared, const Correl
 }  // namespace
 
 CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
-  const auto started = Clock::now();
+  const Stopwatch started;
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif_rate_hz);
   const CorrPlan plan = make_corr_plan(o, reader->header(), messages);
   const StationFlags flags =
@@ -124,9 +118,9 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
     summary.samples_in += block->nsamples;
     const PreparedBlock p = preparation.prepare(*block);
     if (p.nsamples == 0) continue;
-    const auto t = Clock::now();
+    const Stopwatch t;
     integration.add(p.data, p.first_sample, p.nsamples, preparation.mask());
-    accumulating_s += seconds_since(t);
+    accumulating_s += t.seconds();
     summary.samples_correlated += p.nsamples;
     if (integration.complete()) integration.write();
     if (messages.progress)
@@ -141,7 +135,7 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
                                   : format_string("has %lld samples, fewer than one integration (%s)",
                                                   (long long)summary.samples_correlated,
                                                   integration_option(o).c_str()));
-  const auto t = Clock::now();
+  const Stopwatch t;
   writer->commit();
   report(o, preparation, *engine, plan.frame, messages);
 
@@ -149,14 +143,14 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   summary.waiting_s = blocks.waiting_s();
   summary.channelising_s = preparation.channelising_s();
   summary.correlating_s = preparation.preparing_s() + accumulating_s + integration.taking_s();
-  summary.writing_s = integration.writing_s() + seconds_since(t);
+  summary.writing_s = integration.writing_s() + t.seconds();
   summary.integrations = integration.written();
   summary.rows = int64_t(writer->rows_written());
   summary.seconds_of_data = summary.samples_in * in.tsamp_s;
   summary.input_bytes = double(summary.samples_in) * in.nchan * in.nant * in.npol *
                         in.values_per_sample() * in.nbits / 8;
   summary.engine = (channeliser ? channeliser->name() + " + " : std::string()) + engine->name();
-  summary.wall_seconds = seconds_since(started);
+  summary.wall_seconds = started.seconds();
   return summary;
 }
 

@@ -1,18 +1,10 @@
 #include "corr/integrator.hpp"
 
 #include <algorithm>
-#include <chrono>
+
+#include "cli/stopwatch.hpp"
 
 namespace rapt {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-}  // namespace
 
 Integrator::Integrator(const CorrPlan& plan, CorrelatorEngine& engine, VisibilityWriter& writer)
     : plan_(plan), engine_(engine), writer_(writer), rows_(plan.metadata),
@@ -27,10 +19,10 @@ void Integrator::add(const float* data, int64_t first_sample, int64_t nsamples,
 }
 
 void Integrator::write() {
-  auto t = Clock::now();
+  Stopwatch t;
   engine_.take(sums_);
-  taking_s_ += seconds_since(t);
-  t = Clock::now();
+  taking_s_ += t.seconds();
+  t = Stopwatch();
   const VoltageHeader& v = plan_.voltages;
   const UtcInstant mid = integration_midpoint({v.start_mjd_day, v.start_mjd_seconds}, v.tsamp_s,
                                               first_sample_, nsamples_);
@@ -44,7 +36,7 @@ void Integrator::write() {
   std::fill(counts_.begin(), counts_.end(), 0);
   nsamples_ = 0;
   ++written_;
-  writing_s_ += seconds_since(t);
+  writing_s_ += t.seconds();
 }
 
 void Integrator::drop() {
