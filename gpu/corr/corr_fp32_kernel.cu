@@ -1,0 +1,167 @@
+// The fp32 correlator on CUDA cores, register-tiled.
+//
+// A block (4 warps) owns a 64 x 64 tile of one channel's receiver matrix (tiles on or above the
+// diagonal); each warp a 32 x 32 part of it; each thread 8 x 4 receiver pairs, 32 complex sums
+// in registers, so every value read from shared memory feeds 4 or 8 complex multiply-adds.
+// A lane's rows are ty + 4i and its columns tx + 8j (ty = lane / 8, tx = lane % 8): the 8 lanes
+// of a row group read the same A value (a broadcast) and the 8 columns lie in 8 different banks,
+// so each 16-byte read (two samples of one receiver) is one shared-memory wavefront.
+// Rows are staged by cp.async, 16 samples a stage, several stages ahead. A warp on the diagonal
+// whose part holds no pair with antenna 1 <= antenna 2 skips its products.
+#include <cstdint>
+
+#include "../cuda/cuda_check.hpp"
+#include "corr_device.cuh"
+#include "corr_kernels.hpp"
+
+namespace rapt::gpu {
+namespace {
+
+constexpr int kTile = 64;
+constexpr int kWarpTile = 32;
+constexpr int kThreads = 128;
+
+// SAMPLES per stage (a multiple of 16: rows of whole 128-byte lines), STAGES in flight,
+// MIN_BLOCKS an SM must hold (the register budget follows).
+template <int SAMPLES, int STAGES, int MIN_BLOCKS>
+struct Fp32Config {
+  static constexpr int kStageSamples = SAMPLES, kStages = STAGES, kMinBlocks = MIN_BLOCKS;
+  // Rows padded by 16 bytes: consecutive rows start in consecutive 16-byte bank groups.
+  static constexpr int kPitch = kStageSamples * 8 + 16;
+  static constexpr int kRegionBytes = kTile * kPitch;
+  static constexpr int kSmemBytes = kStages * 2 * kRegionBytes;
+  static constexpr int kChunks = kStageSamples / 2;  // 16-byte chunks of a row's stage
+};
+
+template <class C>
+__global__ void __launch_bounds__(kThreads, C::kMinBlocks)
+    fp32_correlate_kernel(CorrChunkArgs args) {
+  constexpr int kStageSamples = C::kStageSamples, kStages = C::kStages, kPitch = C::kPitch;
+  constexpr int kRegionBytes = C::kRegionBytes;
+  extern __shared__ __align__(16) uint8_t smem[];
+  const uint32_t smem_base = uint32_t(__cvta_generic_to_shared(smem));
+
+  const int npol = args.npol, nrecv = args.nant * npol, pol_shift = npol - 1;
+  int bi, bj;
+  tile_of(int(blockIdx.x), bi, bj);
+  const bool diagonal = bi == bj;
+  const int row0 = bi * kTile, col0 = bj * kTile;
+  const int64_t row_bytes = args.tpad * 8;
+  const int nstages = int(args.tpad / kStageSamples);
+  const uint8_t* chan =
+      static_cast<const uint8_t*>(args.packed) + int64_t(blockIdx.y) * nrecv * row_bytes;
+
+  // A thread copies one 16-byte chunk of every kRowStep-th row of the A rows, then of the B
+  // rows (a tile on the diagonal has one set of rows, used as both).
+  constexpr int kRowStep = kThreads / C::kChunks, kLoads = 2 * kTile / kRowStep;
+  const int chunk = threadIdx.x % C::kChunks, load_row = threadIdx.x / C::kChunks;
+  auto load_stage = [&](int slot, int stage) {
+    const uint8_t* src = chan + int64_t(stage) * (kStageSamples * 8) + chunk * 16;
+    const uint32_t dst = smem_base + slot * 2 * kRegionBytes + load_row * kPitch + chunk * 16;
+#pragma unroll
+    for (int j = 0; j < kLoads; ++j) {
+      const int region = j * kRowStep / kTile;
+      if (region == 1 && diagonal) break;
+      // Rows past the end are read from the last one (their products are never written).
+      const int r =
+          min((region ? col0 : row0) + load_row + j * kRowStep - region * kTile, nrecv - 1);
+      cp_async16(dst + j * kRowStep * kPitch, src + r * row_bytes);
+    }
+  };
+
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int wrow = (warp >> 1) * kWarpTile, wcol = (warp & 1) * kWarpTile;
+  const int ty = lane >> 3, tx = lane & 7;
+  const int first_row = row0 + wrow, first_col = col0 + wcol;
+  const bool active = first_row < nrecv && first_col < nrecv &&
+                      (first_row >> pol_shift) <= ((first_col + kWarpTile - 1) >> pol_shift);
+
+  float re[8][4], im[8][4];
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) re[i][j] = im[i][j] = 0.0f;
+
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < nstages) load_stage(s, s);
+    cp_async_commit();
+  }
+  for (int stage = 0; stage < nstages; ++stage) {
+    cp_async_wait<kStages - 2>();
+    __syncthreads();  // stage `stage` is in; every warp is done with the slot loaded next
+    const int next = stage + kStages - 1;
+    if (next < nstages) load_stage(next % kStages, next);
+    cp_async_commit();
+    if (!active) continue;
+    const uint8_t* a_rows = smem + (stage % kStages) * 2 * kRegionBytes;
+    const uint8_t* b_rows = a_rows + (diagonal ? 0 : kRegionBytes);
+#pragma unroll 2
+    for (int pair = 0; pair < kStageSamples / 2; ++pair) {
+      float4 a[8], b[4];  // two samples (re, im, re, im) of each row and column
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+        a[i] = *reinterpret_cast<const float4*>(a_rows + (wrow + ty + 4 * i) * kPitch + pair * 16);
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        b[j] = *reinterpret_cast<const float4*>(b_rows + (wcol + tx + 8 * j) * kPitch + pair * 16);
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          // a conj(b), both samples
+          re[i][j] = fmaf(a[i].x, b[j].x, re[i][j]);
+          re[i][j] = fmaf(a[i].y, b[j].y, re[i][j]);
+          re[i][j] = fmaf(a[i].z, b[j].z, re[i][j]);
+          re[i][j] = fmaf(a[i].w, b[j].w, re[i][j]);
+          im[i][j] = fmaf(a[i].y, b[j].x, im[i][j]);
+          im[i][j] = fmaf(-a[i].x, b[j].y, im[i][j]);
+          im[i][j] = fmaf(a[i].w, b[j].z, im[i][j]);
+          im[i][j] = fmaf(-a[i].z, b[j].w, im[i][j]);
+        }
+    }
+  }
+  cp_async_wait<0>();
+  if (!active) return;
+
+  const int64_t nbl = int64_t(args.nant) * (args.nant + 1) / 2;
+  float2* sums = static_cast<float2*>(args.sums) + (args.chan0 + blockIdx.y) * nbl * npol * npol;
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int r1 = first_row + ty + 4 * i, r2 = first_col + tx + 8 * j;
+      if (r1 >= nrecv || r2 >= nrecv) continue;
+      const int a1 = r1 >> pol_shift, a2 = r2 >> pol_shift;
+      if (a1 > a2) continue;
+      const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
+      float2* s = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
+      float2 v = *s;
+      v.x += re[i][j];
+      v.y += im[i][j];
+      *s = v;
+    }
+}
+
+template <class C>
+void launch_fp32(const CorrChunkArgs& args, cudaStream_t stream) {
+  constexpr int kSmemBytes = C::kSmemBytes;
+  const auto kernel = fp32_correlate_kernel<C>;
+  // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
+  RAPT_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+  const int side = (args.nant * args.npol + kTile - 1) / kTile;
+  const dim3 grid(unsigned(side * (side + 1) / 2), unsigned(args.nchan));
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(args);
+  RAPT_CUDA_CHECK_LAUNCH("fp32 correlator");
+}
+
+}  // namespace
+
+int fp32_correlator_tile() { return kTile; }
+
+void launch_fp32_correlator(const CorrChunkArgs& args, cudaStream_t stream) {
+  launch_fp32<Fp32Config<16, 3, 4>>(args, stream);
+}
+
+}  // namespace rapt::gpu

@@ -1,0 +1,61 @@
+// The correlator's kernels as the engine and the benchmark launch them: one launch adds the
+// products of one chunk of packed input (a range of channels and at most kInt8SafeSamples
+// samples) to the visibility sums that stay on the GPU.
+//
+// Packed input, the layout every kernel reads: [chan][receiver][tpad][re, im], receiver =
+// ant * npol + pol, so each receiver's samples of a channel are one contiguous row (what a tile
+// of a matrix product wants), elements int8 (int8), IEEE half (fp16) or float (fp32). Samples
+// from the chunk's length up to tpad (a multiple of corr_time_quantum) are zero and add nothing.
+//
+// Sums: [chan][baseline][p1][p2] complex, long long pairs (int8: exact) or float pairs.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "corr/correlator_engine.hpp"
+
+namespace rapt::gpu {
+
+struct CorrChunkArgs {
+  const void* packed = nullptr;
+  int nchan = 0;  // channels in the chunk, at most kMaxLaunchChannels
+  int nant = 0;
+  int npol = 0;
+  int64_t tpad = 0;  // samples per receiver row, a multiple of corr_time_quantum()
+  void* sums = nullptr;
+  int64_t chan0 = 0;  // the chunk's first channel among the sums
+  // int8: [chan][receiver] sums over the chunk of the real parts of the packed values (the
+  // kernel's way of turning rows by i needs them); unused otherwise.
+  const int* re_sums = nullptr;
+};
+
+// Channels are the grid's second dimension.
+inline constexpr int kMaxLaunchChannels = 65535;
+
+// Bytes of one real value of the packed input: 1, 2 or 4.
+int corr_element_bytes(CorrPrecision precision);
+// Bytes of one complex visibility sum: 16 (int8: two int64) or 8 (two floats).
+int corr_sum_bytes(CorrPrecision precision);
+// Samples a packed row's length must be a multiple of: one pipeline stage of the kernel.
+int64_t corr_time_quantum(CorrPrecision precision);
+// Bytes of one packed chunk.
+size_t corr_packed_bytes(CorrPrecision precision, int nchan, int nrecv, int64_t tpad);
+
+// Adds the chunk's products to the sums, on `stream`. int8 chunks must hold at most
+// kInt8SafeSamples samples: each launch sums in int32 and adds to the 64-bit sums at its end.
+void launch_correlator(CorrPrecision precision, const CorrChunkArgs& args, cudaStream_t stream);
+
+// What runs, for the benchmark's notes: "int8 mma.sync m16n8k32, 64x64 receiver tiles".
+std::string correlator_kernel_text(CorrPrecision precision, int nrecv);
+
+// The launches behind launch_correlator, one per .cu file.
+void launch_tensor_correlator(CorrPrecision precision, const CorrChunkArgs& args,
+                              cudaStream_t stream);
+void launch_fp32_correlator(const CorrChunkArgs& args, cudaStream_t stream);
+int tensor_correlator_tile(int nrecv);  // receivers per side of a block's tile
+int fp32_correlator_tile();
+
+}  // namespace rapt::gpu
