@@ -1,0 +1,210 @@
+// The benchmark's GPU correlation: a random block made on the GPU directly in the packed layout
+// (corr/corr_kernels.hpp), the kernel timed with the block on the GPU and behind its upload
+// from page-locked memory, and a spot check of the sums against CPU sums of the same values.
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "../corr/corr_kernels.hpp"
+#include "../cuda/device_buffer.hpp"
+#include "corr_gpu_bench.hpp"
+
+namespace rapt::gpu {
+namespace {
+
+constexpr int kUploadChunks = 8;
+constexpr int kCheckedPerChannel = 256;
+
+__device__ inline uint32_t mix(uint64_t i) {
+  uint64_t z = (i + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return uint32_t(z >> 32);
+}
+
+// int8: -127..127; half and float: uniform in [-1, 1).
+__global__ void fill_packed_kernel(void* out, size_t count, int element_bytes) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+       i += size_t(gridDim.x) * blockDim.x) {
+    const uint32_t h = mix(i);
+    const float u = float(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+    if (element_bytes == 1)
+      static_cast<int8_t*>(out)[i] = int8_t(int(h % 255u) - 127);
+    else if (element_bytes == 2)
+      static_cast<__half*>(out)[i] = __float2half_rn(u);
+    else
+      static_cast<float*>(out)[i] = u;
+  }
+}
+
+// int8: each row's sum of real parts (CorrChunkArgs::re_sums).
+__global__ void re_sums_kernel(const int8_t* packed, int64_t rows, int64_t nsamples, int* sums) {
+  for (int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; r < rows;
+       r += int64_t(gridDim.x) * blockDim.x) {
+    int s = 0;
+    for (int64_t t = 0; t < nsamples; ++t) s += packed[(r * nsamples + t) * 2];
+    sums[r] = s;
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Value k of the packed host copy, as the GPU multiplies it.
+double packed_value(const void* host, size_t k, int element_bytes) {
+  if (element_bytes == 1) return static_cast<const int8_t*>(host)[k];
+  if (element_bytes == 2) return __half2float(static_cast<const __half*>(host)[k]);
+  return static_cast<const float*>(host)[k];
+}
+
+// sum over t of x_r1 conj(x_r2), in long double (exact for int8's integers up to 2^64).
+std::complex<double> cpu_product(const void* host, int element_bytes, size_t row1, size_t row2,
+                                 int64_t nsamples) {
+  long double re = 0, im = 0;
+  for (int64_t t = 0; t < nsamples; ++t) {
+    const double ar = packed_value(host, row1 + 2 * t, element_bytes);
+    const double ai = packed_value(host, row1 + 2 * t + 1, element_bytes);
+    const double br = packed_value(host, row2 + 2 * t, element_bytes);
+    const double bi = packed_value(host, row2 + 2 * t + 1, element_bytes);
+    re += (long double)ar * br + (long double)ai * bi;
+    im += (long double)ai * br - (long double)ar * bi;
+  }
+  return {double(re), double(im)};
+}
+
+void check_channel(const CorrelatorShape& s, int64_t nsamples, const void* host,
+                   const uint8_t* sums_dev, int c, std::mt19937& rng, GpuCorrelatorTiming& t) {
+  const int eb = corr_element_bytes(s.precision), npol = s.npol, nrecv = s.nant * npol;
+  const size_t per_channel = size_t(s.nbaselines()) * npol * npol;
+  const int sum_bytes = corr_sum_bytes(s.precision);
+  std::vector<uint8_t> sums(per_channel * sum_bytes);
+  RAPT_CUDA_CHECK(cudaMemcpy(sums.data(), sums_dev + c * per_channel * sum_bytes, sums.size(),
+                             cudaMemcpyDeviceToHost));
+  auto gpu_value = [&](size_t k) -> std::complex<double> {
+    if (s.precision == CorrPrecision::int8) {
+      const auto* v = reinterpret_cast<const long long*>(sums.data());
+      return {double(v[2 * k]), double(v[2 * k + 1])};
+    }
+    const auto* v = reinterpret_cast<const float*>(sums.data());
+    return {v[2 * k], v[2 * k + 1]};
+  };
+  auto row = [&](int r) { return (size_t(c) * nrecv + r) * size_t(nsamples) * 2; };
+  std::uniform_int_distribution<int> pick(0, nrecv - 1);
+  for (int n = 0; n < kCheckedPerChannel; ++n) {
+    int r1 = n == 0 ? 0 : n == 1 ? 0 : n == 2 ? nrecv - 1 : pick(rng);
+    int r2 = n == 0 ? 0 : n == 1 ? nrecv - 1 : n == 2 ? nrecv - 1 : pick(rng);
+    if (r1 / npol > r2 / npol) std::swap(r1, r2);
+    const int a1 = r1 / npol, a2 = r2 / npol, p1 = r1 % npol, p2 = r2 % npol;
+    const size_t k = (size_t(baseline_index(a1, a2)) * npol + p1) * npol + p2;
+    const std::complex<double> want = cpu_product(host, eb, row(r1), row(r2), nsamples);
+    const std::complex<double> got = gpu_value(k);
+    double error = 0.0;
+    if (s.precision == CorrPrecision::int8) {
+      error = got == want ? 0.0 : 1.0;
+    } else {
+      const double p = std::sqrt(cpu_product(host, eb, row(r1), row(r1), nsamples).real() *
+                                 cpu_product(host, eb, row(r2), row(r2), nsamples).real());
+      error = std::abs(got - want) / p;
+    }
+    t.max_error = std::max(t.max_error, std::isfinite(error) ? error : 1e30);
+    if (!(error <= t.tolerance)) ++t.mismatches;
+    ++t.checked;
+  }
+}
+
+}  // namespace
+
+GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t nsamples, int gpu,
+                                        int repeats) {
+  const cuda::DeviceGuard guard(gpu);
+  const int nrecv = shape.nant * shape.npol, eb = corr_element_bytes(shape.precision);
+  GpuCorrelatorTiming t;
+  t.kernel = correlator_kernel_text(shape.precision, nrecv);
+  t.tolerance = shape.precision == CorrPrecision::int8   ? 0.0
+                : shape.precision == CorrPrecision::fp16 ? 1e-4
+                                                         : 1e-5;
+  t.input_bytes = corr_packed_bytes(shape.precision, shape.nchan, nrecv, nsamples);
+  const size_t sums_bytes = shape.nvis() * size_t(corr_sum_bytes(shape.precision));
+
+  const cuda::Stream copy, compute;
+  cuda::DeviceBuffer<uint8_t> input(t.input_bytes), sums(sums_bytes);
+  cuda::PinnedBuffer<uint8_t> host(t.input_bytes);
+  const size_t count = t.input_bytes / size_t(eb);
+  fill_packed_kernel<<<unsigned(std::min<size_t>((count + 255) / 256, 1 << 16)), 256, 0,
+                       compute.get()>>>(input.get(), count, eb);
+  RAPT_CUDA_CHECK_LAUNCH("packed input fill");
+  RAPT_CUDA_CHECK(cudaMemcpyAsync(host.get(), input.get(), t.input_bytes, cudaMemcpyDeviceToHost,
+                                  compute.get()));
+  RAPT_CUDA_CHECK(cudaMemsetAsync(sums.get(), 0, sums_bytes, compute.get()));
+  const int64_t rows = int64_t(shape.nchan) * nrecv;
+  cuda::DeviceBuffer<int> re_sums(shape.precision == CorrPrecision::int8 ? size_t(rows) : 0);
+  if (re_sums.size()) {
+    re_sums_kernel<<<unsigned((rows + 255) / 256), 256, 0, compute.get()>>>(
+        reinterpret_cast<const int8_t*>(input.get()), rows, nsamples, re_sums.get());
+    RAPT_CUDA_CHECK_LAUNCH("real part sums");
+  }
+
+  CorrChunkArgs all;
+  all.packed = input.get();
+  all.nchan = shape.nchan;
+  all.nant = shape.nant;
+  all.npol = shape.npol;
+  all.tpad = nsamples;
+  all.sums = sums.get();
+  all.re_sums = re_sums.get();
+
+  // The warm-up's sums are the checked ones.
+  launch_correlator(shape.precision, all, compute.get());
+  compute.synchronize();
+  std::mt19937 rng(12345);
+  check_channel(shape, nsamples, host.get(), sums.get(), 0, rng, t);
+  if (shape.nchan > 1)
+    check_channel(shape, nsamples, host.get(), sums.get(), shape.nchan - 1, rng, t);
+
+  const cuda::Event start(true), stop(true);
+  std::vector<double> times;
+  for (int r = 0; r < repeats; ++r) {
+    start.record(compute.get());
+    launch_correlator(shape.precision, all, compute.get());
+    stop.record(compute.get());
+    stop.synchronize();
+    times.push_back(cuda::elapsed_seconds(start, stop));
+  }
+  t.kernel_s = median(times);
+
+  // Upload and correlation in chunks of channels on two streams, as the engine runs them.
+  const int per_chunk = (shape.nchan + kUploadChunks - 1) / kUploadChunks;
+  const size_t per_channel = corr_packed_bytes(shape.precision, 1, nrecv, nsamples);
+  std::vector<cuda::Event> uploaded(kUploadChunks);
+  times.clear();
+  for (int r = 0; r <= repeats; ++r) {  // the first run warms up
+    start.record(copy.get());
+    for (int k = 0, c0 = 0; c0 < shape.nchan; ++k, c0 += per_chunk) {
+      CorrChunkArgs part = all;
+      part.chan0 = c0;
+      part.nchan = std::min(per_chunk, shape.nchan - c0);
+      part.packed = input.get() + c0 * per_channel;
+      if (re_sums.size()) part.re_sums = re_sums.get() + int64_t(c0) * nrecv;
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(input.get() + c0 * per_channel, host.get() + c0 * per_channel,
+                                      part.nchan * per_channel, cudaMemcpyHostToDevice,
+                                      copy.get()));
+      uploaded[size_t(k)].record(copy.get());
+      uploaded[size_t(k)].make_wait(compute.get());
+      launch_correlator(shape.precision, part, compute.get());
+    }
+    stop.record(compute.get());
+    stop.synchronize();
+    if (r > 0) times.push_back(cuda::elapsed_seconds(start, stop));
+  }
+  t.with_upload_s = median(times);
+  return t;
+}
+
+}  // namespace rapt::gpu
