@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
         (long long)s.integrations, (long long)s.rows));
     args.messages.detail(rapt::format_string(
         "time: %.3f s waiting for voltages (read and decoded beside the correlation), %.3f s "
-        "channelising, %.3f s correlating, %.3f s writing",
-        s.waiting_s, s.channelising_s, s.correlating_s, s.writing_s));
+        "channelising, %.3f s correlating (%.3f s of it masking and fringe stopping), %.3f s "
+        "writing", s.waiting_s, s.channelising_s, s.correlating_s, s.preparing_s, s.writing_s));
     return 0;
   });
 }

@@ -8,8 +8,8 @@
 namespace rapt {
 
 BlockPreparation::BlockPreparation(const CorrPlan& plan, const StationFlags& flags,
-                                   ChanneliserEngine* channeliser)
-    : plan_(plan), flags_(flags), channeliser_(channeliser) {}
+                                   ChanneliserEngine* channeliser, int threads)
+    : plan_(plan), flags_(flags), channeliser_(channeliser), threads_(threads) {}
 
 PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
   PreparedBlock out;
@@ -25,8 +25,8 @@ PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
   for (int a = 0; a < v.nant; ++a)
     for (const SampleRange& r : ranges[size_t(a)]) mask_.invalidate(a, r.first, r.second);
   const int64_t flagged = mask_.invalid_count();
-  const int64_t lost = mark_lost_samples(out.data, v.nchan, v.nant, n, v.npol, mask_);
-  if (mask_.invalid_count()) zero_invalid_samples(out.data, v.nchan, v.nant, n, v.npol, mask_);
+  const int64_t lost = mark_lost_samples(out.data, v.nchan, v.nant, n, v.npol, mask_, threads_);
+  if (mask_.invalid_count()) zero_invalid_samples(out.data, v.nchan, v.nant, n, v.npol, mask_, threads_);
   flagged_ += flagged;
   lost_ += lost;
   if (plan_.rotate_voltages) rotate(out.data, out.first_sample, n);
@@ -64,7 +64,7 @@ void BlockPreparation::rotate(float* data, int64_t first, int64_t nsamples) {
           sample_instant(start, v.tsamp_s, double(phases_update_ * u) + 0.5 * double(u - 1)));
     }
     rotate_voltages(data, v.nchan, v.nant, nsamples, v.npol, phases_, k - first,
-                    std::min((k / u + 1) * u, first + nsamples) - first);
+                    std::min((k / u + 1) * u, first + nsamples) - first, threads_);
   }
 }
 

@@ -23,8 +23,10 @@ struct PreparedBlock {
 
 class BlockPreparation {
  public:
-  // `channeliser`: the plan's, or nullptr when it has none.
-  BlockPreparation(const CorrPlan& plan, const StationFlags& flags, ChanneliserEngine* channeliser);
+  // `channeliser`: the plan's, or nullptr when it has none. Masks and phases are applied on
+  // `threads` threads.
+  BlockPreparation(const CorrPlan& plan, const StationFlags& flags, ChanneliserEngine* channeliser,
+                   int threads);
   // Prepares `block` (changed in place; the result may point into it or into this object's
   // channelised buffer, valid until the next call).
   PreparedBlock prepare(VoltageBlock& block);
@@ -44,6 +46,7 @@ class BlockPreparation {
   const CorrPlan& plan_;
   const StationFlags& flags_;
   ChanneliserEngine* channeliser_;
+  int threads_;
   StationSampleMask mask_;
   std::vector<float> channelised_;
   std::vector<std::complex<double>> phases_;

@@ -105,7 +105,7 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   describe(plan, channeliser.get(), *engine, messages);
 
   CorrRunSummary summary;
-  BlockPreparation preparation(plan, flags, channeliser.get());
+  BlockPreparation preparation(plan, flags, channeliser.get(), threads);
   Integrator integration(plan, *engine, *writer);
   double accumulating_s = 0;
   // Blocks end at integration ends (counted in correlated samples, whole frames of input
@@ -142,7 +142,8 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const VoltageHeader& in = plan.input;
   summary.waiting_s = blocks.waiting_s();
   summary.channelising_s = preparation.channelising_s();
-  summary.correlating_s = preparation.preparing_s() + accumulating_s + integration.taking_s();
+  summary.preparing_s = preparation.preparing_s();
+  summary.correlating_s = summary.preparing_s + accumulating_s + integration.taking_s();
   summary.writing_s = integration.writing_s() + t.seconds();
   summary.integrations = integration.written();
   summary.rows = int64_t(writer->rows_written());

@@ -21,6 +21,7 @@ struct CorrRunSummary {
   double waiting_s = 0;        // waiting for the next block to be read and decoded
   double channelising_s = 0;
   double correlating_s = 0;    // masks, fringe stopping and the engine (with GPU copies)
+  double preparing_s = 0;      // ... of which masks and fringe stopping
   double writing_s = 0;        // rows and the writer
   std::string engine;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "corr/correlator_engine.hpp"
+#include "dedisp/parallel_for.hpp"
 
 namespace rapt {
 namespace {
@@ -51,9 +52,10 @@ double FringeStopping::max_baseline_delay_s(const UtcInstant& time) const {
 }
 
 void rotate_voltages(float* block, int nchan, int nant, int64_t nsamples, int npol,
-                     const std::vector<std::complex<double>>& phases, int64_t first, int64_t end) {
+                     const std::vector<std::complex<double>>& phases, int64_t first, int64_t end,
+                     int threads) {
   const int64_t row = nsamples * npol * 2;  // floats per channel and antenna
-  for (int c = 0; c < nchan; ++c)
+  parallel_for(threads, size_t(nchan), [&](size_t c, int) {
     for (int a = 0; a < nant; ++a) {
       const std::complex<float> f(phases[size_t(c) * nant + a]);
       float* x = block + (int64_t(c) * nant + a) * row;
@@ -63,6 +65,7 @@ void rotate_voltages(float* block, int nchan, int nant, int64_t nsamples, int np
         x[2 * k + 1] = re * f.imag() + im * f.real();
       }
     }
+  });
 }
 
 void rotate_visibilities(std::complex<double>* visibilities, int nchan, int nant, int nproducts,

@@ -49,9 +49,11 @@ class FringeStopping {
 };
 
 // Multiplies time samples [first, end) of a canonical block ([chan][ant][time][pol][re, im]) of
-// `nsamples` samples by phases[c * nant + a] in channel c and antenna a.
+// `nsamples` samples by phases[c * nant + a] in channel c and antenna a; channels are shared
+// out among `threads` threads.
 void rotate_voltages(float* block, int nchan, int nant, int64_t nsamples, int npol,
-                     const std::vector<std::complex<double>>& phases, int64_t first, int64_t end);
+                     const std::vector<std::complex<double>>& phases, int64_t first, int64_t end,
+                     int threads = 1);
 
 // Multiplies visibilities [chan][baseline][product] by phases[c][a1] conj(phases[c][a2]): what
 // rotating the voltages would have done.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "corr/correlator_engine.hpp"
+#include "dedisp/parallel_for.hpp"
 
 namespace rapt {
 
@@ -49,42 +50,51 @@ int64_t StationSampleMask::valid_count(int a1, int a2) const {
 }
 
 int64_t mark_lost_samples(const float* block, int nchan, int nant, int64_t nsamples, int npol,
-                          StationSampleMask& mask) {
+                          StationSampleMask& mask, int threads) {
   if (mask.nant() != nant || mask.nsamples() != nsamples)
     throw std::invalid_argument("mark_lost_samples: the mask is not the block's size");
-  // One pass over the block in memory order, noting the samples where anything is nonzero.
+  // Per station, the samples still all zero are looked for in one channel after another: data
+  // that are not lost show a nonzero value in the first channel, so this reads little more than
+  // one channel. Each thread has stations of its own (and their words of the mask).
   const int64_t values = int64_t(npol) * 2;
-  std::vector<uint8_t> seen(size_t(nant) * size_t(nsamples), 0);
-  for (int c = 0; c < nchan; ++c)
-    for (int a = 0; a < nant; ++a) {
-      const float* x = block + (int64_t(c) * nant + a) * nsamples * values;
-      uint8_t* s = seen.data() + size_t(a) * size_t(nsamples);
-      for (int64_t t = 0; t < nsamples; ++t)
-        for (int64_t k = 0; k < values; ++k) s[t] |= x[t * values + k] != 0.0f;
-    }
-  int64_t marked = 0;
-  for (int a = 0; a < nant; ++a) {
-    const uint8_t* s = seen.data() + size_t(a) * size_t(nsamples);
-    for (int64_t t = 0; t < nsamples; ++t)
-      if (!s[t] && mask.valid(a, t)) {
-        mask.invalidate(a, t, t + 1);
-        ++marked;
+  std::vector<int64_t> marked(size_t(nant), 0);
+  std::vector<std::vector<int64_t>> zero(size_t(std::max(threads, 1)));
+  parallel_for(threads, size_t(nant), [&](size_t a, int worker) {
+    std::vector<int64_t>& candidates = zero[size_t(worker)];
+    candidates.clear();
+    for (int64_t t = 0; t < nsamples; ++t) candidates.push_back(t);
+    for (int c = 0; c < nchan && !candidates.empty(); ++c) {
+      const float* x = block + (int64_t(c) * nant + int64_t(a)) * nsamples * values;
+      size_t kept = 0;
+      for (const int64_t t : candidates) {
+        bool nonzero = false;
+        for (int64_t k = 0; k < values; ++k) nonzero |= x[t * values + k] != 0.0f;
+        if (!nonzero) candidates[kept++] = t;
       }
-  }
-  return marked;
+      candidates.resize(kept);
+    }
+    for (const int64_t t : candidates)
+      if (mask.valid(int(a), t)) {
+        mask.invalidate(int(a), t, t + 1);
+        ++marked[a];
+      }
+  });
+  int64_t total = 0;
+  for (int64_t m : marked) total += m;
+  return total;
 }
 
 void zero_invalid_samples(float* block, int nchan, int nant, int64_t nsamples, int npol,
-                          const StationSampleMask& mask) {
+                          const StationSampleMask& mask, int threads) {
   const int64_t values = int64_t(npol) * 2;
-  for (int a = 0; a < nant; ++a) {
-    if (!mask.invalid_count(a)) continue;
+  parallel_for(threads, size_t(nant), [&](size_t a, int) {
+    if (!mask.invalid_count(int(a))) return;
     for (int c = 0; c < nchan; ++c) {
-      float* x = block + (int64_t(c) * nant + a) * nsamples * values;
+      float* x = block + (int64_t(c) * nant + int64_t(a)) * nsamples * values;
       for (int64_t t = 0; t < nsamples; ++t)
-        if (!mask.valid(a, t)) std::fill(x + t * values, x + (t + 1) * values, 0.0f);
+        if (!mask.valid(int(a), t)) std::fill(x + t * values, x + (t + 1) * values, 0.0f);
     }
-  }
+  });
 }
 
 void add_baseline_valid_counts(const StationSampleMask& mask, std::vector<int64_t>& counts) {

@@ -40,12 +40,13 @@ class StationSampleMask {
 
 // Marks the samples of a canonical block ([chan][ant][time][pol][re, im], npol 1 or 2) whose
 // every value of a station is exactly 0. Returns how many station samples that marked newly.
+// Stations are shared out among `threads` threads.
 int64_t mark_lost_samples(const float* block, int nchan, int nant, int64_t nsamples, int npol,
-                          StationSampleMask& mask);
+                          StationSampleMask& mask, int threads = 1);
 
 // Sets every value of the invalid station samples to 0.
 void zero_invalid_samples(float* block, int nchan, int nant, int64_t nsamples, int npol,
-                          const StationSampleMask& mask);
+                          const StationSampleMask& mask, int threads = 1);
 
 // Adds each baseline's valid samples to counts[baseline_index(a1, a2)] (nant (nant + 1) / 2).
 void add_baseline_valid_counts(const StationSampleMask& mask, std::vector<int64_t>& counts);

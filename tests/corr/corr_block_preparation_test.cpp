@@ -81,12 +81,12 @@ TEST(CorrBlockPreparation, PhasesDependOnSampleNumbersNotOnBlocks) {
   const StationFlags none;
   VoltageBlock whole = random_block(0, kSamples, 1);
   const std::vector<float> raw = whole.data;
-  BlockPreparation one(plan, none, nullptr);
+  BlockPreparation one(plan, none, nullptr, 2);
   const PreparedBlock p = one.prepare(whole);  // turns whole.data in place
   ASSERT_EQ(p.nsamples, kSamples);
   const std::vector<float> reference(p.data, p.data + raw.size());
   for (int64_t cut : {1, 63, 64, 100, 500, 999}) {
-    BlockPreparation pieces(plan, none, nullptr);
+    BlockPreparation pieces(plan, none, nullptr, 1);
     for (auto [first, n] : {std::pair<int64_t, int64_t>{0, cut}, {cut, kSamples - cut}}) {
       VoltageBlock b;
       b.first_sample = first;
@@ -112,7 +112,7 @@ TEST(CorrBlockPreparation, FlaggedAndLostSamplesAreZeroedAndCounted) {
     for (int64_t t = 500; t < 510; ++t)
       for (int k = 0; k < kPol * 2; ++k)
         block.data[((size_t(c) * kAnt + 2) * kSamples + t) * kPol * 2 + k] = 0;
-  BlockPreparation prep(plan, flags, nullptr);
+  BlockPreparation prep(plan, flags, nullptr, 3);
   const PreparedBlock p = prep.prepare(block);
   EXPECT_EQ(prep.flagged(), 100);
   EXPECT_EQ(prep.lost(), 10);

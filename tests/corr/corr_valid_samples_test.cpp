@@ -96,7 +96,7 @@ TEST(CorrValidSamples, ASampleIsLostOnlyWhenEveryValueOfTheStationIsZero) {
   StationSampleMask mask;
   mask.reset(kAnt, n);
   mask.invalidate(0, 64, 65);  // already flagged: not counted again
-  EXPECT_EQ(mark_lost_samples(v.data(), kChan, kAnt, n, kPol, mask), 2);
+  EXPECT_EQ(mark_lost_samples(v.data(), kChan, kAnt, n, kPol, mask, 3), 2);
   EXPECT_FALSE(mask.valid(2, 5));
   EXPECT_FALSE(mask.valid(2, 99));
   EXPECT_FALSE(mask.valid(0, 64));
@@ -113,7 +113,7 @@ TEST(CorrValidSamples, InvalidSamplesAreZeroedAndNothingElse) {
   mask.reset(kAnt, n);
   mask.invalidate(1, 3, 6);
   mask.invalidate(3, 69, 70);
-  zero_invalid_samples(v.data(), kChan, kAnt, n, kPol, mask);
+  zero_invalid_samples(v.data(), kChan, kAnt, n, kPol, mask, 2);
   for (int c = 0; c < kChan; ++c)
     for (int a = 0; a < kAnt; ++a)
       for (int64_t t = 0; t < n; ++t)
