@@ -75,7 +75,7 @@ inspect_value out.uvfits 'Phase centre (J2000)' | grep -q "^04:00:00.0000  -30:0
 $C -v --nint 1024 -o verbose.uvfits v.dada 2> err || fail "-v: $(cat err)"
 grep -q "6 stations x 8 channels x 2 polarisations; integrations of 1024 samples" err || fail "-v plan: $(cat err)"
 grep -q "engine cpu, fp32 (auto" err || fail "-v engine: $(cat err)"
-grep -q "s waiting for voltages.*s channelising, .*s correlating, .*s writing" err || fail "-v times: $(cat err)"
+grep -q "s waiting for voltages.*s channelising, .*s correlating (.*), .*s writing" err || fail "-v times: $(cat err)"
 
 # --- the format from the name, or --format
 $C -q --nint 1024 -o out2.uvf v.dada && $C -q --nint 1024 -o out3.fits v.dada \
