@@ -1,0 +1,182 @@
+#!/bin/sh
+# channelize as a user runs it, on small simulated real-sampled voltages (4 stations within
+# 50 m of the reference, 2 MHz of band at 1400 MHz, a bright source 0.5 degrees north of the
+# pointing centre): the output header (read back by inspect: channels, their frequencies, the
+# sample time, the start moved back by the filter's span, the antennas), both sideband signs,
+# bf forming beams from the channelised voltages with the source in the northern beam, 8-bit
+# output at its stated noise level, --detect as a filterbank (SIGPROC keywords; --tavg,
+# --antenna, 8 bits) that dedisp reads, identical bytes from a pipe and from a file and across
+# --gulp and --threads, existing outputs refused without --force, bad inputs refused with exit
+# 1 or 2 and one line naming the file or option, and nothing left behind on an error or an
+# interrupt. CPU engine only (--device cpu: CI has no GPU).
+# Exit 0 = pass, 1 = fail, 77 = skip.
+export LC_ALL=C
+BIN=${BIN:-build/bin}
+BIN=$(cd "$BIN" 2>/dev/null && pwd) || { echo "no ${BIN:-build/bin}"; exit 77; }
+CH="$BIN/channelize"
+SIM="$BIN/simulate"
+INSPECT="$BIN/inspect"
+BF="$BIN/bf"
+DEDISP="$BIN/dedisp"
+for program in "$CH" "$SIM" "$INSPECT" "$BF" "$DEDISP"; do
+  [ -x "$program" ] || { echo "$program not built"; exit 77; }
+done
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+near() { awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= tol) }'; }
+# inspect's "Label    value" lines.
+inspect_value() { "$INSPECT" --header-only "$1" 2>/dev/null | sed -n "s/^ *$2  *//p" | head -n 1; }
+# SIGPROC header values, read from the keyword strings (int32 / float64 after the name).
+keyword_at() { grep -abo "$2" "$1" | head -n 1 | cut -d: -f1; }
+header_int() {
+  at=$(keyword_at "$1" "$2"); [ -n "$at" ] || { echo none; return; }
+  od -An -t d4 -j $((at + ${#2})) -N 4 "$1" | tr -d ' '
+}
+header_double() {
+  at=$(keyword_at "$1" "$2"); [ -n "$at" ] || { echo none; return; }
+  od -An -t f8 -j $((at + ${#2})) -N 8 "$1" | tr -d ' '
+}
+
+cat > "$dir/four.txt" <<'LAYOUT'
+# telescope: TEST
+# frame: enu -30:42:39.8 21:26:38.0 1086.6
+s0    0.0    0.0  0.0  13.5
+s1   40.0  -25.0  0.5  13.5
+s2  -30.0   35.0  1.0  13.5
+s3   35.0   30.0 -0.5  13.5
+LAYOUT
+common="--real-voltages --layout $dir/four.txt --freq 1400 --ra 04:00:00 --dec -30:00:00 --tstart 60000.5 --nsamples 131072"
+source="--source ra=04:00:00,dec=-29:30:00,flux=400"
+"$SIM" $common --bw 2 $source -q -o "$dir/real.dada" 2> "$dir/err" \
+  || { echo "simulate: $(cat "$dir/err")"; exit 1; }
+"$SIM" $common --bw -2 $source -q -o "$dir/inverted.dada" 2>/dev/null \
+  || { echo "simulate --bw -2 failed"; exit 1; }
+cd "$dir" || exit 1
+CH_CPU="$CH --device cpu"
+
+# --- --help, --version
+"$CH" --help > help.txt 2>&1 || fail "--help: exit $?"
+for option in --nchan --ntaps --window --coeffs --delays --bandpass --out-bits --scale --detect \
+              --antenna --tavg --gulp --max-block-mib --vdif-rate --device --threads --force; do
+  grep -q -- "$option" help.txt || fail "--help lacks $option"
+done
+"$CH" --version > version.txt 2>&1 || fail "--version: exit $?"
+grep -q "^channelize (rapt)" version.txt || fail "--version: $(cat version.txt)"
+
+# --- 16 channels of 125 kHz from the real band: the header says where they are
+$CH_CPU --nchan 16 --ntaps 8 -o fine.dada real.dada > stdout.txt 2> err || fail "channelize: $(cat err)"
+[ -s stdout.txt ] && fail "channelize wrote to standard output"
+[ "$(ls | grep -c '^\.')" = 0 ] || fail "temporaries left: $(ls -a)"
+[ "$(inspect_value fine.dada Channels)" = 16 ] || fail "channels: $(inspect_value fine.dada Channels)"
+[ "$(inspect_value fine.dada Antennas)" = 4 ] || fail "antennas: $(inspect_value fine.dada Antennas)"
+[ "$(inspect_value fine.dada 'Antenna names')" = "s0 s1 s2 s3" ] || fail "names: $(inspect_value fine.dada 'Antenna names')"
+# 131072 real samples of 0.25 us -> 4096 complex samples of 8 us
+[ "$(inspect_value fine.dada 'Time samples')" = 4096 ] || fail "samples: $(inspect_value fine.dada 'Time samples')"
+near "$(inspect_value fine.dada 'Sample time (us)')" 8 1e-9 || fail "tsamp: $(inspect_value fine.dada 'Sample time (us)')"
+inspect_value fine.dada Samples | grep -q "complex, 32-bit IEEE float" || fail "samples: $(inspect_value fine.dada Samples)"
+# Bin j at 1399 + j x 0.125 MHz: the first at the band's lower edge.
+near "$(inspect_value fine.dada 'First channel centre (MHz)')" 1399 1e-6 || fail "first channel: $(inspect_value fine.dada 'First channel centre (MHz)')"
+near "$(inspect_value fine.dada 'Last channel centre (MHz)')" 1400.875 1e-6 || fail "last channel: $(inspect_value fine.dada 'Last channel centre (MHz)')"
+# Output sample 0 is centred ((1 - 8/2) x 32 - 1/2) x 0.25 us = -24.125 us from the input's start.
+start=$(inspect_value fine.dada 'Start MJD (UTC)' | sed 's/.*+ \([0-9.]*\) s).*/\1/')
+near "$start" "$(echo 43200 | awk '{ printf "%.9f", $1 - 24.125e-6 }')" 2e-6 || fail "start: $start s"
+# The inverted band: the same channels, downwards from its top edge.
+$CH_CPU --nchan 16 --ntaps 8 -o inv.dada inverted.dada 2> err || fail "inverted: $(cat err)"
+near "$(inspect_value inv.dada 'First channel centre (MHz)')" 1401 1e-6 || fail "inverted first channel: $(inspect_value inv.dada 'First channel centre (MHz)')"
+near "$(inspect_value inv.dada 'Last channel centre (MHz)')" 1399.125 1e-6 || fail "inverted last channel: $(inspect_value inv.dada 'Last channel centre (MHz)')"
+
+# --- bf on the channelised voltages: the source is in beam 1 (north)
+mkdir beams
+"$BF" --device cpu --tiling hex --spacing 0.5 --nbeams 7 -o beams/b fine.dada 2> err || fail "bf: $(cat err)"
+brightest=""; best=0
+for b in 0 1 2 3 4 5 6; do
+  mean=$("$INSPECT" "beams/b_B00$b.fil" 2>/dev/null | awk '/All samples/ { print $4; exit }')
+  if awk -v a="$mean" -v b="$best" 'BEGIN { exit !(a > b) }'; then best=$mean; brightest=$b; fi
+done
+[ "$brightest" = 1 ] || fail "bf on channelised voltages: beam $brightest is the brightest, not 1"
+
+# --- the same bytes from a pipe, and with other blocks and threads
+"$SIM" $common --bw 2 $source -q -o - 2>/dev/null | $CH_CPU --nchan 16 --ntaps 8 -q -o - - > piped.dada \
+  || fail "pipe: exit $?"
+cmp -s piped.dada fine.dada || fail "a pipe gives other bytes than a file"
+$CH_CPU --nchan 16 --ntaps 8 --gulp 1000 --threads 3 -o gulp.dada real.dada 2>/dev/null || fail "--gulp 1000"
+cmp -s gulp.dada fine.dada || fail "--gulp 1000 --threads 3 gives other bytes"
+
+# --- 8-bit voltages: the noise at an rms of 16 (the source adds a little)
+$CH_CPU --nchan 16 --out-bits 8 -o fine8.dada real.dada 2> err || fail "--out-bits 8: $(cat err)"
+grep -q "8-bit voltages: stored = " err || fail "--out-bits 8 does not report its scale: $(cat err)"
+rms=$("$INSPECT" fine8.dada 2>/dev/null | awk '/Pol X real/ { print $7; exit }')
+near "$rms" 16 1.5 || fail "--out-bits 8: rms $rms, expected about 16"
+$CH_CPU --nchan 16 --out-bits 16 --scale 2 -o fine16.dada real.dada 2> err || fail "--out-bits 16: $(cat err)"
+inspect_value fine16.dada Samples | grep -q "16-bit" || fail "--out-bits 16: $(inspect_value fine16.dada Samples)"
+
+# --- --detect: a filterbank, top channel first, that dedisp reads
+$CH_CPU --detect --nchan 64 --tavg 4 -o det.fil real.dada 2> err || fail "--detect: $(cat err)"
+[ "$(header_int det.fil nchans)" = 64 ] || fail "--detect: nchans $(header_int det.fil nchans)"
+[ "$(header_int det.fil nbits)" = 32 ] || fail "--detect: nbits $(header_int det.fil nbits)"
+near "$(header_double det.fil foff)" -0.03125 1e-9 || fail "--detect: foff $(header_double det.fil foff)"
+near "$(header_double det.fil fch1)" 1400.96875 1e-6 || fail "--detect: fch1 $(header_double det.fil fch1)"
+near "$(header_double det.fil tsamp)" 128e-6 1e-12 || fail "--detect: tsamp $(header_double det.fil tsamp)"
+[ "$(inspect_value det.fil Spectra)" = 256 ] || fail "--detect: spectra $(inspect_value det.fil Spectra)"
+"$DEDISP" --lodm 0 --dmstep 1 --numdms 2 -o dd det.fil 2> err || fail "dedisp on --detect output: $(cat err)"
+[ -s dd_DM0.00.dat ] && [ -s dd_DM1.00.inf ] || fail "dedisp wrote: $(ls dd_* | tr '\n' ' ')"
+$CH_CPU --detect --antenna s2 --out-bits 8 --nchan 32 -o det8.fil real.dada 2> err || fail "--detect 8-bit: $(cat err)"
+[ "$(header_int det8.fil nbits)" = 8 ] || fail "--detect 8-bit: nbits $(header_int det8.fil nbits)"
+grep -q "8-bit filterbank" err || fail "--detect 8-bit does not report its scaling: $(cat err)"
+$CH_CPU --detect --antenna 2 --out-bits 8 --nchan 32 -o det8i.fil real.dada 2>/dev/null || fail "--antenna 2"
+cmp -s det8.fil det8i.fil || fail "--antenna s2 and --antenna 2 differ"
+
+# --- existing outputs: refused without --force
+$CH_CPU --nchan 16 --ntaps 8 -o fine.dada real.dada 2> err; status=$?
+[ $status = 1 ] && grep -q "fine.dada" err || fail "existing output: exit $status, $(cat err)"
+cmp -s gulp.dada fine.dada || fail "a refused run changed the existing output"
+$CH_CPU --nchan 16 --ntaps 8 --force -o fine.dada real.dada 2>/dev/null || fail "--force: exit $?"
+
+# --- bad inputs: exit 1 or 2, one line on stderr naming the file (or option), nothing written
+printf '1\n2\n3\n' > three.txt
+printf 's9 1e-9\n' > bad_delays.txt
+printf '1\n2\n' > short_bandpass.txt
+head -c 5000 real.dada > truncated.dada
+printf 'not voltages at all' > garbage.dada
+expect_error() {  # expect_error STATUS NAME-IN-MESSAGE CHANNELIZE-ARGUMENTS...
+  want_status=$1; want=$2; shift 2
+  rm -rf out && mkdir out
+  $CH_CPU "$@" -o out/x 2> err; status=$?
+  [ $status = "$want_status" ] || fail "$*: exit $status, expected $want_status"
+  # One line; bad usage (exit 2) may add the usual second line "channelize: see 'channelize --help'".
+  lines=$(wc -l < err)
+  if [ "$lines" = 2 ] && [ $status = 2 ] && [ "$(tail -n 1 err)" = "channelize: see 'channelize --help'" ]; then lines=1; fi
+  [ "$lines" = 1 ] || fail "$*: $(wc -l < err) lines on stderr: $(tr '\n' '|' < err)"
+  head -n 1 err | grep -qF -- "$want" || fail "$*: message '$(cat err)' does not name $want"
+  [ -z "$(ls -A out)" ] || fail "$*: left $(ls -A out | tr '\n' ' ')"
+}
+expect_error 1 missing.dada missing.dada
+expect_error 1 truncated.dada truncated.dada
+expect_error 1 garbage.dada garbage.dada
+expect_error 1 three.txt --nchan 16 --coeffs three.txt real.dada
+expect_error 1 bad_delays.txt --delays bad_delays.txt real.dada
+expect_error 1 short_bandpass.txt --bandpass short_bandpass.txt real.dada
+expect_error 2 --window --window hann real.dada
+expect_error 2 --coeffs --coeffs three.txt --ntaps 4 real.dada
+expect_error 2 --tavg --tavg 4 real.dada
+expect_error 2 --antenna --detect --antenna s9 real.dada
+expect_error 2 --out-bits --out-bits 12 real.dada
+expect_error 2 --out-bits --detect --out-bits 16 real.dada
+expect_error 2 --scale --scale -1 real.dada
+expect_error 2 --nchan --nchan 0 real.dada
+"$CH" real.dada 2> err; [ $? = 2 ] && grep -q -- "--output" err || fail "no -o: $(cat err)"
+
+# --- an interrupt leaves nothing behind: channelize waits on a pipe that has not ended, and
+# is stopped by SIGTERM (a background job of a script ignores SIGINT)
+rm -rf out && mkdir out
+( cat real.dada; sleep 5 ) | $CH_CPU --nchan 16 -q -o out/x.dada - 2>/dev/null &
+pid=$!
+sleep 2
+kill -TERM $pid 2>/dev/null
+wait $pid 2>/dev/null
+[ -z "$(ls -A out)" ] || fail "interrupted: left $(ls -A out | tr '\n' ' ')"
+
+[ $failures = 0 ] && echo "channelize_cli: all passed"
+[ $failures = 0 ]
