@@ -39,6 +39,11 @@ commands_for() {
             if [ -x "$BIN/bf" ]; then
               if [ "$1" = psrdada ]; then echo "bf --device cpu -o out F"
               else echo "bf --device cpu --layout $tmp/one_station.txt -o out F"; fi
+            fi
+            # corr too (the same positions), into UVFITS.
+            if [ -x "$BIN/corr" ]; then
+              if [ "$1" = psrdada ]; then echo "corr --device cpu -o out.uvfits F"
+              else echo "corr --device cpu --layout $tmp/one_station.txt -o out.uvfits F"; fi
             fi ;;
     layout) echo "inspect F"; echo "inspect --layout F"
             if "$BIN/simulate" --help 2>&1 | grep -q -- '--layout'; then
