@@ -9,8 +9,8 @@
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
-#include "io/voltage_samples.hpp"
 #include "ppf/channelize_outputs.hpp"
+#include "ppf/unit_aligner.hpp"
 
 namespace rapt {
 namespace {
@@ -52,51 +52,6 @@ int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_
   }
   return n;
 }
-
-// Blocks as the reader gives them become blocks of whole units: what is left over waits for
-// the next block. Rows are [channel][antenna] runs of time samples (voltage_samples.hpp).
-class UnitAligner {
- public:
-  UnitAligner(int64_t unit, int64_t rows, int64_t values_per_time)
-      : unit_(unit), rows_(rows), per_time_(values_per_time) {}
-
-  // The whole units of (what was left, `block`): points `out` at them and returns their samples.
-  int64_t align(std::vector<float>& block, int64_t n, const std::vector<float>** out) {
-    const int64_t total = left_ + n;
-    const int64_t usable = total - total % unit_;
-    if (left_ == 0 && usable == n) {
-      *out = &block;
-      return n;
-    }
-    joined_.resize(size_t(rows_ * usable * per_time_));
-    copy_joined(block, n, 0, usable, joined_.data(), usable);
-    next_left_.resize(size_t(rows_ * (total - usable) * per_time_));
-    copy_joined(block, n, usable, total, next_left_.data(), total - usable);
-    left_samples_.swap(next_left_);
-    left_ = total - usable;
-    *out = &joined_;
-    return usable;
-  }
-  int64_t left() const { return left_; }
-
- private:
-  // Samples [from, to) of (left, block) into rows of `dst_ntime` samples.
-  void copy_joined(const std::vector<float>& block, int64_t n, int64_t from, int64_t to,
-                   float* dst, int64_t dst_ntime) const {
-    if (from < left_)
-      copy_time_range(left_samples_.data(), left_, from, dst, dst_ntime, 0,
-                      std::min(to, left_) - from, rows_, per_time_);
-    if (to > left_) {
-      const int64_t start = std::max(from, left_);
-      copy_time_range(block.data(), n, start - left_, dst, dst_ntime, start - from, to - start,
-                      rows_, per_time_);
-    }
-  }
-
-  int64_t unit_, rows_, per_time_;
-  int64_t left_ = 0;
-  std::vector<float> left_samples_, next_left_, joined_;
-};
 
 }  // namespace
 

@@ -87,6 +87,13 @@ $CH_CPU --nchan 16 --ntaps 8 -o inv.dada inverted.dada 2> err || fail "inverted:
 near "$(inspect_value inv.dada 'First channel centre (MHz)')" 1401 1e-6 || fail "inverted first channel: $(inspect_value inv.dada 'First channel centre (MHz)')"
 near "$(inspect_value inv.dada 'Last channel centre (MHz)')" 1399.125 1e-6 || fail "inverted last channel: $(inspect_value inv.dada 'Last channel centre (MHz)')"
 
+# --- a tail shorter than a frame is left out, with a warning
+"$SIM" --real-voltages --layout four.txt --freq 1400 --bw 2 --nsamples 4116 -q -o tail.dada 2>/dev/null \
+  || fail "simulate --nsamples 4116"
+$CH_CPU --nchan 16 -o tail_fine.dada tail.dada 2> err || fail "tail: $(cat err)"
+grep -q "warning: tail.dada: the last 20 samples do not fill an output sample" err || fail "tail: $(cat err)"
+[ "$(inspect_value tail_fine.dada 'Time samples')" = 128 ] || fail "tail: $(inspect_value tail_fine.dada 'Time samples') samples"
+
 # --- bf on the channelised voltages: the source is in beam 1 (north)
 mkdir beams
 "$BF" --device cpu --tiling hex --spacing 0.5 --nbeams 7 -o beams/b fine.dada 2> err || fail "bf: $(cat err)"
