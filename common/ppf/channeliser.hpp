@@ -127,7 +127,8 @@ void check_pfb_window(const std::string& window);
 // The header of the channelised stream: PSRDADA, complex float32 samples, nchan_out channels.
 VoltageHeader channelised_header(const VoltageHeader& input, const ChanneliserShape& shape);
 
-// Throws std::invalid_argument when `prototype` or `corrections` do not fit `shape`.
+// Throws std::invalid_argument when `prototype` or `corrections` do not fit `shape`. Makes its
+// FFTW plans: make CPU engines from one thread at a time (FFTW's planner is not thread-safe).
 std::unique_ptr<ChanneliserEngine> make_cpu_channeliser(const ChanneliserShape& shape,
                                                         const std::vector<float>& prototype,
                                                         const ChanneliserCorrections& corrections,
