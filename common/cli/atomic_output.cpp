@@ -1,6 +1,8 @@
 #include "cli/atomic_output.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,6 +18,16 @@ std::string errno_text() { return std::strerror(errno); }
 bool path_exists(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0;
+}
+
+void check_replaceable_output(const std::string& path, bool overwrite) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return;
+  if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");
+  // The rename would put a plain file where a device, pipe or directory was (/dev/null, say).
+  if (!S_ISREG(st.st_mode))
+    throw file_error(path, "exists and is not a regular file; it is not replaced (write to '-' "
+                           "for standard output)");
 }
 
 namespace {
@@ -47,9 +59,46 @@ void leave_pending_temporary(int slot) {
   if (slot >= 0 && slot < kMaxPendingTemporaries) g_pending_state[slot].store(kSlotFree);
 }
 
+namespace {
+
+// Removes `name` (relative to the directory `parent_fd`), a file or a whole directory tree (a
+// Measurement Set being written), with system calls only, so a signal handler may call it.
+// Entries are removed while the directory is read, which may hide some from that reading, so a
+// directory is read again until it can be removed (a few passes at most).
+void remove_tree_at(int parent_fd, const char* name, int depth) noexcept {
+  if (::unlinkat(parent_fd, name, 0) == 0 || errno == ENOENT) return;
+  if (depth > 32) return;
+  const int fd = ::openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  struct DirectoryEntry {  // the kernel's linux_dirent64
+    uint64_t inode;
+    int64_t offset;
+    unsigned short length;
+    unsigned char type;
+    char name[1];
+  };
+  alignas(8) char buffer[2048];
+  for (int pass = 0; pass < 4; ++pass) {
+    ::lseek(fd, 0, SEEK_SET);
+    long bytes;
+    while ((bytes = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0)
+      for (long at = 0; at < bytes;) {
+        const DirectoryEntry* entry = reinterpret_cast<const DirectoryEntry*>(buffer + at);
+        const char* n = entry->name;
+        if (!(n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0))))
+          remove_tree_at(fd, n, depth + 1);
+        at += entry->length;
+      }
+    if (::unlinkat(parent_fd, name, AT_REMOVEDIR) == 0) break;
+  }
+  ::close(fd);
+}
+
+}  // namespace
+
 void remove_pending_temporaries() noexcept {
   for (int slot = 0; slot < kMaxPendingTemporaries; ++slot)
-    if (g_pending_state[slot].load() == kSlotLive) ::unlink(g_pending_path[slot]);
+    if (g_pending_state[slot].load() == kSlotLive) remove_tree_at(AT_FDCWD, g_pending_path[slot], 0);
 }
 
 namespace {
@@ -64,8 +113,7 @@ std::string temporary_name_for(const std::string& path) {
 }  // namespace
 
 AtomicOutputFile::AtomicOutputFile(std::string path, bool overwrite) : path_(std::move(path)) {
-  if (!overwrite && path_exists(path_))
-    throw file_error(path_, "already exists (use --force to overwrite)");
+  check_replaceable_output(path_, overwrite);
   temp_path_ = temporary_name_for(path_);
   // Entered before it exists, so that no moment leaves a file the signal handler cannot see.
   pending_slot_ = enter_pending_temporary(temp_path_);

@@ -44,7 +44,8 @@ class AtomicOutputFile {
 // table is full or the path too long (the file is then only removed by its owner's cleanup).
 int enter_pending_temporary(const std::string& temp_path);
 void leave_pending_temporary(int slot);  // -1 is ignored
-// Unlinks every pending temporary. Async-signal-safe: for signal handlers.
+// Removes every pending temporary, file or directory tree. Async-signal-safe: for signal
+// handlers.
 void remove_pending_temporaries() noexcept;
 
 // Enters a temporary for its lifetime: create before the file is opened, destroy (or release())
@@ -67,6 +68,10 @@ class PendingTemporary {
 
 // Writes `contents` to `path` atomically (convenience for small text outputs).
 void write_file_atomically(const std::string& path, const std::string& contents, bool overwrite);
+
+// Throws DataError naming `path` when it exists and !overwrite, or when it exists and is not a
+// regular file (a device, a pipe, a directory), which an output renamed into place would replace.
+void check_replaceable_output(const std::string& path, bool overwrite);
 
 // True if `path` names an existing file or directory.
 bool path_exists(const std::string& path);

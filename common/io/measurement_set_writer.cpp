@@ -21,8 +21,10 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <random>
 
+#include "cli/atomic_output.hpp"
 #include "io/measurement_set_subtables.hpp"
 #include "io/visibility_writer_checks.hpp"
 #endif
@@ -168,7 +170,10 @@ std::string temporary_sibling(const std::string& path, const std::string& tag) {
   std::random_device random;
   const std::string name = "." + target.filename().string() + "." + tag + "." +
                            std::to_string(::getpid()) + "." + std::to_string(random());
-  return (target.parent_path() / name).string();
+  // "./" before a bare name: casacore takes a table name starting with "." relative to
+  // something other than the working directory.
+  const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  return (parent / name).string();
 }
 
 // Removes a directory tree without throwing (cleanup on the error path).
@@ -220,6 +225,7 @@ class MeasurementSetWriter final : public VisibilityWriter {
       check_replaceable(path);  // before the work of building the new one
     }
     temp_ = temporary_sibling(path, "tmp");
+    pending_.emplace(temp_);  // removed by the signal handler if the program is interrupted
     guarded([&] {
       ms_ = create_ms(temp_, metadata_);
       cols_ = std::make_unique<casacore::MSMainColumns>(*ms_);
@@ -260,6 +266,7 @@ class MeasurementSetWriter final : public VisibilityWriter {
     close_quietly();  // the table is complete on disk; let go of it before the rename
     failed_ = true;   // a failed commit leaves nothing to retry with
     commit_directory(temp_, path_, overwrite_);
+    pending_.reset();
     failed_ = false;
     committed_ = true;
   }
@@ -306,6 +313,7 @@ class MeasurementSetWriter final : public VisibilityWriter {
   VisibilitySet metadata_;
   bool overwrite_;
   std::string temp_;
+  std::optional<PendingTemporary> pending_;
   std::unique_ptr<casacore::MeasurementSet> ms_;
   std::unique_ptr<casacore::MSMainColumns> cols_;
   size_t rows_ = 0;

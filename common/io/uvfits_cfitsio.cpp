@@ -190,22 +190,25 @@ std::string fits_temporary_name(const std::string& path, const void* owner) {
 }  // namespace
 
 FitsOutputFile::FitsOutputFile(std::string path, bool overwrite) : path_(std::move(path)) {
-  if (!overwrite && path_exists(path_))
-    throw file_error(path_, "already exists (use --force to overwrite)");
+  check_replaceable_output(path_, overwrite);
   temp_path_ = fits_temporary_name(path_, this);
   std::remove(temp_path_.c_str());  // a stale temporary of a crashed run with our pid
+  pending_slot_ = enter_pending_temporary(temp_path_);  // before it exists: never unprotected
   int status = 0;
   if (fits_create_diskfile(&fits_, temp_path_.c_str(), &status) != 0) {
     fits_ = nullptr;
+    leave_pending_temporary(pending_slot_);
     throw_fits_error(path_, "cannot create", status);
   }
 }
 
 FitsOutputFile::~FitsOutputFile() {
-  if (!fits_) return;
-  int status = 0;
-  fits_close_file(fits_, &status);
-  std::remove(temp_path_.c_str());
+  if (fits_) {
+    int status = 0;
+    fits_close_file(fits_, &status);
+    std::remove(temp_path_.c_str());
+  }
+  leave_pending_temporary(pending_slot_);
 }
 
 void FitsOutputFile::check(int status, const std::string& what) const {
@@ -225,6 +228,8 @@ void FitsOutputFile::commit() {
     std::remove(temp_path_.c_str());
     throw file_error(path_, "cannot rename temporary file into place: " + reason);
   }
+  leave_pending_temporary(pending_slot_);  // after the rename: the file is complete
+  pending_slot_ = -1;
 }
 
 }  // namespace rapt

@@ -80,6 +80,7 @@ class FitsOutputFile {
   std::string path_;
   std::string temp_path_;
   fitsfile* fits_ = nullptr;
+  int pending_slot_ = -1;  // the temporary in the table a signal handler cleans up
 };
 
 }  // namespace rapt

@@ -143,8 +143,16 @@ cksum out.uvfits | cmp -s - before.txt || fail "existing output was changed"
 $C -q --force --nint 512 -o out.uvfits v.dada 2> err || fail "--force: $(cat err)"
 [ "$(inspect_value out.uvfits Integrations)" = 8 ] || fail "--force did not replace the output"
 
+# --- a path that is not a regular file (a pipe here; /dev/null alike) is never replaced
+if mkfifo pipe.uvfits 2>/dev/null; then
+  $C -q --force --nint 512 -o pipe.uvfits v.dada 2> err; status=$?
+  [ $status = 1 ] && [ -p pipe.uvfits ] && grep -q "not a regular file" err \
+    || fail "--force onto a pipe: exit $status, $(cat err)"
+  rm -f pipe.uvfits
+fi
+
 # --- interrupted (SIGINT) while waiting for more voltages on a pipe: nothing under the final
-# name (and no temporary: the writer's business, only noted here)
+# name and no temporary, for UVFITS and (where the build has casacore) a Measurement Set
 if env --default-signal=INT true 2>/dev/null; then
   mkdir stop
   { cat v.dada; sleep 3; } | env --default-signal=INT $C -q --nint 512 -o stop/x.uvfits - 2> err &
@@ -154,7 +162,16 @@ if env --default-signal=INT true 2>/dev/null; then
   wait $pid; status=$?
   [ $status = 130 ] || fail "SIGINT: exit status $status, expected 130: $(cat err)"
   [ -e stop/x.uvfits ] && fail "SIGINT left stop/x.uvfits"
-  [ -z "$(ls -A stop)" ] || echo "note: SIGINT left the temporary $(ls -A stop | tr '\n' ' ')"
+  [ -z "$(ls -A stop)" ] || fail "SIGINT left the temporary $(ls -A stop | tr '\n' ' ')"
+  if $C -q --nint 512 -o probe.ms v.dada 2>/dev/null; then
+    { cat v.dada; sleep 3; } | env --default-signal=INT $C -q --nint 512 -o stop/x.ms - 2> err &
+    pid=$!
+    sleep 1
+    kill -INT $pid 2>/dev/null
+    wait $pid; status=$?
+    [ $status = 130 ] || fail "SIGINT (MS): exit status $status, expected 130: $(cat err)"
+    [ -z "$(ls -A stop)" ] || fail "SIGINT left $(ls -A stop | tr '\n' ' ') behind an MS"
+  fi
 fi
 
 # --- bad inputs: exit 1 (data) or 2 (usage), one line naming the file or option, nothing left

@@ -31,6 +31,12 @@ fi
 [ $status = 0 ] || { echo "corr -o v.ms: $(cat "$dir/err")"; exit 1; }
 "$BIN/corr" -q --nint 2048 -o "$dir/v.uvfits" "$dir/v.dada" 2> "$dir/err" \
   || { echo "corr -o v.uvfits: $(cat "$dir/err")"; exit 1; }
+# A bare name in the working directory (the temporary beside it must not lose its "./").
+corr_abs=$(cd "$(dirname "$BIN/corr")" && pwd)/corr
+(cd "$dir" && "$corr_abs" -q --nint 2048 -o bare.ms v.dada) 2> "$dir/err" \
+  || { echo "corr -o bare.ms: $(cat "$dir/err")"; exit 1; }
+[ -d "$dir/bare.ms" ] && [ -z "$(cd "$dir" && ls -A | grep '^\.bare')" ] \
+  || { echo "corr -o bare.ms left no MS, or a temporary"; exit 1; }
 
 # --- python-casacore: the MS holds what the UVFITS file holds
 if "$PY" -c "import casacore.tables, numpy, astropy.io.fits" 2>/dev/null; then
