@@ -39,9 +39,10 @@ struct IdgSettings {
 // N_W must hold this plus the w-term's spread.
 inline constexpr double kIdgTaperSupportPx = 7.0;
 
-// Spread on the uv grid (pixels, full width) of the w-term exp(-2 pi i dw (n - 1)) across the
-// field of view of `settings`, for a residual w of dw wavelengths: |dw| S 2 r / n(r) at the
-// field's corner r = S / sqrt(2). A visibility is placed only when
+// Spread on the uv grid (pixels, full width along u or v) of the w-term exp(-2 pi i dw (n - 1))
+// across the field of view of `settings`, for a residual w of dw wavelengths: its local
+// frequency dw l / n peaks at the field's corner (l = m = S/2), so the spread is
+// |dw| S^2 / n(corner) pixels of 1/S. A visibility is placed only when
 // kIdgTaperSupportPx + idg_w_support_px(settings, w - w_z) <= N_W.
 double idg_w_support_px(const IdgSettings& settings, double dw_lambda);
 

@@ -1,0 +1,198 @@
+#include "idg/idg_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "cli/errors.hpp"
+#include "geometry/interferometer_geometry.hpp"
+
+namespace rapt {
+namespace {
+
+void check_view(const IdgSettings& settings, const IdgVisibilities& vis) {
+  if (vis.nrows > 0 && (!vis.antenna1 || !vis.antenna2 || !vis.uvw_m || !vis.weight))
+    throw UsageError("IDG visibilities: antennas, uvw and weights are needed");
+  if (vis.nchan > 0 && !vis.freq_hz) throw UsageError("IDG visibilities: channel frequencies are needed");
+  for (int p = 0; p < settings.npol; ++p)
+    if (vis.product_index[size_t(p)] < 0 || size_t(vis.product_index[size_t(p)]) >= vis.products)
+      throw UsageError("IDG visibilities: polarisation " + std::to_string(p) + " maps to product " +
+                       std::to_string(vis.product_index[size_t(p)]) + " of " +
+                       std::to_string(vis.products));
+  for (size_t c = 0; c < vis.nchan; ++c)
+    if (!(vis.freq_hz[c] > 0)) throw UsageError("IDG visibilities: channel frequencies must be > 0");
+}
+
+// Rows grouped by baseline (antenna1, antenna2), each group in input order.
+std::vector<int64_t> rows_by_baseline(const IdgVisibilities& vis) {
+  std::vector<int64_t> rows(vis.nrows);
+  std::iota(rows.begin(), rows.end(), int64_t(0));
+  std::stable_sort(rows.begin(), rows.end(), [&](int64_t a, int64_t b) {
+    if (vis.antenna1[a] != vis.antenna1[b]) return vis.antenna1[a] < vis.antenna1[b];
+    return vis.antenna2[a] < vis.antenna2[b];
+  });
+  return rows;
+}
+
+// The part of one time step that a channel group contributes, in grid pixels from the centre.
+struct Step {
+  int64_t row = 0;
+  int64_t unflagged = 0;  // (row, channel) pairs with any weight > 0
+  double px_min = 0, px_max = 0, py_min = 0, py_max = 0;
+  int64_t layer = 0;
+};
+
+class BaselinePlanner {
+ public:
+  BaselinePlanner(const IdgSettings& s, IdgPlan& plan) : s_(s), plan_(plan) {}
+
+  // Plans the steps of one baseline and channel group, in time order.
+  void plan(const std::vector<Step>& steps, int first_channel, int nr_channels) {
+    first_channel_ = first_channel;
+    nr_channels_ = nr_channels;
+    open_ = false;
+    for (const Step& step : steps) {
+      if (open_ && fits(step)) {
+        extend(step);
+      } else {
+        close();
+        start(step);
+      }
+    }
+    close();
+  }
+
+ private:
+  bool fits(const Step& step) const {
+    if (step.layer != layer_ || count_ >= s_.max_timesteps_per_subgrid) return false;
+    const double du = std::max(px_max_, step.px_max) - std::min(px_min_, step.px_min);
+    const double dv = std::max(py_max_, step.py_max) - std::min(py_min_, step.py_min);
+    return std::max(du, dv) + s_.kernel_size < s_.subgrid_size;
+  }
+  void start(const Step& step) {
+    open_ = true;
+    first_ = int64_t(plan_.timestep_rows.size());
+    count_ = 0;
+    unflagged_ = 0;
+    layer_ = step.layer;
+    px_min_ = step.px_min, px_max_ = step.px_max, py_min_ = step.py_min, py_max_ = step.py_max;
+    extend(step);
+  }
+  void extend(const Step& step) {
+    plan_.timestep_rows.push_back(step.row);
+    ++count_;
+    unflagged_ += step.unflagged;
+    px_min_ = std::min(px_min_, step.px_min), px_max_ = std::max(px_max_, step.px_max);
+    py_min_ = std::min(py_min_, step.py_min), py_max_ = std::max(py_max_, step.py_max);
+  }
+  // Centres the subgrid on its footprint; off the grid ([1, N - N-bar]) it is dropped and its
+  // visibilities counted as not placed.
+  void close() {
+    if (!open_) return;
+    open_ = false;
+    const int n = s_.grid_size, nb = s_.subgrid_size;
+    const double cx = std::round(0.5 * (px_min_ + px_max_));
+    const double cy = std::round(0.5 * (py_min_ + py_max_));
+    const double x = cx + n / 2 - nb / 2, y = cy + n / 2 - nb / 2;
+    if (!(x >= 1 && x <= n - nb && y >= 1 && y <= n - nb)) {
+      plan_.timestep_rows.resize(size_t(first_));
+      plan_.unplaced_off_grid += unflagged_;
+      return;
+    }
+    IdgSubgrid sub;
+    sub.first_timestep = first_;
+    sub.nr_timesteps = count_;
+    sub.first_channel = first_channel_;
+    sub.nr_channels = nr_channels_;
+    sub.w_layer = int(layer_);
+    sub.x = int(x);
+    sub.y = int(y);
+    plan_.subgrids.push_back(sub);
+    plan_.visibilities_placed += unflagged_;
+  }
+
+  const IdgSettings& s_;
+  IdgPlan& plan_;
+  int first_channel_ = 0, nr_channels_ = 0;
+  bool open_ = false;
+  int64_t first_ = 0;
+  int count_ = 0;
+  int64_t unflagged_ = 0;
+  int64_t layer_ = 0;
+  double px_min_ = 0, px_max_ = 0, py_min_ = 0, py_max_ = 0;
+};
+
+int64_t unflagged_in_group(const IdgVisibilities& vis, int npol, int64_t row, int c0, int nc) {
+  int64_t count = 0;
+  for (int c = c0; c < c0 + nc; ++c) {
+    bool any = false;
+    for (int p = 0; p < npol && !any; ++p) any = vis.weight_of(size_t(row), size_t(c), p) > 0;
+    count += any;
+  }
+  return count;
+}
+
+}  // namespace
+
+IdgPlan make_idg_plan(const IdgSettings& settings, const IdgVisibilities& vis) {
+  settings.validate();
+  check_view(settings, vis);
+  IdgPlan plan;
+  plan.settings = settings;
+  BaselinePlanner planner(settings, plan);
+  const std::vector<int64_t> rows = rows_by_baseline(vis);
+  const int nchan = int(vis.nchan);
+  const double scale = settings.image_size / kSpeedOfLight_m_s;  // metres * Hz -> pixels
+  std::vector<Step> steps;
+  for (size_t begin = 0; begin < rows.size();) {
+    size_t end = begin;
+    const int a1 = vis.antenna1[rows[begin]], a2 = vis.antenna2[rows[begin]];
+    while (end < rows.size() && vis.antenna1[rows[end]] == a1 && vis.antenna2[rows[end]] == a2) ++end;
+    if (a1 == a2) {  // autocorrelations are not imaged
+      begin = end;
+      continue;
+    }
+    for (int c0 = 0; c0 < nchan; c0 += settings.max_channels_per_subgrid) {
+      const int nc = std::min(settings.max_channels_per_subgrid, nchan - c0);
+      // u and v scale linearly with frequency: the group's first and last channels bound it.
+      const double f[2] = {vis.freq_hz[c0], vis.freq_hz[c0 + nc - 1]};
+      steps.clear();
+      for (size_t r = begin; r < end; ++r) {
+        Step step;
+        step.row = rows[r];
+        step.unflagged = unflagged_in_group(vis, settings.npol, step.row, c0, nc);
+        if (step.unflagged == 0) continue;
+        const std::array<double, 3>& uvw = vis.uvw_m[step.row];
+        // Grid pixels: gx = N/2 + u S nu / c, gy = N/2 - v S nu / c (idg_settings.hpp).
+        const double px[2] = {uvw[0] * f[0] * scale, uvw[0] * f[1] * scale};
+        const double py[2] = {-uvw[1] * f[0] * scale, -uvw[1] * f[1] * scale};
+        step.px_min = std::min(px[0], px[1]), step.px_max = std::max(px[0], px[1]);
+        step.py_min = std::min(py[0], py[1]), step.py_max = std::max(py[0], py[1]);
+        const double w[2] = {uvw[2] * f[0] / kSpeedOfLight_m_s, uvw[2] * f[1] / kSpeedOfLight_m_s};
+        step.layer = idg_w_layer(settings, w[0]);
+        bool w_ok = step.layer == idg_w_layer(settings, w[1]) && step.layer >= 0 &&
+                    step.layer < settings.nr_w_layers;
+        for (int k = 0; k < 2 && w_ok; ++k)
+          w_ok = kIdgTaperSupportPx +
+                     idg_w_support_px(settings, w[k] - idg_w_layer_centre(settings, step.layer)) <=
+                 settings.kernel_size;
+        if (!w_ok) {
+          plan.unplaced_w += step.unflagged;
+          continue;
+        }
+        const double extent = std::max(step.px_max - step.px_min, step.py_max - step.py_min);
+        if (extent + settings.kernel_size >= settings.subgrid_size) {
+          plan.unplaced_off_grid += step.unflagged;  // the group alone is wider than a subgrid
+          continue;
+        }
+        steps.push_back(step);
+      }
+      planner.plan(steps, c0, nc);
+    }
+    begin = end;
+  }
+  return plan;
+}
+
+}  // namespace rapt
