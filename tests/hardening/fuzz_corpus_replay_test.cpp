@@ -21,6 +21,7 @@
 #include "io/guppi_raw.hpp"
 #include "io/pfd.hpp"
 #include "io/presto_inf.hpp"
+#include "io/psrdada.hpp"
 #include "io/psrfits_header.hpp"
 #include "io/rfifind_mask.hpp"
 #include "io/sigproc.hpp"
@@ -218,6 +219,14 @@ TEST(FuzzCorpusReplay, GuppiHeaderCorpusParsesOrIsRefused) {
     const rapt::VoltageHeader h = rapt::guppi_voltage_header(block, warnings);
     EXPECT_GE(h.nchan, 1);
     EXPECT_GT(h.tsamp_s, 0);
+  });
+}
+
+TEST(FuzzCorpusReplay, PsrdadaHeaderCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("psrdada_header_fuzzer", [](const std::string& text) {
+    const rapt::DadaHeader header = rapt::parse_dada_header(text, "corpus");
+    EXPECT_GE(header.voltage.nchan, 1);
+    EXPECT_GE(header.voltage.nant, 1);
   });
 }
 
