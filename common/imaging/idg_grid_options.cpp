@@ -1,0 +1,131 @@
+#include "imaging/idg_grid_options.hpp"
+
+#include <cmath>
+
+#include "cli/errors.hpp"
+#include "cli/text_words.hpp"
+#include "imaging/cell_size.hpp"
+#include "imaging/polarisation_selection.hpp"
+
+namespace rapt {
+
+void add_idg_grid_options(cxxopts::Options& options) {
+  options.add_options("Input")
+      ("data-column", "Measurement Set column to image: DATA or CORRECTED_DATA",
+       cxxopts::value<std::string>()->default_value("DATA"))
+      ("field", "Measurement Set FIELD_ID to image (default: the lowest the rows use)",
+       cxxopts::value<int>())
+      ("data-desc-id", "Measurement Set DATA_DESC_ID (spectral window) to image (default: the "
+       "one the rows use)", cxxopts::value<int>())
+      ("pol", "images to make: I, Q, U, V, XX, YY, XY, YX, RR, LL, RL, LR or a list (IQUV, xx,yy)",
+       cxxopts::value<std::string>()->default_value("I"))
+      ("weight", "natural, uniform or briggs:R (robustness R, -5..5)",
+       cxxopts::value<std::string>()->default_value("natural"));
+  options.add_options("Image")
+      ("size", "image and grid size in pixels, N (square)", cxxopts::value<int>())
+      ("scale", "pixel size: 20asec, 1.5amin, 0.01deg, 2e-5rad (a bare number is degrees)",
+       cxxopts::value<std::string>())
+      ("o,name", "output name: NAME-dirty.fits and NAME-psf.fits (required)",
+       cxxopts::value<std::string>())
+      ("no-psf", "write no NAME-psf.fits")
+      ("channels-out", "images of K groups of adjacent channels: NAME-0000-dirty.fits, ...",
+       cxxopts::value<int>()->default_value("1"));
+  options.add_options("Gridding")
+      ("subgrid", "subgrid size in pixels", cxxopts::value<int>()->default_value("32"))
+      ("kernel-size", "support of the (taper) kernel in pixels, kept free on every subgrid",
+       cxxopts::value<int>()->default_value("9"))
+      ("max-timesteps-per-subgrid", "most time steps one subgrid holds",
+       cxxopts::value<int>()->default_value("128"))
+      ("max-channels-per-subgrid", "most channels one subgrid holds",
+       cxxopts::value<int>()->default_value("16"))
+      ("wstep", "w-layer thickness in wavelengths (default: from --nwlayers)",
+       cxxopts::value<double>())
+      ("nwlayers", "number of w-layers the data's w range is split into (0 = as few as the "
+       "kernel allows)", cxxopts::value<int>()->default_value("0"));
+  options.add_options("Engine")
+      ("device", "auto, cpu or gpu (only the CPU engine exists yet: gpu is refused)",
+       cxxopts::value<std::string>()->default_value("auto"))
+      ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
+      ("files", "visibilities: a Measurement Set or a UVFITS file",
+       cxxopts::value<std::vector<std::string>>());
+}
+
+namespace {
+
+int positive(const cxxopts::ParseResult& r, const char* key) {
+  const int value = r[key].as<int>();
+  if (value < 1) throw UsageError(std::string("--") + key + " must be a positive number");
+  return value;
+}
+
+void check_gridding(const IdgGridOptions& o) {
+  if (o.subgrid_size < 8 || o.subgrid_size % 2)
+    throw UsageError("--subgrid must be an even number of at least 8 pixels");
+  if (o.kernel_size < 7)
+    throw UsageError("--kernel-size must be at least 7 (the taper's support)");
+  if (o.kernel_size >= o.subgrid_size)
+    throw UsageError("--kernel-size must be smaller than --subgrid (" +
+                     std::to_string(o.subgrid_size) + ")");
+  if (o.nx < 16 || o.nx % 2) throw UsageError("--size must be even and at least 16");
+  if (o.subgrid_size > o.nx / 2)
+    throw UsageError("--subgrid (" + std::to_string(o.subgrid_size) +
+                     ") must be at most half of --size");
+}
+
+}  // namespace
+
+IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
+  IdgGridOptions o;
+  if (!r.count("files") || r["files"].as<std::vector<std::string>>().size() != 1)
+    throw UsageError("give one Measurement Set or UVFITS file");
+  o.input = r["files"].as<std::vector<std::string>>()[0];
+  o.data_column = r["data-column"].as<std::string>();
+  if (r.count("field")) {
+    o.field_id = r["field"].as<int>();
+    if (o.field_id < 0) throw UsageError("--field must not be negative");
+  }
+  if (r.count("data-desc-id")) {
+    o.data_desc_id = r["data-desc-id"].as<int>();
+    if (o.data_desc_id < 0) throw UsageError("--data-desc-id must not be negative");
+  }
+  o.polarisations = parse_polarisation_list(r["pol"].as<std::string>());
+  o.weighting = parse_weighting(r["weight"].as<std::string>());
+
+  if (!r.count("size")) throw UsageError("--size is required (image size in pixels)");
+  o.nx = o.ny = positive(r, "size");
+  if (!r.count("scale")) throw UsageError("--scale is required (pixel size, e.g. 20asec)");
+  o.cell_rad = parse_cell_size_rad(r["scale"].as<std::string>());
+  if (o.cell_rad * o.nx >= 2)
+    throw UsageError("--size x --scale spans more than the whole sky (direction cosines -1..1)");
+  if (!r.count("name")) throw UsageError("--name (-o) is required: images go to NAME-dirty.fits");
+  o.name = r["name"].as<std::string>();
+  if (o.name.empty() || o.name == "-") throw UsageError("--name must name files");
+  o.psf = r.count("no-psf") == 0;
+  o.channels_out = positive(r, "channels-out");
+
+  o.subgrid_size = positive(r, "subgrid");
+  o.kernel_size = positive(r, "kernel-size");
+  o.max_timesteps_per_subgrid = positive(r, "max-timesteps-per-subgrid");
+  o.max_channels_per_subgrid = positive(r, "max-channels-per-subgrid");
+  o.nwlayers = r["nwlayers"].as<int>();
+  if (o.nwlayers < 0) throw UsageError("--nwlayers must be 0 (automatic) or positive");
+  if (r.count("wstep")) {
+    if (o.nwlayers > 0) throw UsageError("give --wstep or --nwlayers, not both");
+    o.wstep_lambda = r["wstep"].as<double>();
+    if (!(o.wstep_lambda > 0) || !std::isfinite(o.wstep_lambda))
+      throw UsageError("--wstep must be a positive number of wavelengths");
+  }
+  check_gridding(o);
+
+  const std::string device = lowercase(r["device"].as<std::string>());
+  if (device.compare(0, 3, "gpu") == 0)
+    throw UsageError("--device " + device + ": idg-grid has no GPU engine yet; use --device cpu "
+                     "(or auto)");
+  o.device = choose_device(device);
+  o.device.use_gpu = false;  // auto: the CPU engine, the only one there is
+  o.threads = r["threads"].as<int>();
+  if (o.threads < 0) throw UsageError("--threads must not be negative");
+  return o;
+}
+
+}  // namespace rapt
