@@ -1,0 +1,214 @@
+#include "imaging/idg_grid_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <thread>
+
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+#include "cli/stopwatch.hpp"
+#include "idg/idg_engine.hpp"
+#include "imaging/cell_size.hpp"
+#include "imaging/dirty_image_output.hpp"
+#include "imaging/energy_meter.hpp"
+#include "imaging/image_names.hpp"
+#include "imaging/imaging_samples.hpp"
+#include "imaging/memory_estimate.hpp"
+#include "imaging/visibility_input.hpp"
+#include "imaging/w_layers.hpp"
+#include "inspect/report_text.hpp"  // stokes_name
+
+namespace rapt {
+namespace {
+
+constexpr double kSpeedOfLight_m_s = 299792458.0;
+
+IdgSettings base_settings(const IdgGridOptions& o) {
+  IdgSettings s;
+  s.grid_size = o.nx;
+  s.image_size = o.nx * o.cell_rad;
+  s.subgrid_size = o.subgrid_size;
+  s.kernel_size = o.kernel_size;
+  s.max_timesteps_per_subgrid = o.max_timesteps_per_subgrid;
+  s.max_channels_per_subgrid = o.max_channels_per_subgrid;
+  s.npol = 1;  // one polarisation per call: any mix of --pol images
+  s.validate();
+  return s;
+}
+
+// Refuses a grid the machine cannot hold, naming both sizes.
+void check_memory(const IdgSettings& s, int threads, double other_bytes) {
+  const double needed = idg_image_bytes(s, threads) + other_bytes;
+  const double available = available_memory_bytes();
+  if (available > 0 && needed > available)
+    throw UsageError(format_string(
+        "--size %d: gridding needs %s of memory (%d w-layer%s of %d x %d complex pixels), only "
+        "%s is available", s.grid_size, describe_bytes(needed).c_str(), s.nr_w_layers,
+        s.nr_w_layers == 1 ? "" : "s", s.grid_size, s.grid_size,
+        describe_bytes(available).c_str()));
+}
+
+struct UvExtent {
+  double max_uv_lambda = 0;  // largest |u| or |v| of a weighted sample
+  double max_w_lambda = 0;
+};
+
+UvExtent uv_extent(const VisibilitySet& vs, const ImagingSamples& s) {
+  UvExtent e;
+  for (size_t row = 0; row < vs.nrows(); ++row) {
+    const std::array<double, 3>& uvw = vs.uvw_m[row];
+    for (size_t c = 0; c < s.freq_hz.size(); ++c) {
+      bool weighted = false;
+      for (size_t p = 0; p < s.npol; ++p) weighted |= s.weight[s.index(row, c, p)] > 0;
+      if (!weighted) continue;
+      const double per_m = s.freq_hz[c] / kSpeedOfLight_m_s;
+      e.max_uv_lambda = std::max({e.max_uv_lambda, std::abs(uvw[0]) * per_m, std::abs(uvw[1]) * per_m});
+      e.max_w_lambda = std::max(e.max_w_lambda, std::abs(uvw[2]) * per_m);
+    }
+  }
+  return e;
+}
+
+// The plan's unplaced visibilities are an error: an image without them would be silently wrong.
+void check_plan(const IdgPlan& plan, const IdgGridOptions& o, const UvExtent& extent) {
+  const IdgSettings& s = plan.settings;
+  if (plan.unplaced_off_grid > 0) {
+    const double holds = (s.grid_size - s.subgrid_size) / (2 * s.image_size);
+    throw file_error(o.input, format_string(
+        "%lld visibilities fall off the grid: the longest baseline is %.0f wavelengths, the "
+        "grid (--size %d at --scale %s) holds about %.0f; use a smaller --scale or a larger "
+        "--size", (long long)plan.unplaced_off_grid, extent.max_uv_lambda, s.grid_size,
+        describe_angle(s.cell_rad()).c_str(), holds));
+  }
+  if (plan.unplaced_w > 0)
+    throw file_error(o.input, format_string(
+        "%lld visibilities have a w (up to %.0f wavelengths) too far from their w-layer for "
+        "--kernel-size %d (%d layer%s of %.4g wavelengths); use more --nwlayers, a thinner "
+        "--wstep or a larger --kernel-size", (long long)plan.unplaced_w, extent.max_w_lambda,
+        s.kernel_size, s.nr_w_layers, s.nr_w_layers == 1 ? "" : "s", s.w_step_lambda));
+}
+
+// A view of one polarisation of the samples, for the engine.
+IdgVisibilities view_of(const VisibilitySet& vs, const ImagingSamples& s, size_t pol) {
+  IdgVisibilities v;
+  v.nrows = vs.nrows();
+  v.nchan = s.freq_hz.size();
+  v.products = s.npol;
+  v.product_index = {int(pol), 0, 0, 0};
+  v.antenna1 = vs.antenna1.data();
+  v.antenna2 = vs.antenna2.data();
+  v.uvw_m = vs.uvw_m.data();
+  v.freq_hz = s.freq_hz.data();
+  v.vis = s.vis.data();
+  v.weight = s.weight.data();
+  return v;
+}
+
+struct OutputPlan {
+  std::vector<ChannelGroup> groups;
+  std::vector<OutputPolarisation> pols;
+  std::vector<std::string> names;  // [group][pol] dirty, then [group] psf
+};
+
+std::string dirty_name(const IdgGridOptions& o, const OutputPlan& out, size_t g, size_t p) {
+  return wsclean_image_name(o.name, out.groups.size() > 1 ? int(g) : -1,
+                            out.pols.size() > 1 ? out.pols[p].name : "", "dirty");
+}
+std::string psf_name(const IdgGridOptions& o, const OutputPlan& out, size_t g) {
+  return wsclean_image_name(o.name, out.groups.size() > 1 ? int(g) : -1, "", "psf");
+}
+
+}  // namespace
+
+IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
+  const Stopwatch started;
+  IdgGridSummary summary;
+  IdgSettings settings = base_settings(o);
+  const int threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  check_memory(settings, threads, 0);  // before reading: the grid alone must fit
+
+  std::vector<std::string> warnings;
+  MeasurementSetSelection selection;
+  selection.data_column = o.data_column;
+  selection.data_desc_id = o.data_desc_id;
+  selection.field_id = o.field_id;
+  const VisibilitySet vs = read_visibility_file(o.input, selection, &warnings);
+  for (const std::string& w : warnings) messages.warning(w);
+
+  OutputPlan out;
+  out.pols = select_polarisations(o.polarisations, vs.stokes, o.input);
+  out.groups = split_channels(int(vs.nchan()), o.channels_out);
+  for (size_t g = 0; g < out.groups.size(); ++g) {
+    for (size_t p = 0; p < out.pols.size(); ++p) out.names.push_back(dirty_name(o, out, g, p));
+    if (o.psf) out.names.push_back(psf_name(o, out, g));
+  }
+  check_outputs(out.names, o.overwrite);
+  messages.detail(format_string(
+      "%s: %zu rows, %zu channels (%.6g-%.6g MHz), products %s; %d x %d pixels of %s, %s "
+      "weighting", o.input.c_str(), vs.nrows(), vs.nchan(), vs.channel_freq_hz.front() / 1e6,
+      vs.channel_freq_hz.back() / 1e6, [&] {
+        std::string t;
+        for (int c : vs.stokes) t += (t.empty() ? "" : ",") + stokes_name(c);
+        return t;
+      }().c_str(), o.nx, o.ny, describe_angle(o.cell_rad).c_str(),
+      describe_weighting(o.weighting).c_str()));
+
+  EnergyMeter meter;
+  meter.start();
+  const Stopwatch gridding;
+  std::vector<PendingImage> images;
+  int64_t gridded_anything = 0;
+  for (size_t g = 0; g < out.groups.size(); ++g) {
+    const ImagingSamples samples =
+        make_imaging_samples(vs, out.groups[g], out.pols, o.weighting, o.nx, o.ny, o.cell_rad);
+    const UvExtent extent = uv_extent(vs, samples);
+    const WLayerChoice layers =
+        choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda);
+    settings.nr_w_layers = layers.nr_w_layers;
+    settings.w_step_lambda = layers.w_step_lambda;
+    settings.validate();
+    check_memory(settings, threads, 0);
+    std::unique_ptr<IdgEngine> engine = make_cpu_idg_engine(settings, threads);
+    summary.engine = engine->name();
+    messages.detail(format_string(
+        "channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %d w-layer%s of %.4g "
+        "wavelengths", out.groups[g].first, out.groups[g].first + out.groups[g].count - 1,
+        extent.max_uv_lambda, extent.max_w_lambda, settings.nr_w_layers,
+        settings.nr_w_layers == 1 ? "" : "s", settings.w_step_lambda));
+    for (size_t p = 0; p < out.pols.size(); ++p) {
+      const IdgVisibilities view = view_of(vs, samples, p);
+      const IdgPlan plan = make_idg_plan(settings, view);
+      check_plan(plan, o, extent);
+      gridded_anything += plan.visibilities_placed;
+      const IdgImage dirty = engine->grid(plan, view);
+      summary.visibilities += plan.visibilities_placed;
+      images.push_back({dirty_name(o, out, g, p),
+                        sky_image(dirty.plane(0), o.nx, o.cell_rad, vs, samples.freq_hz,
+                                  out.pols[p].fits_stokes)});
+      if (plan.visibilities_placed == 0)
+        messages.warning(format_string("%s: channels %d-%d hold no unflagged %s visibilities: "
+                                       "%s is empty", o.input.c_str(), out.groups[g].first,
+                                       out.groups[g].first + out.groups[g].count - 1,
+                                       out.pols[p].name.c_str(), images.back().path.c_str()));
+      if (p == 0 && o.psf) {
+        const IdgImage psf = engine->psf(plan, view);
+        summary.visibilities += plan.visibilities_placed;
+        images.push_back({psf_name(o, out, g), sky_image(psf.plane(0), o.nx, o.cell_rad, vs,
+                                                         samples.freq_hz, out.pols[p].fits_stokes)});
+      }
+    }
+  }
+  summary.gridding_s = gridding.seconds();
+  meter.stop();
+  if (gridded_anything == 0) throw file_error(o.input, "every visibility is flagged: nothing to image");
+  write_images(images, o.overwrite);
+  for (const PendingImage& i : images) summary.outputs.push_back(i.path);
+  summary.images = int(images.size());
+  summary.energy = meter.report();
+  summary.energy_note = meter.unavailable();
+  summary.wall_s = started.seconds();
+  return summary;
+}
+
+}  // namespace rapt

@@ -1,0 +1,44 @@
+#include "imaging/visibility_input.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "cli/errors.hpp"
+#include "io/uvfits.hpp"
+
+namespace rapt {
+
+VisibilityFileKind visibility_file_kind(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw file_error(path, errno_text());
+  if (S_ISDIR(st.st_mode)) {
+    struct stat table {};
+    if (::stat((path + "/table.dat").c_str(), &table) == 0) return VisibilityFileKind::measurement_set;
+    throw file_error(path, "is a directory but not a Measurement Set (no table.dat)");
+  }
+  FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) throw file_error(path, errno_text());
+  char start[9] = {};
+  const size_t got = std::fread(start, 1, 8, file);
+  std::fclose(file);
+  if (got == 8 && std::memcmp(start, "SIMPLE  ", 8) == 0) return VisibilityFileKind::uvfits;
+  throw file_error(path, "is neither a Measurement Set (a directory) nor a UVFITS file");
+}
+
+VisibilitySet read_visibility_file(const std::string& path, const MeasurementSetSelection& sel,
+                                   std::vector<std::string>* warnings) {
+  VisibilitySet vis = visibility_file_kind(path) == VisibilityFileKind::measurement_set
+                          ? read_measurement_set(path, sel, warnings)
+                          : read_uvfits(path, warnings);
+  size_t cross = 0;
+  for (size_t r = 0; r < vis.nrows(); ++r) cross += vis.antenna1[r] != vis.antenna2[r];
+  if (cross == 0)
+    throw file_error(path, vis.nrows() == 0 ? "holds no visibilities"
+                                            : "holds only autocorrelations (nothing to image)");
+  if (vis.nchan() == 0) throw file_error(path, "has no channels");
+  return vis;
+}
+
+}  // namespace rapt
