@@ -1,0 +1,178 @@
+#!/bin/sh
+# idg-grid as a user meets it: --help and the man page's options, a simulated source at its
+# pixel with its flux from UVFITS and (with casacore) a Measurement Set, WSClean's file names
+# for --pol lists, --channels-out and --no-psf, the report line, and bad inputs answered by one
+# line, exit 1 or 2 and no image left: missing options, --device gpu, a missing or foreign
+# file, I from a file holding only XY (the PAPER data), a grid larger than memory, a pixel
+# size that puts baselines off the grid, an existing output, a Measurement Set without UVW or
+# DATA. Exit 0 = pass, 1 = fail, 77 = skip.
+export LC_ALL=C
+BIN=${BIN:-build/bin}
+BIN=$(cd "$BIN" 2>/dev/null && pwd) || { echo "no ${BIN:-build/bin}"; exit 77; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+DATA=${RAPT_SHARED_DATA:-$HERE/../../../shared/data}
+IDG="$BIN/idg-grid"
+PY=/usr/bin/python3
+for program in "$BIN/simulate" "$IDG"; do
+  [ -x "$program" ] || { echo "$program not built"; exit 77; }
+done
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+skipped=""
+
+# expect STATUS TEXT ARGS...: idg-grid exits with STATUS, printing one error line on stderr
+# that holds TEXT (besides warnings about the file and, for bad usage, the pointer to --help),
+# and leaves no image in $dir/out*.
+expect() {
+  want=$1; text=$2; shift 2
+  "$IDG" "$@" > "$dir/stdout" 2> "$dir/err"; got=$?
+  [ "$got" = "$want" ] || { fail "idg-grid $*: exit $got, not $want: $(cat "$dir/err")"; return; }
+  grep -v "^idg-grid: warning: \|^idg-grid: see 'idg-grid --help'" "$dir/err" > "$dir/errline"
+  grep -q -- "$text" "$dir/errline" || fail "idg-grid $*: no '$text' in: $(cat "$dir/err")"
+  [ "$(wc -l < "$dir/errline")" -eq 1 ] || fail "idg-grid $*: not one line: $(cat "$dir/err")"
+  [ -z "$(ls "$dir" | grep '^out')" ] || fail "idg-grid $*: left $(ls "$dir" | grep '^out')"
+  [ -z "$(ls -A "$dir" | grep '^\.out')" ] || fail "idg-grid $*: left a temporary"
+}
+
+# --- help and version
+"$IDG" --help > "$dir/help" 2>&1 || fail "--help exit status"
+for option in size scale name no-psf channels-out pol weight data-column subgrid kernel-size \
+    max-timesteps-per-subgrid max-channels-per-subgrid wstep nwlayers device threads force; do
+  grep -q -- "--$option" "$dir/help" || fail "--help lacks --$option"
+done
+grep -q "no GPU engine\|gpu is refused" "$dir/help" || fail "--help does not say the GPU is refused"
+"$IDG" --version > /dev/null || fail "--version exit status"
+
+# --- a source on pixel (44, 54) of a 128-pixel image of 6" pixels (20 pixels east, 10 south
+# of the phase centre, by the inverse SIN projection), 2.5 Jy, from UVFITS
+cat > "$dir/ten.txt" <<'LAYOUT'
+# telescope: TEST
+# frame: enu -30:42:39.8 21:26:38.0 1086.6
+a0     0.0     0.0  0.0  13.5
+a1   112.0   -43.0  0.4  13.5
+a2  -187.0    61.0  1.1  13.5
+a3    45.0   305.0  0.7  13.5
+a4  -402.0  -251.0  2.0  13.5
+a5   530.0   140.0  1.5  13.5
+a6   -60.0  -611.0  0.9  13.5
+a7   803.0  -420.0  3.2  13.5
+a8  -905.0   488.0  2.6  13.5
+a9   260.0   960.0  1.8  13.5
+LAYOUT
+obs="--visibilities --layout $dir/ten.txt --freq 1400 --ra 60 --dec -30 --tstart 60000.1 --nchans 4 --bw 8 --nints 12 --int-time 60"
+"$BIN/simulate" -q $obs --source ra=60.038496486,dec=-30.016661068,flux=2.5 \
+  -o "$dir/one.uvfits" 2> "$dir/err" || { echo "simulate: $(cat "$dir/err")"; exit 1; }
+# peak FILE X Y FLUX: the image's brightest pixel is (X, Y) (FITS axes from 0) holding FLUX to
+# 1e-3, and the header is WSClean's.
+peak() {
+  "$PY" - "$@" > "$dir/py" 2>&1 <<'PYTHON' || fail "$1: $(cat "$dir/py")"
+import sys
+import numpy as np
+from astropy.io import fits
+hdu = fits.open(sys.argv[1])[0]
+h, image = hdu.header, hdu.data[0, 0]
+y, x = np.unravel_index(np.argmax(image), image.shape)
+want = (int(sys.argv[2]), int(sys.argv[3]))
+assert (x, y) == want, "peak at (%d, %d), not %s" % (x, y, want)
+assert abs(image[y, x] / float(sys.argv[4]) - 1) < 1e-3, "peak %g" % image[y, x]
+n = image.shape[0]
+assert h["CTYPE1"] == "RA---SIN" and h["CTYPE2"] == "DEC--SIN", (h["CTYPE1"], h["CTYPE2"])
+assert h["CTYPE3"] == "FREQ" and h["CTYPE4"] == "STOKES"
+assert h["CRPIX1"] == n / 2 + 1 and h["CRPIX2"] == n / 2 + 1
+assert h["CDELT1"] < 0 and abs(h["CDELT1"] + h["CDELT2"]) < 1e-15
+assert h["BUNIT"].strip() == "JY/BEAM"
+assert abs(h["CRVAL1"] - 60) < 1e-9 and abs(h["CRVAL2"] + 30) < 1e-9
+PYTHON
+}
+if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
+  "$IDG" --size 128 --scale 6asec -o "$dir/uv" "$dir/one.uvfits" 2> "$dir/err" ||
+    fail "UVFITS: $(cat "$dir/err")"
+  peak "$dir/uv-dirty.fits" 44 54 2.5
+  peak "$dir/uv-psf.fits" 64 64 1
+  grep -q "visibilities/s; energy: " "$dir/err" || fail "no report line: $(cat "$dir/err")"
+  # A bare number is degrees: the same image.
+  "$IDG" -q --size 128 --scale 0.0016666666666667 --no-psf -o "$dir/deg" "$dir/one.uvfits" ||
+    fail "--scale in degrees"
+  peak "$dir/deg-dirty.fits" 44 54 2.5
+  [ ! -e "$dir/deg-psf.fits" ] || fail "--no-psf wrote a PSF"
+else
+  skipped="$skipped numpy/astropy"
+fi
+
+# --- WSClean's names for several polarisations and channel groups
+"$IDG" -q --size 64 --scale 6asec --pol IQUV --channels-out 2 -o "$dir/names" "$dir/one.uvfits" ||
+  fail "--pol IQUV --channels-out 2"
+for f in 0000-I-dirty 0000-Q-dirty 0000-U-dirty 0000-V-dirty 0001-I-dirty 0001-V-dirty 0000-psf 0001-psf; do
+  [ -f "$dir/names-$f.fits" ] || fail "no names-$f.fits (have: $(ls "$dir" | grep names | tr '\n' ' '))"
+done
+"$IDG" -q --size 64 --scale 6asec --pol xx,yy -o "$dir/lin" "$dir/one.uvfits" || fail "--pol xx,yy"
+[ -f "$dir/lin-XX-dirty.fits" ] && [ -f "$dir/lin-YY-dirty.fits" ] && [ -f "$dir/lin-psf.fits" ] ||
+  fail "--pol xx,yy names: $(ls "$dir" | grep lin)"
+expect 1 "already exists" --size 64 --scale 6asec --pol xx,yy -o "$dir/lin" "$dir/one.uvfits"
+"$IDG" -q --force --size 64 --scale 6asec --pol xx,yy -o "$dir/lin" "$dir/one.uvfits" ||
+  fail "--force did not replace"
+
+# --- bad usage: exit 2, one line, no image
+u="$dir/one.uvfits"
+expect 2 "size is required" --scale 6asec -o "$dir/out" "$u"
+expect 2 "scale is required" --size 64 -o "$dir/out" "$u"
+expect 2 "name (-o) is required" --size 64 --scale 6asec "$u"
+expect 2 "scale must be a positive angle" --size 64 --scale 6parsec -o "$dir/out" "$u"
+expect 2 "no GPU engine yet" --size 64 --scale 6asec --device gpu -o "$dir/out" "$u"
+expect 2 "weight must be" --size 64 --scale 6asec --weight robust -o "$dir/out" "$u"
+expect 2 "--pol" --size 64 --scale 6asec --pol IZ -o "$dir/out" "$u"
+expect 2 "channels-out 5 asks for more images than the 4 channels" --size 64 --scale 6asec \
+  --channels-out 5 -o "$dir/out" "$u"
+expect 2 "kernel-size must be smaller than --subgrid" --size 64 --scale 6asec --kernel-size 40 -o "$dir/out" "$u"
+expect 2 "unrecognised\|unrecognized\|Option" --size 64 --scale 6asec --bogus -o "$dir/out" "$u"
+# A grid the machine cannot hold: refused before anything is read, with both sizes.
+expect 2 "gridding needs .* of memory .* available" --size 400000 --scale 0.001asec -o "$dir/out" "$u"
+
+# --- bad data: exit 1, one line, no image
+expect 1 "No such file" --size 64 --scale 6asec -o "$dir/out" "$dir/missing.uvfits"
+echo "not visibilities" > "$dir/text.txt"
+expect 1 "neither a Measurement Set" --size 64 --scale 6asec -o "$dir/out" "$dir/text.txt"
+# Baselines of up to 8000 wavelengths on a grid of 1' pixels that holds about 860.
+expect 1 "visibilities fall off the grid: the longest baseline is 81[0-9][0-9] wavelengths" \
+  --size 64 --scale 1amin -o "$dir/out" "$u"
+paper_uv="$DATA/pyuvdata/zen.2456865.60537.xy.uvcRREAAM.uvfits"
+if [ -f "$paper_uv" ]; then
+  expect 1 "cannot make I: the file holds XY (try --pol XY)" --size 128 --scale 0.25deg \
+    -o "$dir/out" "$paper_uv"
+  "$IDG" -q --size 128 --scale 0.25deg --pol XY -o "$dir/paper" "$paper_uv" 2> "$dir/err" ||
+    fail "PAPER --pol XY: $(cat "$dir/err")"
+else
+  skipped="$skipped $paper_uv"
+fi
+
+# --- Measurement Sets (casacore): the source again, and MSs lacking UVW or DATA
+"$BIN/simulate" -q $obs --source ra=60.038496486,dec=-30.016661068,flux=2.5 \
+  -o "$dir/one.ms" 2> "$dir/err"
+status=$?
+if [ $status = 2 ] && grep -q "Measurement Set" "$dir/err"; then
+  skipped="$skipped casacore"
+else
+  [ $status = 0 ] || fail "simulate one.ms: $(cat "$dir/err")"
+  if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
+    "$IDG" -q --size 128 --scale 6asec --data-column DATA -o "$dir/ms" "$dir/one.ms" ||
+      fail "MS input"
+    peak "$dir/ms-dirty.fits" 44 54 2.5
+  fi
+  expect 2 "data column 'CORRECTED' is not one of" --size 64 --scale 6asec --data-column CORRECTED -o "$dir/out" "$dir/one.ms"
+  if "$PY" -c "import casacore.tables" 2>/dev/null; then
+    for column in UVW DATA; do
+      cp -r "$dir/one.ms" "$dir/no$column.ms"
+      "$PY" -c "from casacore.tables import table; table('$dir/no$column.ms', readonly=False, ack=False).removecols('$column')"
+      expect 1 "$column" --size 64 --scale 6asec -o "$dir/out" "$dir/no$column.ms"
+    done
+  else
+    skipped="$skipped python3-casacore"
+  fi
+fi
+
+if [ $failures -ne 0 ]; then echo "idg_grid_cli: $failures failed"; exit 1; fi
+if [ -n "$skipped" ]; then echo "not available:$skipped"; exit 77; fi
+echo "idg_grid_cli: all passed"
+exit 0

@@ -1,0 +1,33 @@
+// idg-grid: dirty images (and PSFs) of a Measurement Set or UVFITS file by image-domain
+// gridding.
+//
+//   idg-grid --size 1024 --scale 10asec -o obs obs.ms              obs-dirty.fits, obs-psf.fits
+//   idg-grid --size 512 --scale 1amin --weight briggs:0 --pol IQUV -o obs obs.uvfits
+//   idg-grid --size 512 --scale 1amin --channels-out 4 -o cube obs.ms   cube-0000-dirty.fits ...
+//
+// Options, weighting formulas and file names as WSClean's users know them: see man/idg-grid.1.
+#include "cli/file_contents.hpp"
+#include "cli/program.hpp"
+#include "imaging/idg_grid_options.hpp"
+#include "imaging/idg_grid_run.hpp"
+
+int main(int argc, char** argv) {
+  return rapt::run_program("idg-grid", [&] {
+    auto options = rapt::program_options(
+        "idg-grid", "Dirty images of visibilities by image-domain gridding");
+    rapt::add_idg_grid_options(options);
+    options.parse_positional({"files"});
+    options.positional_help("VISIBILITIES");
+    const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
+    rapt::IdgGridOptions o = rapt::idg_grid_options_from(args.result);
+    o.overwrite = args.force;
+    const rapt::IdgGridSummary s = rapt::run_idg_grid(o, args.messages);
+    args.messages.info(rapt::format_string(
+        "%lld visibilities gridded into %d images in %.3f s on %s: %.3g visibilities/s; %s",
+        (long long)s.visibilities, s.images, s.gridding_s, s.engine.c_str(),
+        s.gridding_s > 0 ? s.visibilities / s.gridding_s : 0.0, s.energy.c_str()));
+    if (!s.energy_note.empty()) args.messages.detail("energy not measured: " + s.energy_note);
+    for (const std::string& path : s.outputs) args.messages.detail("wrote " + path);
+    return 0;
+  });
+}
