@@ -170,9 +170,10 @@ IdgPlan make_idg_plan(const IdgSettings& settings, const IdgVisibilities& vis) {
         step.px_min = std::min(px[0], px[1]), step.px_max = std::max(px[0], px[1]);
         step.py_min = std::min(py[0], py[1]), step.py_max = std::max(py[0], py[1]);
         const double w[2] = {uvw[2] * f[0] / kSpeedOfLight_m_s, uvw[2] * f[1] / kSpeedOfLight_m_s};
-        step.layer = idg_w_layer(settings, w[0]);
-        bool w_ok = step.layer == idg_w_layer(settings, w[1]) && step.layer >= 0 &&
-                    step.layer < settings.nr_w_layers;
+        // The layer of the group's central w; the residual at both ends must fit the kernel,
+        // so a group straddling a layer boundary is still placed.
+        step.layer = idg_w_layer(settings, 0.5 * (w[0] + w[1]));
+        bool w_ok = step.layer >= 0 && step.layer < settings.nr_w_layers;
         for (int k = 0; k < 2 && w_ok; ++k)
           w_ok = kIdgTaperSupportPx +
                      idg_w_support_px(settings, w[k] - idg_w_layer_centre(settings, step.layer)) <=

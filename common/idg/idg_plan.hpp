@@ -72,9 +72,10 @@ struct IdgPlan {
 
 // Greedy per baseline and channel group (digest 002 §2.4): starting at a baseline's first
 // time step, consecutive time steps join the subgrid while the uv footprint of all of them at
-// the group's first and last channel satisfies max(du, dv) + N_W < N-bar, their w (at both
-// channels) stays in the subgrid's w-layer and the subgrid has fewer than T-bar_max steps; the
-// subgrid is then centred on the footprint (rounded to a pixel). Time steps whose channels in
+// the group's first and last channel satisfies max(du, dv) + N_W < N-bar, they share the
+// subgrid's w-layer (the layer of the group's central w; the residual w - w_z at the first and
+// last channel must fit N_W, see idg_settings.hpp) and the subgrid has fewer than T-bar_max
+// steps; the subgrid is then centred on the footprint (rounded to a pixel). Time steps whose channels in
 // the group are all flagged are left out. Throws UsageError for invalid settings or a view
 // that does not fit them (npol products, null arrays).
 IdgPlan make_idg_plan(const IdgSettings& settings, const IdgVisibilities& visibilities);
