@@ -21,6 +21,7 @@ DEPS_ROOT      ?=
 NVCC           ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
 CUDA           ?= $(if $(NVCC),1,0)
 CUDA_ARCH      ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+                  -gencode arch=compute_90a,code=sm_90a \
                   -gencode arch=compute_90,code=compute_90
 
 PROGRAMS := $(basename $(notdir $(wildcard tools/*.cpp)))

@@ -30,8 +30,12 @@ void launch_correlator(CorrPrecision precision, const CorrChunkArgs& args, cudaS
 std::string correlator_kernel_text(CorrPrecision precision, int nrecv) {
   if (precision == CorrPrecision::fp32)
     return "fp32 FFMA, " + std::to_string(fp32_correlator_tile()) +
-           "-receiver tiles, 8x4 pairs a thread";
+           "-receiver tiles, 8x4 pairs a thread (diagonal tiles 16-row triangles)";
   const int tile = tensor_correlator_tile(nrecv);
+  if (use_wgmma_correlator(nrecv))
+    return std::string(precision == CorrPrecision::int8 ? "int8 wgmma m64n128k32"
+                                                        : "fp16 wgmma m64n128k16") +
+           ", " + std::to_string(tile) + "-receiver tiles, A turned by i in registers";
   return std::string(precision == CorrPrecision::int8 ? "int8 mma.sync m16n8k32"
                                                       : "fp16 mma.sync m16n8k16") +
          ", " + std::to_string(tile) + "-receiver tiles";

@@ -54,8 +54,15 @@ std::string correlator_kernel_text(CorrPrecision precision, int nrecv);
 // The launches behind launch_correlator, one per .cu file.
 void launch_tensor_correlator(CorrPrecision precision, const CorrChunkArgs& args,
                               cudaStream_t stream);
+bool use_wgmma_correlator(int nrecv);
 void launch_fp32_correlator(const CorrChunkArgs& args, cudaStream_t stream);
 int tensor_correlator_tile(int nrecv);  // receivers per side of a block's tile
 int fp32_correlator_tile();
+// int8 and fp16 on wgmma (corr_wgmma_kernel.cu): whether this device runs an sm_90a build of
+// it (false elsewhere), its tile, its launch; and whether launch_tensor_correlator takes it.
+bool wgmma_correlator_available();
+int wgmma_correlator_tile();
+void launch_wgmma_correlator(CorrPrecision precision, const CorrChunkArgs& args,
+                             cudaStream_t stream);
 
 }  // namespace rapt::gpu

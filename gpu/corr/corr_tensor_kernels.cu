@@ -1,4 +1,5 @@
-// The int8 and fp16 correlators on tensor cores (mma.sync), one kernel template for both.
+// The int8 and fp16 correlators on tensor cores (mma.sync), one kernel template for both; on
+// Hopper builds for sm_90a, the wgmma kernels (corr_wgmma_kernel.cu) take the larger arrays.
 //
 // The complex products as a real matrix product: a receiver's row of packed input is its
 // samples as (re, im) pairs, so the dot product of two rows x1 . x2 is Re sum x1 conj(x2), and
@@ -278,11 +279,20 @@ void launch_tile(const CorrChunkArgs& args, cudaStream_t stream) {
 // H100 they beat 128-receiver tiles of 8 warps (64 x 32 each, 1 block an SM) at every size
 // measured, 32 to 1024 stations, by 10 to 35%: more warps hide the latency of the mma.sync
 // chains, and tiles on the diagonal, which do some products for nothing, are smaller.
-int tensor_correlator_tile(int) { return 64; }
+int tensor_correlator_tile(int nrecv) {
+  return use_wgmma_correlator(nrecv) ? wgmma_correlator_tile() : 64;
+}
+
+// From 128 receivers on, the wgmma kernels where this build has them for the device (sm_90a):
+// on an H200 they beat these by 15 to 30% at 64 to 1024 stations; at 32 stations (one 128-tile
+// half empty) they lose.
+bool use_wgmma_correlator(int nrecv) { return nrecv >= 128 && wgmma_correlator_available(); }
 
 void launch_tensor_correlator(CorrPrecision precision, const CorrChunkArgs& args,
                               cudaStream_t stream) {
-  if (precision == CorrPrecision::int8)
+  if (use_wgmma_correlator(args.nant * args.npol))
+    launch_wgmma_correlator(precision, args, stream);
+  else if (precision == CorrPrecision::int8)
     launch_tile<Int8Mma, 64, 32, 32>(args, stream);
   else
     launch_tile<HalfMma, 64, 32, 32>(args, stream);

@@ -1,0 +1,297 @@
+// The int8 and fp16 correlators on Hopper's warpgroup tensor-core instructions (wgmma, sm_90a).
+//
+// The products as in corr_tensor_kernels.cu (rows of (re, im) pairs; real parts from the rows as
+// loaded), with the turn by i on the A side, in registers. int8: A' = (~im, re) per sample, so
+// A' . x2 = re1 im2 - im1 re2 - re2 = -Im - re2, and the imaginary part is -(A' . x2) less the
+// sum of x2's real parts over the launch. fp16: A' = (im, -re), A' . x2 = Im exactly. A comes
+// from registers (ldmatrix, then turned), B from shared memory through a descriptor (rows of 128
+// bytes, the 128-byte swizzle the loads already write).
+//
+// The receiver matrix of a channel is cut into 128 x 128 tiles (on or above the diagonal); a
+// block, one warpgroup, owns the upper or lower 64 rows of one: two m64n128 products (real and
+// imaginary) per 32 bytes of each row, into 128 sums per thread. Two blocks share an SM, so one
+// block's products run while the other waits at its barrier. Rows are staged by cp.async a stage
+// (128 bytes of each row) at a time, several stages ahead, as in the mma.sync kernels.
+//
+// Built only for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL); elsewhere the kernel is empty and
+// wgmma_correlator_available() says no, so the mma.sync kernels run.
+#include <atomic>
+#include <cstdint>
+
+#include "../cuda/cuda_check.hpp"
+#include "corr_device.cuh"
+#include "corr_kernels.hpp"
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define RAPT_CORR_WGMMA 1
+#endif
+
+namespace rapt::gpu {
+namespace {
+
+constexpr int kStageBytes = 128;
+constexpr int kTile = 128;
+constexpr int kRows = 64;      // of the tile, per block
+constexpr int kThreads = 128;  // one warpgroup
+constexpr int kStages = 4;
+// A slot: the tile's 128 column rows (B), then the block's 64 rows (A; off the diagonal only).
+[[maybe_unused]] constexpr int kBBytes = kTile * kStageBytes;
+constexpr int kSlotBytes = (kTile + kRows) * kStageBytes;
+// Slots start on 1024-byte boundaries (the swizzle's period): the slack aligns the first.
+constexpr int kSmemBytes = kStages * kSlotBytes + 1024;
+
+[[maybe_unused]] __device__ inline uint32_t swizzled(int row, int chunk) {
+  return uint32_t(row * kStageBytes + ((chunk ^ (row & 7)) << 4));
+}
+
+#ifdef RAPT_CORR_WGMMA
+__device__ inline void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+// Shared-memory matrix descriptor: K-major rows of 128 bytes, 128-byte swizzle, groups of 8 rows
+// 1024 bytes apart.
+__device__ inline uint64_t smem_descriptor(uint32_t addr) {
+  return uint64_t((addr & 0x3FFFF) >> 4) | (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) |
+         (uint64_t(1) << 62);
+}
+
+__device__ inline void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ inline void wgmma_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+__device__ inline void wgmma_wait_all() {
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+// What cp.async wrote (generic proxy) made visible to wgmma's reads (async proxy).
+__device__ inline void fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// D (64 x 128, this thread's 64 values) += A (64 x 32 bytes, from registers) B^T, B 128 rows of
+// 32 bytes in shared memory as `desc` says; int8 (k32, exact int32 sums) or half (k16, FP32).
+__device__ inline void wgmma_int8(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %69, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{%64, %65, %66, %67}, %68, p;\n"
+      "}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]), "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]), "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]), "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]), "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]), "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1));
+}
+__device__ inline void wgmma_half(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %69, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{%64, %65, %66, %67}, %68, p, 1, 1, 0;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1));
+}
+#endif
+
+__global__ void wgmma_probe_kernel(int* out) {
+#ifdef RAPT_CORR_WGMMA
+  *out = 1;
+#else
+  *out = 0;
+#endif
+}
+
+#ifdef RAPT_CORR_WGMMA
+struct WgInt8 {
+  using Acc = int;
+  using Sum = longlong2;
+  static constexpr int kElementBytes = 1;
+  // Bytes (re0, im0, re1, im1) -> (~im0, re0, ~im1, re1).
+  __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, ~x, 0x2705); }
+  __device__ static void mma(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
+    wgmma_int8(d, a, desc);
+  }
+  __device__ static void add(Sum* s, int re, int im, const int* re_sum2) {
+    Sum v = *s;
+    v.x += re;
+    v.y -= (long long)im + *re_sum2;
+    *s = v;
+  }
+};
+
+struct WgHalf {
+  using Acc = float;
+  using Sum = float2;
+  static constexpr int kElementBytes = 2;
+  // Halves (re, im) -> (im, -re).
+  __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, 0, 0x1032) ^ 0x80000000u; }
+  __device__ static void mma(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
+    wgmma_half(d, a, desc);
+  }
+  __device__ static void add(Sum* s, float re, float im, const int*) {
+    Sum v = *s;
+    v.x += re;
+    v.y += im;
+    *s = v;
+  }
+};
+#else
+struct WgInt8 {};
+struct WgHalf {};
+#endif
+
+// Two blocks an SM: 128 sums of 64 rows x 128 columns each, about 215 registers a thread.
+template <class W>
+__global__ void __launch_bounds__(kThreads, 2) wgmma_correlate_kernel(CorrChunkArgs args) {
+#ifdef RAPT_CORR_WGMMA
+  extern __shared__ __align__(128) uint8_t smem[];
+  const uint32_t smem_base = (uint32_t(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
+
+  const int npol = args.npol, nrecv = args.nant * npol, pol_shift = npol - 1;
+  int bi, bj;
+  tile_of(int(blockIdx.x >> 1), bi, bj);
+  const int half = int(blockIdx.x & 1);
+  const bool diagonal = bi == bj;
+  const int row0 = bi * kTile + half * kRows, col0 = bj * kTile;
+  if (row0 >= nrecv) return;  // the whole block: rows past the end
+  const int64_t row_bytes = args.tpad * 2 * W::kElementBytes;
+  const int nstages = int(row_bytes / kStageBytes);
+  const uint8_t* chan =
+      static_cast<const uint8_t*>(args.packed) + int64_t(blockIdx.y) * nrecv * row_bytes;
+
+  // A thread copies one 16-byte chunk of every 16th row: 8 of B, then (off the diagonal) 4 of
+  // A. Rows past the end are read from the last one (their products are never written).
+  constexpr int kRowStep = kThreads / 8;
+  const int chunk = threadIdx.x & 7, first_row = threadIdx.x >> 3;
+  auto load_stage = [&](int slot, int stage) {
+    const uint8_t* src = chan + int64_t(stage) * kStageBytes + chunk * 16;
+    const uint32_t dst = smem_base + slot * kSlotBytes + swizzled(first_row, chunk);
+#pragma unroll
+    for (int j = 0; j < kTile / kRowStep; ++j) {
+      const int r = min(col0 + first_row + j * kRowStep, nrecv - 1);
+      cp_async16(dst + j * kRowStep * kStageBytes, src + r * row_bytes);
+    }
+    if (diagonal) return;
+#pragma unroll
+    for (int j = 0; j < kRows / kRowStep; ++j) {
+      const int r = min(row0 + first_row + j * kRowStep, nrecv - 1);
+      cp_async16(dst + kBBytes + j * kRowStep * kStageBytes, src + r * row_bytes);
+    }
+  };
+
+  const int lane = threadIdx.x & 31, wq = threadIdx.x >> 5;
+  using Acc = typename W::Acc;
+  Acc re[64], im[64];
+#pragma unroll
+  for (int k = 0; k < 64; ++k) re[k] = im[k] = Acc(0);
+
+  // This lane's ldmatrix row at each step: its warp's 16 rows, two 16-byte chunks of the step.
+  // On the diagonal A is rows half * 64 on of B (a multiple of 8: the same swizzle).
+  const uint32_t a_offset = diagonal ? uint32_t(half * kRows * kStageBytes) : uint32_t(kBBytes);
+  uint32_t a_at[4];
+#pragma unroll
+  for (int step = 0; step < 4; ++step)
+    a_at[step] = a_offset + swizzled(wq * 16 + (lane & 7) + ((lane >> 3) & 1) * 8,
+                                     step * 2 + (lane >> 4));
+
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < nstages) load_stage(s, s);
+    cp_async_commit();
+  }
+  for (int stage = 0; stage < nstages; ++stage) {
+    cp_async_wait<kStages - 2>();
+    fence_proxy_async();
+    __syncthreads();  // stage `stage` is in; the products of the slot loaded next are done
+    const int next = stage + kStages - 1;
+    if (next < nstages) load_stage(next % kStages, next);
+    cp_async_commit();
+    const uint32_t slot = smem_base + (stage % kStages) * kSlotBytes;
+    uint32_t a[4][4], ai[4][4];
+#pragma unroll
+    for (int step = 0; step < 4; ++step) {
+      ldmatrix_x4(a[step], slot + a_at[step]);
+#pragma unroll
+      for (int k = 0; k < 4; ++k) ai[step][k] = W::turn(a[step][k]);
+    }
+    wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < 4; ++step) {
+      const uint64_t desc = smem_descriptor(slot + step * 32);
+      W::mma(re, a[step], desc);
+      W::mma(im, ai[step], desc);
+    }
+    wgmma_commit();
+    wgmma_wait_all();
+  }
+  cp_async_wait<0>();
+
+  // Thread holds rows g and g + 8 of its warp's 16, columns 8j + 2t and 8j + 2t + 1.
+  const int g = lane >> 2, t = lane & 3;
+  const int64_t nbl = int64_t(args.nant) * (args.nant + 1) / 2;
+  typename W::Sum* sums =
+      static_cast<typename W::Sum*>(args.sums) + (args.chan0 + blockIdx.y) * nbl * npol * npol;
+  const int* re_sums = args.re_sums + int64_t(blockIdx.y) * nrecv;  // int8 only
+#pragma unroll
+  for (int j = 0; j < 16; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int r1 = row0 + wq * 16 + g + (e >> 1) * 8;
+      const int r2 = col0 + j * 8 + 2 * t + (e & 1);
+      if (r1 >= nrecv || r2 >= nrecv) continue;
+      const int a1 = r1 >> pol_shift, a2 = r2 >> pol_shift;
+      if (a1 > a2) continue;
+      const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
+      W::add(sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2, re[4 * j + e],
+             im[4 * j + e], re_sums + r2);
+    }
+#endif
+}
+
+template <class W>
+void launch_wgmma(const CorrChunkArgs& args, cudaStream_t stream) {
+  const auto kernel = wgmma_correlate_kernel<W>;
+  RAPT_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+  const int side = (args.nant * args.npol + kTile - 1) / kTile;
+  const dim3 grid(unsigned(side * (side + 1)), unsigned(args.nchan));  // two blocks a tile
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(args);
+  RAPT_CUDA_CHECK_LAUNCH("wgmma correlator");
+}
+
+}  // namespace
+
+// Asks the device which build of this file it runs (the sm_90a one has the kernels), once.
+bool wgmma_correlator_available() {
+  int device = 0;
+  RAPT_CUDA_CHECK(cudaGetDevice(&device));
+  static std::atomic<int> known[64];  // per device: 0 not asked yet, 1 no, 2 yes
+  if (device < 0 || device >= 64) return false;
+  if (known[device] == 0) {
+    int* flag = nullptr;
+    RAPT_CUDA_CHECK(cudaMalloc(&flag, sizeof(int)));
+    wgmma_probe_kernel<<<1, 1>>>(flag);
+    int host = 0;
+    RAPT_CUDA_CHECK(cudaMemcpy(&host, flag, sizeof(int), cudaMemcpyDeviceToHost));
+    RAPT_CUDA_CHECK(cudaFree(flag));
+    known[device] = host ? 2 : 1;
+  }
+  return known[device] == 2;
+}
+
+int wgmma_correlator_tile() { return kTile; }
+
+void launch_wgmma_correlator(CorrPrecision precision, const CorrChunkArgs& args,
+                             cudaStream_t stream) {
+  if (precision == CorrPrecision::int8)
+    launch_wgmma<WgInt8>(args, stream);
+  else
+    launch_wgmma<WgHalf>(args, stream);
+}
+
+}  // namespace rapt::gpu
