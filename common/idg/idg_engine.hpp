@@ -11,8 +11,12 @@
 //   degrid: V_kp = sum_(x, y) M_p(x, y) exp(+2 pi i (u_k l + v_k m + w_k (n - 1)) nu_k / c),
 //           the exact adjoint of grid before its weighting and normalisation.
 // IDG approximates these sums: subgrid DFTs with a prolate spheroidal taper, subgrid FFTs, the
-// adder, grid FFTs, taper correction. Accuracy is about 1e-3 of the peak over the inner 80 %
-// of the image (the taper correction amplifies errors towards the edge).
+// adder, grid FFTs, taper correction. The error grows towards the image edge, where the taper
+// correction amplifies what the taper's spectrum leaks past the subgrid (N-bar = 32, N_W = 9,
+// measured): a dirty image within 1e-3 of the peak over the inner 80 %; predicted
+// visibilities of a point source within 1e-3 out to 70 % of the half-width, 3e-3 at 78 %, 9e-3
+// at 86 %, exact on the subgrids' lattice (every N / N-bar pixels). Pad the image where more
+// is needed. Pixels where the taper has fallen below 1e-6 (the outermost) are set to 0.
 #pragma once
 #include <complex>
 #include <memory>
