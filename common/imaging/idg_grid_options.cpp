@@ -29,7 +29,9 @@ void add_idg_grid_options(cxxopts::Options& options) {
        cxxopts::value<std::string>())
       ("no-psf", "write no NAME-psf.fits")
       ("channels-out", "images of K groups of adjacent channels: NAME-0000-dirty.fits, ...",
-       cxxopts::value<int>()->default_value("1"));
+       cxxopts::value<int>()->default_value("1"))
+      ("predict", "instead of imaging, predict the visibilities of this model image (Jy/pixel) "
+       "into a new file -o NAME.uvfits or NAME.ms", cxxopts::value<std::string>());
   options.add_options("Gridding")
       ("subgrid", "subgrid size in pixels", cxxopts::value<int>()->default_value("32"))
       ("kernel-size", "support of the (taper) kernel in pixels, kept free on every subgrid",
@@ -91,13 +93,32 @@ IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
   o.polarisations = parse_polarisation_list(r["pol"].as<std::string>());
   o.weighting = parse_weighting(r["weight"].as<std::string>());
 
-  if (!r.count("size")) throw UsageError("--size is required (image size in pixels)");
-  o.nx = o.ny = positive(r, "size");
-  if (!r.count("scale")) throw UsageError("--scale is required (pixel size, e.g. 20asec)");
-  o.cell_rad = parse_cell_size_rad(r["scale"].as<std::string>());
-  if (o.cell_rad * o.nx >= 2)
-    throw UsageError("--size x --scale spans more than the whole sky (direction cosines -1..1)");
-  if (!r.count("name")) throw UsageError("--name (-o) is required: images go to NAME-dirty.fits");
+  if (r.count("predict")) {
+    o.predict_model = r["predict"].as<std::string>();
+    for (const char* key : {"pol", "weight", "no-psf", "channels-out"})
+      if (r.count(key))
+        throw UsageError(std::string("--") + key + " does not apply to --predict (one Stokes I "
+                         "or product model, every channel)");
+  }
+  const bool predict = !o.predict_model.empty();
+  // With --predict the model image gives size and pixel; --size and --scale, if given, must
+  // agree with it (model_prediction.cpp).
+  if (r.count("size")) {
+    o.nx = o.ny = positive(r, "size");
+  } else if (!predict) {
+    throw UsageError("--size is required (image size in pixels)");
+  }
+  if (r.count("scale")) {
+    o.cell_rad = parse_cell_size_rad(r["scale"].as<std::string>());
+    if (o.cell_rad * o.nx >= 2)
+      throw UsageError("--size x --scale spans more than the whole sky (direction cosines -1..1)");
+  } else if (!predict) {
+    throw UsageError("--scale is required (pixel size, e.g. 20asec)");
+  }
+  if (!r.count("name"))
+    throw UsageError(predict ? "--name (-o) is required: the predicted visibilities go to "
+                               "NAME.uvfits or NAME.ms"
+                             : "--name (-o) is required: images go to NAME-dirty.fits");
   o.name = r["name"].as<std::string>();
   if (o.name.empty() || o.name == "-") throw UsageError("--name must name files");
   o.psf = r.count("no-psf") == 0;
@@ -115,7 +136,7 @@ IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
     if (!(o.wstep_lambda > 0) || !std::isfinite(o.wstep_lambda))
       throw UsageError("--wstep must be a positive number of wavelengths");
   }
-  check_gridding(o);
+  if (!predict || o.nx > 0) check_gridding(o);
 
   const std::string device = lowercase(r["device"].as<std::string>());
   if (device.compare(0, 3, "gpu") == 0)

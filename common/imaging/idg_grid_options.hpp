@@ -20,7 +20,9 @@ struct IdgGridOptions {
 
   int nx = 0, ny = 0;                 // --size
   double cell_rad = 0;                // --scale
-  std::string name;                   // -o/--name: NAME-dirty.fits, NAME-psf.fits
+  std::string name;                   // -o/--name: NAME-dirty.fits, NAME-psf.fits; with
+                                      // --predict the output visibility file
+  std::string predict_model;          // --predict MODEL.fits; "" = make images
   bool psf = true;                    // --no-psf
   int channels_out = 1;               // --channels-out
 

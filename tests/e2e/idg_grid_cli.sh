@@ -101,6 +101,50 @@ else
   skipped="$skipped numpy/astropy"
 fi
 
+# --- --predict: a model of 2.5 Jy in pixel (44, 54) of the image's own header predicts the
+# simulated visibilities of that source to 1e-3 of its flux (the input's rows, flags, weights)
+if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null && [ -f "$dir/uv-dirty.fits" ]; then
+  "$PY" - "$dir/uv-dirty.fits" "$dir/model.fits" <<'PYTHON' || fail "writing the model"
+import sys
+import numpy as np
+from astropy.io import fits
+hdu = fits.open(sys.argv[1])[0]
+model = np.zeros_like(hdu.data)
+model[0, 0, 54, 44] = 2.5
+hdu.header["BUNIT"] = "JY/PIXEL"
+fits.PrimaryHDU(model, hdu.header).writeto(sys.argv[2])
+PYTHON
+  "$IDG" --predict "$dir/model.fits" -o "$dir/pred.uvfits" "$dir/one.uvfits" 2> "$dir/err" ||
+    fail "--predict: $(cat "$dir/err")"
+  grep -q "visibilities predicted into .* visibilities/s; energy: " "$dir/err" ||
+    fail "--predict report: $(cat "$dir/err")"
+  "$PY" - "$dir/one.uvfits" "$dir/pred.uvfits" > "$dir/py" 2>&1 <<'PYTHON' || fail "--predict values: $(cat "$dir/py")"
+import sys
+import numpy as np
+from astropy.io import fits
+a, b = fits.open(sys.argv[1])[0].data, fits.open(sys.argv[2])[0].data
+assert len(a) == len(b) and (a["ANTENNA1"] == b["ANTENNA1"]).all()
+va = a.data[..., 0] + 1j * a.data[..., 1]
+vb = b.data[..., 0] + 1j * b.data[..., 1]
+parallel = [0, 1]  # XX, YY get the Stokes I model; XY, YX stay 0
+err = np.abs(va[..., parallel] - vb[..., parallel]).max() / 2.5
+assert err < 1e-3, "largest error %.3g of the flux" % err
+assert np.abs(vb[..., 2:]).max() == 0
+assert (a.data[..., 2] == b.data[..., 2]).all(), "weights changed"
+print("predicted to %.2g of the flux" % err)
+PYTHON
+  expect 2 "does not apply to --predict" --predict "$dir/model.fits" --pol XX -o "$dir/out.uvfits" "$dir/one.uvfits"
+  expect 2 "differs from the model's" --predict "$dir/model.fits" --size 256 -o "$dir/out.uvfits" "$dir/one.uvfits"
+  expect 1 "already exists" --predict "$dir/model.fits" -o "$dir/pred.uvfits" "$dir/one.uvfits"
+  # A model of another field.
+  "$PY" -c "
+from astropy.io import fits
+h = fits.open('$dir/model.fits')
+h[0].header['CRVAL1'] = 61.0
+h.writeto('$dir/elsewhere.fits')"
+  expect 1 "from the phase centre of" --predict "$dir/elsewhere.fits" -o "$dir/out.uvfits" "$dir/one.uvfits"
+fi
+
 # --- WSClean's names for several polarisations and channel groups
 "$IDG" -q --size 64 --scale 6asec --pol IQUV --channels-out 2 -o "$dir/names" "$dir/one.uvfits" ||
   fail "--pol IQUV --channels-out 2"
@@ -159,6 +203,14 @@ else
     "$IDG" -q --size 128 --scale 6asec --data-column DATA -o "$dir/ms" "$dir/one.ms" ||
       fail "MS input"
     peak "$dir/ms-dirty.fits" 44 54 2.5
+    if [ -f "$dir/model.fits" ]; then
+      "$IDG" -q --predict "$dir/model.fits" -o "$dir/pred.ms" "$dir/one.ms" 2> "$dir/err" ||
+        fail "--predict into an MS: $(cat "$dir/err")"
+      # Imaged again, the predicted MS shows the model's source.
+      "$IDG" -q --size 128 --scale 6asec -o "$dir/predicted" "$dir/pred.ms" ||
+        fail "imaging the predicted MS"
+      peak "$dir/predicted-dirty.fits" 44 54 2.5
+    fi
   fi
   expect 2 "data column 'CORRECTED' is not one of" --size 64 --scale 6asec --data-column CORRECTED -o "$dir/out" "$dir/one.ms"
   if "$PY" -c "import casacore.tables" 2>/dev/null; then
