@@ -116,7 +116,7 @@ class CpuIdgEngine final : public IdgEngine {
       image_to_grid(z, model);
       parallel_for(threads_, layer.size(), [&](size_t item, int worker) {
         const IdgSubgrid& sub = plan.subgrids[layer[item]];
-        std::vector<IdgSubgridVisibility>& work = work_[size_t(worker)];
+        IdgSubgridWork& work = work_[size_t(worker)];
         // Each worker's subgrid buffer is its own slot of the batch storage.
         std::complex<float>* pixels = subgrid_buffer(size_t(worker) % batch_);
         split_subgrid(sub, pixels);
@@ -129,7 +129,7 @@ class CpuIdgEngine final : public IdgEngine {
           const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
           for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c, ++k)
             for (int p = 0; p < s.npol; ++p)
-              predicted[vis.index(row, size_t(c), p)] = std::complex<float>(work[k].value[p]);
+              predicted[vis.index(row, size_t(c), p)] = std::complex<float>(work.visibilities[k].value[p]);
         }
       });
     }
@@ -241,7 +241,7 @@ class CpuIdgEngine final : public IdgEngine {
   FftwBuffer grid_;                  // [pol][gy][gx], one w-layer at a time
   FftwBuffer subgrids_;              // [batch][pol][b][a]
   FftwPlan grid_forward_, grid_backward_, sub_forward_, sub_backward_;
-  std::vector<std::vector<IdgSubgridVisibility>> work_;      // per worker
+  std::vector<IdgSubgridWork> work_;                         // per worker
   std::vector<std::vector<std::complex<double>>> scratch_;   // per worker
 };
 

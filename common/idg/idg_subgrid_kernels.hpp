@@ -35,21 +35,30 @@ struct IdgSubgridVisibility {
   std::complex<double> value[4];   // per polarisation
 };
 
-// The terms of every (time step, channel) of `subgrid`, in time-then-channel order; values
-// are weight * visibility (weight alone when `unit_visibilities`; 0 where flagged).
+// One subgrid's visibilities, time-then-channel order ([t][c]).
+struct IdgSubgridWork {
+  std::vector<IdgSubgridVisibility> visibilities;
+  int nr_timesteps = 0;
+  int nr_channels = 0;
+  // Evenly spaced channels: the phase is then linear in the channel number, so the kernels
+  // step the phasor from channel to channel (one complex multiply) instead of taking a sine
+  // and cosine for each.
+  bool even_channels = false;
+};
+
+// The terms of every (time step, channel) of `subgrid`; values are weight * visibility
+// (weight alone when `unit_visibilities`; 0 where flagged).
 void idg_subgrid_visibilities(const IdgPlan& plan, const IdgSubgrid& subgrid,
                               const IdgVisibilities& vis, bool unit_visibilities,
-                              std::vector<IdgSubgridVisibility>& out);
+                              IdgSubgridWork& out);
 
 // Gridder: pixels[pol][j][i] = taper_ij sum_k value_kp exp(i phase_kij).
-void idg_grid_subgrid(const IdgSubgridTables& tables, int npol,
-                      const std::vector<IdgSubgridVisibility>& visibilities,
+void idg_grid_subgrid(const IdgSubgridTables& tables, int npol, const IdgSubgridWork& work,
                       std::complex<float>* pixels);
 
 // Degridder, the adjoint: value_kp = sum_ij taper_ij pixels[pol][j][i] exp(-i phase_kij),
-// written into visibilities[k].value. `scratch` holds npol N-bar^2 values.
+// written into work.visibilities[k].value. `scratch` is reused between calls.
 void idg_degrid_subgrid(const IdgSubgridTables& tables, int npol, const std::complex<float>* pixels,
-                        std::vector<IdgSubgridVisibility>& visibilities,
-                        std::vector<std::complex<double>>& scratch);
+                        IdgSubgridWork& work, std::vector<std::complex<double>>& scratch);
 
 }  // namespace rapt
