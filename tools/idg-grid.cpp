@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
       const rapt::IdgPredictSummary s = rapt::run_idg_predict(o, args.messages);
       args.messages.info(rapt::format_string(
           "%lld visibilities predicted into %s in %.3f s on %s: %.3g visibilities/s; %s",
-          (long long)s.visibilities, o.name.c_str(), s.degridding_s, s.engine.c_str(),
+          (long long)s.visibilities,
+          (o.name.empty() ? "MODEL_DATA of " + o.input : o.name).c_str(), s.degridding_s, s.engine.c_str(),
           s.degridding_s > 0 ? s.visibilities / s.degridding_s : 0.0, s.energy.c_str()));
       if (!s.energy_note.empty()) args.messages.detail("energy not measured: " + s.energy_note);
       return 0;

@@ -31,7 +31,8 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("channels-out", "images of K groups of adjacent channels: NAME-0000-dirty.fits, ...",
        cxxopts::value<int>()->default_value("1"))
       ("predict", "instead of imaging, predict the visibilities of this model image (Jy/pixel) "
-       "into a new file -o NAME.uvfits or NAME.ms", cxxopts::value<std::string>());
+       "into a new file -o NAME.uvfits or NAME.ms, or without -o into the input Measurement "
+       "Set's MODEL_DATA", cxxopts::value<std::string>());
   options.add_options("Gridding")
       ("subgrid", "subgrid size in pixels", cxxopts::value<int>()->default_value("32"))
       ("kernel-size", "support of the (taper) kernel in pixels, kept free on every subgrid",
@@ -115,12 +116,13 @@ IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
   } else if (!predict) {
     throw UsageError("--scale is required (pixel size, e.g. 20asec)");
   }
-  if (!r.count("name"))
-    throw UsageError(predict ? "--name (-o) is required: the predicted visibilities go to "
-                               "NAME.uvfits or NAME.ms"
-                             : "--name (-o) is required: images go to NAME-dirty.fits");
-  o.name = r["name"].as<std::string>();
-  if (o.name.empty() || o.name == "-") throw UsageError("--name must name files");
+  // --predict without -o writes MODEL_DATA into the input Measurement Set.
+  if (!r.count("name") && !predict)
+    throw UsageError("--name (-o) is required: images go to NAME-dirty.fits");
+  if (r.count("name")) {
+    o.name = r["name"].as<std::string>();
+    if (o.name.empty() || o.name == "-") throw UsageError("--name must name files");
+  }
   o.psf = r.count("no-psf") == 0;
   o.channels_out = positive(r, "channels-out");
 

@@ -21,7 +21,8 @@ struct IdgGridOptions {
   int nx = 0, ny = 0;                 // --size
   double cell_rad = 0;                // --scale
   std::string name;                   // -o/--name: NAME-dirty.fits, NAME-psf.fits; with
-                                      // --predict the output visibility file
+                                      // --predict the output visibility file ("" = the
+                                      // input MS's MODEL_DATA)
   std::string predict_model;          // --predict MODEL.fits; "" = make images
   bool psf = true;                    // --no-psf
   int channels_out = 1;               // --channels-out

@@ -13,6 +13,7 @@
 #include "idg/idg_engine.hpp"
 #include "imaging/cell_size.hpp"
 #include "imaging/energy_meter.hpp"
+#include "imaging/model_data_column.hpp"
 #include "imaging/visibility_input.hpp"
 #include "imaging/w_layers.hpp"
 #include "inspect/report_text.hpp"  // stokes_name
@@ -80,10 +81,14 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   const Stopwatch started;
   std::vector<std::string> warnings;
   const FitsImage model = read_fits_image(o.predict_model, &warnings);
-  const bool ms = predict_output_is_measurement_set(o.name);
-  if (!ms)
+  const bool model_data = o.name.empty();
+  const bool ms = !model_data && predict_output_is_measurement_set(o.name);
+  if (model_data && visibility_file_kind(o.input) != VisibilityFileKind::measurement_set)
+    throw UsageError("--predict without -o writes MODEL_DATA, which only a Measurement Set has: "
+                     "give -o NAME.uvfits for " + o.input);
+  if (!model_data && !ms)
     check_replaceable_output(o.name, o.overwrite);
-  else if (!o.overwrite && path_exists(o.name))
+  else if (ms && !o.overwrite && path_exists(o.name))
     throw file_error(o.name, "already exists (use --force to overwrite)");
   MeasurementSetSelection selection;
   selection.data_column = o.data_column;
@@ -155,7 +160,9 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   summary.degridding_s = degridding.seconds();
   meter.stop();
   vs.vis = std::move(predicted);
-  if (ms)
+  if (model_data)
+    write_model_data_column(o.input, vs, o.data_desc_id, o.field_id);
+  else if (ms)
     write_measurement_set(o.name, vs, o.overwrite);
   else
     write_uvfits(o.name, vs, o.overwrite);

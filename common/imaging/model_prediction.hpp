@@ -1,6 +1,7 @@
 // idg-grid --predict: the visibilities a sky model (a FITS image in Jy per pixel, as WSClean's
 // NAME-model.fits) predicts at every row and channel of a visibility file, by IDG's degridder,
-// written as a new UVFITS file or Measurement Set with the input's rows, weights and flags.
+// written as a new UVFITS file or Measurement Set with the input's rows, weights and flags, or
+// (no -o) into the input Measurement Set's MODEL_DATA.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -214,6 +214,27 @@ else
   fi
   expect 2 "data column 'CORRECTED' is not one of" --size 64 --scale 6asec --data-column CORRECTED -o "$dir/out" "$dir/one.ms"
   if "$PY" -c "import casacore.tables" 2>/dev/null; then
+    # --predict without -o: MODEL_DATA of the MS itself, next to DATA, to 1e-3 of the flux.
+    if [ -f "$dir/model.fits" ]; then
+      cp -r "$dir/one.ms" "$dir/model.ms"
+      "$IDG" -q --predict "$dir/model.fits" "$dir/model.ms" 2> "$dir/err" ||
+        fail "--predict into MODEL_DATA: $(cat "$dir/err")"
+      "$PY" - "$dir/model.ms" > "$dir/py" 2>&1 <<'PYTHON' || fail "MODEL_DATA: $(cat "$dir/py")"
+import sys
+import numpy as np
+from casacore.tables import table
+ms = table(sys.argv[1], ack=False)
+data, model = ms.getcol("DATA"), ms.getcol("MODEL_DATA")
+cross = ms.getcol("ANTENNA1") != ms.getcol("ANTENNA2")
+err = np.abs(data[cross][..., [0, 1]] - model[cross][..., [0, 1]]).max() / 2.5
+assert err < 1e-3, "largest error %.3g of the flux" % err
+print("MODEL_DATA to %.2g of the flux" % err)
+PYTHON
+      "$IDG" -q --size 128 --scale 6asec --data-column MODEL_DATA -o "$dir/modelcol" \
+        "$dir/model.ms" || fail "imaging MODEL_DATA"
+      [ -f "$dir/modelcol-dirty.fits" ] && peak "$dir/modelcol-dirty.fits" 44 54 2.5
+      expect 2 "only a Measurement Set has" --predict "$dir/model.fits" "$dir/one.uvfits"
+    fi
     for column in UVW DATA; do
       cp -r "$dir/one.ms" "$dir/no$column.ms"
       "$PY" -c "from casacore.tables import table; table('$dir/no$column.ms', readonly=False, ack=False).removecols('$column')"
