@@ -29,22 +29,16 @@ std::vector<double> idg_subgrid_taper(int subgrid_size) {
   return taper;
 }
 
-// A subgrid's pixel values reach the image through t(X) = (1/N-bar) sum_q sum_i t_i
-// exp(2 pi i q (X/N - (i - N-bar/2)/N-bar)), q in [-N-bar/2, N-bar/2): the Dirichlet interpolation
-// of the samples. The samples are symmetric about N-bar/2 and t_0 = 0, so the result is real.
+// The spheroidal itself at every image pixel, not the trigonometric interpolation of the
+// subgrid's samples that the subgrid FFT, adder and grid FFT perform: a visibility's tapered
+// phasor reaches the image as its true value plus what the taper's spectrum aliases past the
+// subgrid, and dividing by the true taper leaves that error alone, where dividing by the
+// interpolated taper would add the taper's own aliasing to it (measured: 1.8x larger errors
+// between the subgrids' sample points). On the sample points the two agree.
 std::vector<double> idg_image_taper(int subgrid_size, int grid_size) {
-  const std::vector<double> samples = idg_subgrid_taper(subgrid_size);
-  const int nb = subgrid_size;
+  (void)subgrid_size;  // kept so a taper that depends on it can slot in
   std::vector<double> taper(static_cast<size_t>(grid_size));
-  for (int x = 0; x < grid_size; ++x) {
-    const double X = x - 0.5 * grid_size;
-    double sum = 0;
-    for (int i = 0; i < nb; ++i) {
-      const double t = X / grid_size - (i - 0.5 * nb) / nb;
-      for (int q = -nb / 2; q < nb / 2; ++q) sum += samples[size_t(i)] * std::cos(2 * M_PI * q * t);
-    }
-    taper[size_t(x)] = sum / nb;
-  }
+  for (int x = 0; x < grid_size; ++x) taper[size_t(x)] = idg_spheroidal((x - 0.5 * grid_size) / (0.5 * grid_size));
   return taper;
 }
 

@@ -12,9 +12,8 @@ double idg_spheroidal(double nu);
 // nu = (i - N-bar/2) / (N-bar/2), so pixel 0 is the field's edge (taper 0) and N-bar/2 its centre.
 std::vector<double> idg_subgrid_taper(int subgrid_size);
 
-// The taper as the final N-pixel image sees it along one axis: the subgrid samples carried to
-// full resolution by the same trigonometric interpolation the subgrid FFT, the adder and the
-// grid FFT perform (pixel x at X = x - N/2 full-image pixels from the centre).
+// The taper the final N-pixel image is divided by, along one axis: the spheroidal at pixel x,
+// nu = (x - N/2) / (N/2); the subgrid samples sit at x - N/2 = (i - N-bar/2) N / N-bar.
 std::vector<double> idg_image_taper(int subgrid_size, int grid_size);
 
 }  // namespace rapt
