@@ -70,13 +70,6 @@ class CpuIdgEngine final : public IdgEngine {
     sub_forward_ = plan_planes(nb, npol, subgrids_.get(), FFTW_FORWARD);
     sub_backward_ = plan_planes(nb, npol, subgrids_.get(), FFTW_BACKWARD);
     image_taper_ = idg_image_taper(nb, n);
-    n_minus_1_.resize(size_t(n) * n);
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x) {
-        const double l = -(x - n / 2) * settings.cell_rad(), m = (y - n / 2) * settings.cell_rad();
-        const double r2 = std::min(l * l + m * m, 1.0);
-        n_minus_1_[size_t(y) * n + x] = -r2 / (1.0 + std::sqrt(1.0 - r2));
-      }
   }
 
   std::string name() const override { return "cpu"; }
@@ -178,11 +171,16 @@ class CpuIdgEngine final : public IdgEngine {
       }
   }
 
-  // exp(sign 2 pi i w_z (n - 1)) at image pixel i, or 1 on the w = 0 layer.
-  std::complex<float> w_phasor(int z, size_t i, double sign) const {
+  // exp(sign 2 pi i w_z (n - 1)) at image pixel (x, y), or 1 on the w = 0 layer. n is worked
+  // out here, not tabulated: a table of N^2 doubles would outweigh the grid.
+  std::complex<float> w_phasor(int z, int x, int y, double sign) const {
     const double wz = idg_w_layer_centre(settings(), z);
     if (wz == 0) return {1.0f, 0.0f};
-    const double phase = sign * 2 * M_PI * wz * n_minus_1_[i];
+    const int n = settings().grid_size;
+    const double l = -(x - n / 2) * settings().cell_rad(), m = (y - n / 2) * settings().cell_rad();
+    const double r2 = std::min(l * l + m * m, 1.0);
+    const double n_minus_1 = -r2 / (1.0 + std::sqrt(1.0 - r2));  // no cancellation near the centre
+    const double phase = sign * 2 * M_PI * wz * n_minus_1;
     return {float(std::cos(phase)), float(std::sin(phase))};
   }
 
@@ -197,7 +195,7 @@ class CpuIdgEngine final : public IdgEngine {
       for (int y = 0; y < n; ++y)
         for (int x = 0; x < n; ++x) {
           const size_t i = size_t(y) * n + x;
-          image.plane(p)[i] += grid_[p * plane + i] * (checker(x + y) * w_phasor(z, i, -1.0));
+          image.plane(p)[i] += grid_[p * plane + i] * (checker(x + y) * w_phasor(z, x, y, -1.0));
         }
   }
 
@@ -210,7 +208,7 @@ class CpuIdgEngine final : public IdgEngine {
         for (int x = 0; x < n; ++x) {
           const size_t i = size_t(y) * n + x;
           grid_[p * plane + i] = model.plane(p)[i] * (inverse_taper(x, y) * checker(x + y)) *
-                                 w_phasor(z, i, +1.0);
+                                 w_phasor(z, x, y, +1.0);
         }
     fftwf_execute(grid_forward_.get());
     for (int p = 0; p < settings().npol; ++p)
@@ -237,7 +235,6 @@ class CpuIdgEngine final : public IdgEngine {
   IdgSubgridTables tables_;
   size_t plane_;  // N-bar^2
   std::vector<double> image_taper_;  // [x] along one image axis
-  std::vector<double> n_minus_1_;    // [y][x] n - 1 of every image pixel
   FftwBuffer grid_;                  // [pol][gy][gx], one w-layer at a time
   FftwBuffer subgrids_;              // [batch][pol][b][a]
   FftwPlan grid_forward_, grid_backward_, sub_forward_, sub_backward_;
