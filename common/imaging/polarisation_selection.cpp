@@ -118,16 +118,18 @@ std::vector<OutputPolarisation> select_polarisations(const std::vector<std::stri
 CombinedSample combine_products(const OutputPolarisation& pol, const std::complex<float>* products,
                                 const float* weights, const uint8_t* flags) {
   CombinedSample s;
-  double variance = 0;
+  double coefficients = 0;  // sum of |c|^2
+  float smallest = INFINITY;
   for (const ProductTerm& t : pol.terms) {
     const float w = weights[t.product];
     if (flags[t.product] || !(w > 0) || !std::isfinite(w) || !std::isfinite(products[t.product].real()) ||
         !std::isfinite(products[t.product].imag()))
       return CombinedSample{};
     s.value += t.coefficient * products[t.product];
-    variance += double(std::norm(t.coefficient)) / w;
+    coefficients += double(std::norm(t.coefficient));
+    smallest = std::min(smallest, w);
   }
-  s.weight = float(1.0 / variance);
+  s.weight = float(smallest / coefficients);
   return s;
 }
 

@@ -34,9 +34,11 @@ std::vector<OutputPolarisation> select_polarisations(const std::vector<std::stri
                                                      const std::vector<int>& file_stokes,
                                                      const std::string& path);
 
-// A visibility and its weight from the products of one sample: the terms' combination, and the
-// inverse of its variance when each product's variance is 1/weight (so I = (XX + YY)/2 gets
-// 4 / (1/w_XX + 1/w_YY)). Weight 0 when any product is flagged or has no weight.
+// A visibility and its weight from the products of one sample: the terms' combination, and
+// min_k(w_k) / sum_k |c_k|^2, the inverse variance of the combination if every product had the
+// smallest of their weights (I = (XX + YY)/2 gets 2 min(w_XX, w_YY)). WSClean weights Stokes I
+// by 4 min(w_XX, w_YY), the same up to a factor that the image's normalisation removes.
+// Weight 0 when any product is flagged, has no weight or is not finite.
 struct CombinedSample {
   std::complex<float> value;
   float weight = 0;

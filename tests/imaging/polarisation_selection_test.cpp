@@ -50,13 +50,13 @@ TEST(PolarisationSelection, MakesStokesFromLinearAndCircularProducts) {
   }
 }
 
-TEST(PolarisationSelection, CombinedWeightIsTheInverseVariance) {
+TEST(PolarisationSelection, CombinedWeightFollowsTheSmallerWeightAsInWsclean) {
   const auto pols = select_polarisations({"I", "XX"}, {-5, -6}, "a.ms");
   const C products[2] = {C(1, 0), C(3, 0)};
   const float weights[2] = {1, 3};
   const uint8_t none[2] = {0, 0}, yy_flagged[2] = {0, 1};
-  // var(I) = (1/1 + 1/3) / 4, so w = 4 / (4/3) = 3.
-  EXPECT_FLOAT_EQ(combine_products(pols[0], products, weights, none).weight, 3);
+  // min(1, 3) / (0.5^2 + 0.5^2) = 2.
+  EXPECT_FLOAT_EQ(combine_products(pols[0], products, weights, none).weight, 2);
   EXPECT_FLOAT_EQ(combine_products(pols[1], products, weights, none).weight, 1);
   EXPECT_FLOAT_EQ(combine_products(pols[0], products, weights, yy_flagged).weight, 0);
   EXPECT_FLOAT_EQ(combine_products(pols[1], products, weights, yy_flagged).weight, 1);
