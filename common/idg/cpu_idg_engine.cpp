@@ -246,6 +246,10 @@ class CpuIdgEngine final : public IdgEngine {
 
 std::unique_ptr<IdgEngine> make_cpu_idg_engine(const IdgSettings& settings, int threads) {
   if (threads < 1) throw UsageError("IDG needs at least 1 thread");
+  // FFTW takes the distance between planes (N^2) as an int.
+  if (settings.grid_size > 46340)
+    throw UsageError("the CPU IDG engine takes grids of up to 46340 pixels a side, not " +
+                     std::to_string(settings.grid_size));
   return std::make_unique<CpuIdgEngine>(settings, threads);
 }
 
