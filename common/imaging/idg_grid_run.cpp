@@ -158,6 +158,7 @@ IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
   meter.start();
   const Stopwatch gridding;
   std::vector<PendingImage> images;
+  std::vector<std::string> empty;  // warnings for empty images, said only if any image is not
   int64_t gridded_anything = 0;
   for (size_t g = 0; g < out.groups.size(); ++g) {
     const ImagingSamples samples =
@@ -187,10 +188,10 @@ IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
                         sky_image(dirty.plane(0), o.nx, o.cell_rad, vs, samples.freq_hz,
                                   out.pols[p].fits_stokes)});
       if (plan.visibilities_placed == 0)
-        messages.warning(format_string("%s: channels %d-%d hold no unflagged %s visibilities: "
-                                       "%s is empty", o.input.c_str(), out.groups[g].first,
-                                       out.groups[g].first + out.groups[g].count - 1,
-                                       out.pols[p].name.c_str(), images.back().path.c_str()));
+        empty.push_back(format_string("%s: channels %d-%d hold no unflagged %s visibilities: "
+                                      "%s is empty", o.input.c_str(), out.groups[g].first,
+                                      out.groups[g].first + out.groups[g].count - 1,
+                                      out.pols[p].name.c_str(), images.back().path.c_str()));
       if (p == 0 && o.psf) {
         const IdgImage psf = engine->psf(plan, view);
         summary.visibilities += plan.visibilities_placed;
@@ -202,6 +203,7 @@ IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
   summary.gridding_s = gridding.seconds();
   meter.stop();
   if (gridded_anything == 0) throw file_error(o.input, "every visibility is flagged: nothing to image");
+  for (const std::string& w : empty) messages.warning(w);
   write_images(images, o.overwrite);
   for (const PendingImage& i : images) summary.outputs.push_back(i.path);
   summary.images = int(images.size());

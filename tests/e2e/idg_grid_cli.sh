@@ -191,6 +191,14 @@ else
   skipped="$skipped $paper_uv"
 fi
 
+# Every weight of this MWA file is 0 (all flagged).
+mwa="$DATA/pyuvdata/1061316296.uvfits"
+if [ -f "$mwa" ]; then
+  expect 1 "every visibility is flagged: nothing to image" --size 64 --scale 0.5deg -o "$dir/out" "$mwa"
+else
+  skipped="$skipped $mwa"
+fi
+
 # --- Measurement Sets (casacore): the source again, and MSs lacking UVW or DATA
 "$BIN/simulate" -q $obs --source ra=60.038496486,dec=-30.016661068,flux=2.5 \
   -o "$dir/one.ms" 2> "$dir/err"
