@@ -13,6 +13,7 @@
 #include "idg/idg_engine.hpp"
 #include "imaging/cell_size.hpp"
 #include "imaging/energy_meter.hpp"
+#include "imaging/memory_estimate.hpp"
 #include "imaging/model_data_column.hpp"
 #include "imaging/visibility_input.hpp"
 #include "imaging/w_layers.hpp"
@@ -123,13 +124,20 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   settings.w_step_lambda = layers.w_step_lambda;
   settings.validate();
 
+  const int threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  const double needed = idg_image_bytes(settings, threads) + double(vs.vis.size()) * 8;
+  const double available = available_memory_bytes();
+  if (available > 0 && needed > available)
+    throw UsageError(format_string("%s: predicting from a %d x %d model needs %s of memory, only "
+                                   "%s is available", o.predict_model.c_str(), model.nx, model.nx,
+                                   describe_bytes(needed).c_str(), describe_bytes(available).c_str()));
+
   IdgImage image;
   image.npol = 1;
   image.size = model.nx;
   image.pixels.resize(model.pixels.size());
   for (size_t i = 0; i < model.pixels.size(); ++i) image.pixels[i] = {model.pixels[i], 0.0f};
 
-  const int threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   std::unique_ptr<IdgEngine> engine = make_cpu_idg_engine(settings, threads);
   EnergyMeter meter;
   meter.start();
