@@ -1,6 +1,8 @@
 #include "imaging/idg_grid_options.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include "cli/errors.hpp"
 #include "cli/text_words.hpp"
@@ -8,6 +10,18 @@
 #include "imaging/polarisation_selection.hpp"
 
 namespace rapt {
+
+int IdgGridOptions::thread_count() const {
+  return threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+MeasurementSetSelection IdgGridOptions::selection() const {
+  MeasurementSetSelection s;
+  s.data_column = data_column;
+  s.data_desc_id = data_desc_id;
+  s.field_id = field_id;
+  return s;
+}
 
 void add_idg_grid_options(cxxopts::Options& options) {
   options.add_options("Input")

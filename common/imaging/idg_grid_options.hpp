@@ -7,6 +7,7 @@
 
 #include "gpu_device.hpp"
 #include "imaging/imaging_weights.hpp"
+#include "io/measurement_set.hpp"
 
 namespace rapt {
 
@@ -37,6 +38,11 @@ struct IdgGridOptions {
   DeviceChoice device;                // --device (cpu only for now)
   int threads = 0;                    // --threads; 0 = every core
   bool overwrite = false;             // --force
+
+  // --threads, or the number of cores when it is 0.
+  int thread_count() const;
+  // The Measurement Set rows and column to read (--data-column, --data-desc-id, --field).
+  MeasurementSetSelection selection() const;
 };
 
 void add_idg_grid_options(cxxopts::Options& options);

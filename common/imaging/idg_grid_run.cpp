@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <thread>
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
@@ -108,7 +107,7 @@ IdgVisibilities view_of(const VisibilitySet& vs, const ImagingSamples& s, size_t
 struct OutputPlan {
   std::vector<ChannelGroup> groups;
   std::vector<OutputPolarisation> pols;
-  std::vector<std::string> names;  // [group][pol] dirty, then [group] psf
+  std::vector<std::string> names;  // every image's path
 };
 
 std::string dirty_name(const IdgGridOptions& o, const OutputPlan& out, size_t g, size_t p) {
@@ -119,23 +118,8 @@ std::string psf_name(const IdgGridOptions& o, const OutputPlan& out, size_t g) {
   return wsclean_image_name(o.name, out.groups.size() > 1 ? int(g) : -1, "", "psf");
 }
 
-}  // namespace
-
-IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
-  const Stopwatch started;
-  IdgGridSummary summary;
-  IdgSettings settings = base_settings(o);
-  const int threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
-  check_memory(settings, threads, 0);  // before reading: the grid alone must fit
-
-  std::vector<std::string> warnings;
-  MeasurementSetSelection selection;
-  selection.data_column = o.data_column;
-  selection.data_desc_id = o.data_desc_id;
-  selection.field_id = o.field_id;
-  const VisibilitySet vs = read_visibility_file(o.input, selection, &warnings);
-  for (const std::string& w : warnings) messages.warning(w);
-
+// The images the options ask for of these data; refuses (before any work) names that exist.
+OutputPlan plan_outputs(const IdgGridOptions& o, const VisibilitySet& vs) {
   OutputPlan out;
   out.pols = select_polarisations(o.polarisations, vs.stokes, o.input);
   out.groups = split_channels(int(vs.nchan()), o.channels_out);
@@ -144,69 +128,102 @@ IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
     if (o.psf) out.names.push_back(psf_name(o, out, g));
   }
   check_outputs(out.names, o.overwrite);
+  return out;
+}
+
+void describe_input(const IdgGridOptions& o, const VisibilitySet& vs, const Messages& messages) {
+  std::string products;
+  for (int c : vs.stokes) products += (products.empty() ? "" : ",") + stokes_name(c);
   messages.detail(format_string(
       "%s: %zu rows, %zu channels (%.6g-%.6g MHz), products %s; %d x %d pixels of %s, %s "
       "weighting", o.input.c_str(), vs.nrows(), vs.nchan(), vs.channel_freq_hz.front() / 1e6,
-      vs.channel_freq_hz.back() / 1e6, [&] {
-        std::string t;
-        for (int c : vs.stokes) t += (t.empty() ? "" : ",") + stokes_name(c);
-        return t;
-      }().c_str(), o.nx, o.ny, describe_angle(o.cell_rad).c_str(),
-      describe_weighting(o.weighting).c_str()));
+      vs.channel_freq_hz.back() / 1e6, products.c_str(), o.nx, o.ny,
+      describe_angle(o.cell_rad).c_str(), describe_weighting(o.weighting).c_str()));
+}
+
+// What gridding every channel group leaves: the images, in memory until all are made.
+struct GriddedImages {
+  std::vector<PendingImage> images;
+  std::vector<std::string> empty;  // warnings for empty images, said only if any image is not
+  int64_t placed = 0;              // visibilities on the dirty images
+  int64_t gridded = 0;             // the same plus those of the PSFs
+  std::string engine;
+};
+
+// One channel group: weights, w-layers, and per polarisation its plan, dirty image and (for the
+// first) PSF.
+void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const OutputPlan& out,
+                        size_t g, IdgSettings settings, const Messages& messages,
+                        GriddedImages& result) {
+  const ChannelGroup& group = out.groups[g];
+  const ImagingSamples samples =
+      make_imaging_samples(vs, group, out.pols, o.weighting, o.nx, o.ny, o.cell_rad);
+  const UvExtent extent = uv_extent(vs, samples);
+  const WLayerChoice layers = choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda);
+  settings.nr_w_layers = layers.nr_w_layers;
+  settings.w_step_lambda = layers.w_step_lambda;
+  settings.validate();
+  check_memory(settings, o.thread_count(), 0);
+  std::unique_ptr<IdgEngine> engine = make_cpu_idg_engine(settings, o.thread_count());
+  result.engine = engine->name();
+  const int last = group.first + group.count - 1;
+  messages.detail(format_string(
+      "channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %d w-layer%s of %.4g "
+      "wavelengths", group.first, last, extent.max_uv_lambda, extent.max_w_lambda,
+      settings.nr_w_layers, settings.nr_w_layers == 1 ? "" : "s", settings.w_step_lambda));
+  for (size_t p = 0; p < out.pols.size(); ++p) {
+    const IdgVisibilities view = view_of(vs, samples, p);
+    const IdgPlan plan = make_idg_plan(settings, view);
+    check_plan(plan, o, extent);
+    const IdgImage dirty = engine->grid(plan, view);
+    result.placed += plan.visibilities_placed;
+    result.gridded += plan.visibilities_placed;
+    const int stokes = out.pols[p].fits_stokes;
+    result.images.push_back({dirty_name(o, out, g, p), sky_image(dirty.plane(0), o.nx, o.cell_rad,
+                                                                 vs, samples.freq_hz, stokes)});
+    if (plan.visibilities_placed == 0)
+      result.empty.push_back(format_string(
+          "%s: channels %d-%d hold no unflagged %s visibilities: %s is empty", o.input.c_str(),
+          group.first, last, out.pols[p].name.c_str(), result.images.back().path.c_str()));
+    if (p == 0 && o.psf) {
+      const IdgImage psf = engine->psf(plan, view);
+      result.gridded += plan.visibilities_placed;
+      result.images.push_back({psf_name(o, out, g), sky_image(psf.plane(0), o.nx, o.cell_rad, vs,
+                                                              samples.freq_hz, stokes)});
+    }
+  }
+}
+
+}  // namespace
+
+IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
+  const Stopwatch started;
+  const IdgSettings settings = base_settings(o);
+  check_memory(settings, o.thread_count(), 0);  // before reading: the grid alone must fit
+
+  std::vector<std::string> warnings;
+  const VisibilitySet vs = read_visibility_file(o.input, o.selection(), &warnings);
+  for (const std::string& w : warnings) messages.warning(w);
+  const OutputPlan out = plan_outputs(o, vs);
+  describe_input(o, vs, messages);
 
   EnergyMeter meter;
   meter.start();
   const Stopwatch gridding;
-  std::vector<PendingImage> images;
-  std::vector<std::string> empty;  // warnings for empty images, said only if any image is not
-  int64_t gridded_anything = 0;
-  for (size_t g = 0; g < out.groups.size(); ++g) {
-    const ImagingSamples samples =
-        make_imaging_samples(vs, out.groups[g], out.pols, o.weighting, o.nx, o.ny, o.cell_rad);
-    const UvExtent extent = uv_extent(vs, samples);
-    const WLayerChoice layers =
-        choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda);
-    settings.nr_w_layers = layers.nr_w_layers;
-    settings.w_step_lambda = layers.w_step_lambda;
-    settings.validate();
-    check_memory(settings, threads, 0);
-    std::unique_ptr<IdgEngine> engine = make_cpu_idg_engine(settings, threads);
-    summary.engine = engine->name();
-    messages.detail(format_string(
-        "channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %d w-layer%s of %.4g "
-        "wavelengths", out.groups[g].first, out.groups[g].first + out.groups[g].count - 1,
-        extent.max_uv_lambda, extent.max_w_lambda, settings.nr_w_layers,
-        settings.nr_w_layers == 1 ? "" : "s", settings.w_step_lambda));
-    for (size_t p = 0; p < out.pols.size(); ++p) {
-      const IdgVisibilities view = view_of(vs, samples, p);
-      const IdgPlan plan = make_idg_plan(settings, view);
-      check_plan(plan, o, extent);
-      gridded_anything += plan.visibilities_placed;
-      const IdgImage dirty = engine->grid(plan, view);
-      summary.visibilities += plan.visibilities_placed;
-      images.push_back({dirty_name(o, out, g, p),
-                        sky_image(dirty.plane(0), o.nx, o.cell_rad, vs, samples.freq_hz,
-                                  out.pols[p].fits_stokes)});
-      if (plan.visibilities_placed == 0)
-        empty.push_back(format_string("%s: channels %d-%d hold no unflagged %s visibilities: "
-                                      "%s is empty", o.input.c_str(), out.groups[g].first,
-                                      out.groups[g].first + out.groups[g].count - 1,
-                                      out.pols[p].name.c_str(), images.back().path.c_str()));
-      if (p == 0 && o.psf) {
-        const IdgImage psf = engine->psf(plan, view);
-        summary.visibilities += plan.visibilities_placed;
-        images.push_back({psf_name(o, out, g), sky_image(psf.plane(0), o.nx, o.cell_rad, vs,
-                                                         samples.freq_hz, out.pols[p].fits_stokes)});
-      }
-    }
-  }
+  GriddedImages gridded;
+  for (size_t g = 0; g < out.groups.size(); ++g)
+    grid_channel_group(o, vs, out, g, settings, messages, gridded);
+  IdgGridSummary summary;
   summary.gridding_s = gridding.seconds();
   meter.stop();
-  if (gridded_anything == 0) throw file_error(o.input, "every visibility is flagged: nothing to image");
-  for (const std::string& w : empty) messages.warning(w);
-  write_images(images, o.overwrite);
-  for (const PendingImage& i : images) summary.outputs.push_back(i.path);
-  summary.images = int(images.size());
+  if (gridded.placed == 0) throw file_error(o.input, "every visibility is flagged: nothing to image");
+  for (const std::string& w : gridded.empty) messages.warning(w);
+  write_images(gridded.images, o.overwrite);
+
+  for (const PendingImage& i : gridded.images) summary.outputs.push_back(i.path);
+  summary.visibilities = gridded.gridded;
+  summary.images = int(gridded.images.size());
+  summary.engine = gridded.engine;
   summary.energy = meter.report();
   summary.energy_note = meter.unavailable();
   summary.wall_s = started.seconds();

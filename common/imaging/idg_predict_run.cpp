@@ -1,0 +1,175 @@
+// idg-grid --predict from options to the written visibilities (model_prediction.hpp): read the
+// model and the data, plan every cross-correlation sample onto the model's grid, degrid each
+// product the model predicts, write the new file or MODEL_DATA.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+#include "cli/stopwatch.hpp"
+#include "idg/idg_engine.hpp"
+#include "imaging/cell_size.hpp"
+#include "imaging/energy_meter.hpp"
+#include "imaging/memory_estimate.hpp"
+#include "imaging/model_data_column.hpp"
+#include "imaging/model_prediction.hpp"
+#include "imaging/visibility_input.hpp"
+#include "imaging/w_layers.hpp"
+#include "io/measurement_set.hpp"
+#include "io/uvfits.hpp"
+
+namespace rapt {
+namespace {
+
+constexpr double kSpeedOfLight_m_s = 299792458.0;
+
+enum class PredictOutput { uvfits, measurement_set, model_data };
+
+// Where the prediction goes, refused before any work when it cannot go there.
+PredictOutput predict_output(const IdgGridOptions& o) {
+  if (o.name.empty()) {
+    if (visibility_file_kind(o.input) != VisibilityFileKind::measurement_set)
+      throw UsageError("--predict without -o writes MODEL_DATA, which only a Measurement Set "
+                       "has: give -o NAME.uvfits for " + o.input);
+    return PredictOutput::model_data;
+  }
+  if (predict_output_is_measurement_set(o.name)) {
+    // A directory: the MS writer replaces it only when complete (with --force).
+    if (!o.overwrite && path_exists(o.name))
+      throw file_error(o.name, "already exists (use --force to overwrite)");
+    return PredictOutput::measurement_set;
+  }
+  check_replaceable_output(o.name, o.overwrite);
+  return PredictOutput::uvfits;
+}
+
+IdgSettings model_settings(const IdgGridOptions& o, const FitsImage& model) {
+  IdgSettings s;
+  s.grid_size = model.nx;
+  s.image_size = model.nx * model.cell_rad;
+  s.subgrid_size = o.subgrid_size;
+  s.kernel_size = o.kernel_size;
+  s.max_timesteps_per_subgrid = o.max_timesteps_per_subgrid;
+  s.max_channels_per_subgrid = o.max_channels_per_subgrid;
+  s.validate();
+  return s;
+}
+
+// Every cross-correlation sample is predicted, flagged or not: weight 1, autocorrelations 0.
+// Also the largest |w| in wavelengths, for the w-layers.
+std::vector<float> unit_weights(const VisibilitySet& vs, double* max_w_lambda) {
+  std::vector<float> ones(vs.vis.size(), 0.0f);
+  *max_w_lambda = 0;
+  for (size_t row = 0; row < vs.nrows(); ++row) {
+    if (vs.antenna1[row] == vs.antenna2[row]) continue;
+    std::fill_n(ones.begin() + vs.index(row, 0, 0), vs.nchan() * vs.nstokes(), 1.0f);
+    for (double f : vs.channel_freq_hz)
+      *max_w_lambda = std::max(*max_w_lambda, std::abs(vs.uvw_m[row][2]) * f / kSpeedOfLight_m_s);
+  }
+  return ones;
+}
+
+void check_memory(const IdgGridOptions& o, const IdgSettings& s, const VisibilitySet& vs) {
+  const double needed = idg_image_bytes(s, o.thread_count()) + double(vs.vis.size()) * 8;
+  const double available = available_memory_bytes();
+  if (available > 0 && needed > available)
+    throw UsageError(format_string("%s: predicting from a %d x %d model needs %s of memory, only "
+                                   "%s is available", o.predict_model.c_str(), s.grid_size,
+                                   s.grid_size, describe_bytes(needed).c_str(),
+                                   describe_bytes(available).c_str()));
+}
+
+IdgImage model_plane(const FitsImage& model) {
+  IdgImage image;
+  image.npol = 1;
+  image.size = model.nx;
+  image.pixels.resize(model.pixels.size());
+  for (size_t i = 0; i < model.pixels.size(); ++i) image.pixels[i] = {model.pixels[i], 0.0f};
+  return image;
+}
+
+// Degrids product `product` of every sample into `predicted`; returns the values predicted.
+int64_t degrid_product(const IdgGridOptions& o, const FitsImage& model, const VisibilitySet& vs,
+                       const std::vector<float>& weights, int product, IdgEngine& engine,
+                       const IdgImage& image, std::complex<float>* predicted) {
+  IdgVisibilities view;
+  view.nrows = vs.nrows();
+  view.nchan = vs.nchan();
+  view.products = vs.nstokes();
+  view.product_index = {product, 0, 0, 0};
+  view.antenna1 = vs.antenna1.data();
+  view.antenna2 = vs.antenna2.data();
+  view.uvw_m = vs.uvw_m.data();
+  view.freq_hz = vs.channel_freq_hz.data();
+  view.weight = weights.data();
+  const IdgPlan plan = make_idg_plan(engine.settings(), view);
+  if (plan.unplaced_off_grid > 0 || plan.unplaced_w > 0)
+    throw file_error(o.input, format_string(
+        "%lld visibilities cannot be predicted from %s: their baselines fall off its uv grid "
+        "(%d pixels of %s) or their w beyond the w-layers; use a model of smaller pixels",
+        (long long)(plan.unplaced_off_grid + plan.unplaced_w), o.predict_model.c_str(), model.nx,
+        describe_angle(model.cell_rad).c_str()));
+  engine.degrid(plan, image, view, predicted);
+  return plan.visibilities_placed;
+}
+
+void write_prediction(const IdgGridOptions& o, PredictOutput output, const VisibilitySet& vs) {
+  switch (output) {
+    case PredictOutput::model_data:
+      write_model_data_column(o.input, vs, o.data_desc_id, o.field_id);
+      break;
+    case PredictOutput::measurement_set:
+      write_measurement_set(o.name, vs, o.overwrite);
+      break;
+    case PredictOutput::uvfits:
+      write_uvfits(o.name, vs, o.overwrite);
+      break;
+  }
+}
+
+}  // namespace
+
+IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messages) {
+  const Stopwatch started;
+  std::vector<std::string> warnings;
+  const FitsImage model = read_fits_image(o.predict_model, &warnings);
+  const PredictOutput output = predict_output(o);
+  VisibilitySet vs = read_visibility_file(o.input, o.selection(), &warnings);
+  for (const std::string& w : warnings) messages.warning(w);
+  check_model(model, o.predict_model, o, vs);
+  const std::vector<int> products =
+      predicted_products(model.stokes, vs.stokes, o.predict_model, o.input);
+
+  IdgSettings settings = model_settings(o, model);
+  double max_w = 0;
+  const std::vector<float> weights = unit_weights(vs, &max_w);
+  const WLayerChoice layers = choose_w_layers(settings, max_w, o.nwlayers, o.wstep_lambda);
+  settings.nr_w_layers = layers.nr_w_layers;
+  settings.w_step_lambda = layers.w_step_lambda;
+  settings.validate();
+  check_memory(o, settings, vs);
+  const IdgImage image = model_plane(model);
+  std::unique_ptr<IdgEngine> engine = make_cpu_idg_engine(settings, o.thread_count());
+
+  IdgPredictSummary summary;
+  EnergyMeter meter;
+  meter.start();
+  const Stopwatch degridding;
+  std::vector<std::complex<float>> predicted(vs.vis.size(), {0.0f, 0.0f});
+  for (int product : products)
+    summary.visibilities +=
+        degrid_product(o, model, vs, weights, product, *engine, image, predicted.data());
+  summary.degridding_s = degridding.seconds();
+  meter.stop();
+  vs.vis = std::move(predicted);
+  write_prediction(o, output, vs);
+  summary.engine = engine->name();
+  summary.energy = meter.report();
+  summary.energy_note = meter.unavailable();
+  summary.wall_s = started.seconds();
+  return summary;
+}
+
+}  // namespace rapt
