@@ -91,8 +91,9 @@ void check_gridding(const IdgGridOptions& o) {
 
 }  // namespace
 
-IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
-  IdgGridOptions o;
+namespace {
+
+void read_input_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   if (!r.count("files") || r["files"].as<std::vector<std::string>>().size() != 1)
     throw UsageError("give one Measurement Set or UVFITS file");
   o.input = r["files"].as<std::vector<std::string>>()[0];
@@ -107,7 +108,9 @@ IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
   }
   o.polarisations = parse_polarisation_list(r["pol"].as<std::string>());
   o.weighting = parse_weighting(r["weight"].as<std::string>());
+}
 
+void read_image_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   if (r.count("predict")) {
     o.predict_model = r["predict"].as<std::string>();
     for (const char* key : {"pol", "weight", "no-psf", "channels-out"})
@@ -139,7 +142,9 @@ IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
   }
   o.psf = r.count("no-psf") == 0;
   o.channels_out = positive(r, "channels-out");
+}
 
+void read_gridding_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   o.subgrid_size = positive(r, "subgrid");
   o.kernel_size = positive(r, "kernel-size");
   o.max_timesteps_per_subgrid = positive(r, "max-timesteps-per-subgrid");
@@ -152,8 +157,11 @@ IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
     if (!(o.wstep_lambda > 0) || !std::isfinite(o.wstep_lambda))
       throw UsageError("--wstep must be a positive number of wavelengths");
   }
-  if (!predict || o.nx > 0) check_gridding(o);
+  // With --predict and no --size, the model's size is checked when it is read.
+  if (o.predict_model.empty() || o.nx > 0) check_gridding(o);
+}
 
+void read_engine_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   const std::string device = lowercase(r["device"].as<std::string>());
   if (device.compare(0, 3, "gpu") == 0)
     throw UsageError("--device " + device + ": idg-grid has no GPU engine yet; use --device cpu "
@@ -162,6 +170,16 @@ IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
   o.device.use_gpu = false;  // auto: the CPU engine, the only one there is
   o.threads = r["threads"].as<int>();
   if (o.threads < 0) throw UsageError("--threads must not be negative");
+}
+
+}  // namespace
+
+IdgGridOptions idg_grid_options_from(const cxxopts::ParseResult& r) {
+  IdgGridOptions o;
+  read_input_options(r, o);
+  read_image_options(r, o);
+  read_gridding_options(r, o);
+  read_engine_options(r, o);
   return o;
 }
 
