@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include "cli/errors.hpp"
@@ -211,8 +212,13 @@ IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
   meter.start();
   const Stopwatch gridding;
   GriddedImages gridded;
-  for (size_t g = 0; g < out.groups.size(); ++g)
+  for (size_t g = 0; g < out.groups.size(); ++g) {
     grid_channel_group(o, vs, out, g, settings, messages, gridded);
+    if (messages.progress)
+      std::fprintf(stderr, "\r%s: channel group %zu of %zu gridded", messages.program.c_str(),
+                   g + 1, out.groups.size());
+  }
+  if (messages.progress) std::fputc('\n', stderr);
   IdgGridSummary summary;
   summary.gridding_s = gridding.seconds();
   meter.stop();
