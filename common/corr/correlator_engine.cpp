@@ -1,6 +1,8 @@
 #include "corr/correlator_engine.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -45,17 +47,27 @@ std::unique_ptr<CorrelatorEngine> make_gpu_correlator(const CorrelatorShape& sha
 #endif
 }
 
-// IEEE binary16 keeps 11 significant bits down to 2^-14 and a fixed quantum of 2^-24 below it;
-// rounding to that quantum with nearbyint (the default mode: to nearest, ties to even) is exact
-// arithmetic, since scaling by a power of two is.
+// IEEE binary16 keeps 11 significant bits down to 2^-14 and a fixed quantum of 2^-24 below it.
+// Normal range: round the float's 23-bit fraction to 10 bits, to nearest with ties to even, on
+// the bits (a carry into the exponent is the right answer). Below 2^-14: adding 0.5, whose ulp
+// is 2^-24, rounds to that quantum in the FPU's default mode (to nearest, ties to even), and
+// subtracting it again is exact.
 float round_to_half(float value) {
-  if (!std::isfinite(value) || value == 0) return value;
-  int exponent = 0;
-  std::frexp(value, &exponent);  // |value| = m 2^exponent, m in [0.5, 1)
-  const int quantum_exp = std::max(exponent - 11, -24);
-  const float rounded = std::ldexp(std::nearbyint(std::ldexp(value, -quantum_exp)), quantum_exp);
-  if (std::fabs(rounded) > 65504.0f) return std::copysign(std::numeric_limits<float>::infinity(), value);
-  return rounded;
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  const uint32_t sign = bits & 0x80000000u;
+  const uint32_t magnitude = bits ^ sign;
+  if (magnitude >= 0x7f800000u) return value;  // infinity, NaN
+  float rounded;
+  if (magnitude < 0x38800000u) {  // below 2^-14
+    volatile float shifted = std::fabs(value) + 0.5f;  // volatile: the rounding must happen
+    rounded = shifted - 0.5f;
+  } else {
+    const uint32_t r = (magnitude + 0xfffu + ((magnitude >> 13) & 1u)) & ~0x1fffu;
+    std::memcpy(&rounded, &r, sizeof rounded);
+  }
+  if (rounded > 65504.0f) rounded = std::numeric_limits<float>::infinity();
+  return sign ? -rounded : rounded;
 }
 
 int8_t round_to_int8(float value, bool* clamped) {

@@ -2,9 +2,11 @@
 #include "io/voltage_samples.hpp"
 
 #include <algorithm>
-
 #include <cmath>
 #include <cstring>
+#include <thread>
+
+#include "dedisp/parallel_for.hpp"
 
 namespace rapt {
 
@@ -14,7 +16,9 @@ bool voltage_nbits_supported(int nbits) {
 
 size_t voltage_bytes(size_t nvalues, int nbits) { return nvalues * size_t(nbits) / 8; }
 
-void decode_voltage_values(const uint8_t* in, size_t nvalues, int nbits, float* out) {
+namespace {
+
+void decode_range(const uint8_t* in, size_t nvalues, int nbits, float* out) {
   switch (nbits) {
     case 4:
       for (size_t i = 0; i < nvalues; i += 2) {
@@ -37,6 +41,22 @@ void decode_voltage_values(const uint8_t* in, size_t nvalues, int nbits, float* 
     default:
       std::memcpy(out, in, nvalues * sizeof(float));
   }
+}
+
+}  // namespace
+
+// A block of a GPU pipeline is hundreds of MiB: decoded on one core it would take longer than
+// the GPU's work on it, so large blocks are cut into pieces decoded on several threads.
+void decode_voltage_values(const uint8_t* in, size_t nvalues, int nbits, float* out) {
+  constexpr size_t kPieceValues = size_t(1) << 22;  // even: 4-bit pieces start on a byte
+  const size_t npieces = (nvalues + kPieceValues - 1) / kPieceValues;
+  if (npieces < 2) return decode_range(in, nvalues, nbits, out);
+  const int threads = int(std::min<unsigned>(std::max(std::thread::hardware_concurrency(), 1u), 8u));
+  parallel_for(threads, npieces, [&](size_t piece, int) {
+    const size_t first = piece * kPieceValues;
+    const size_t count = std::min(kPieceValues, nvalues - first);
+    decode_range(in + voltage_bytes(first, nbits), count, nbits, out + first);
+  });
 }
 
 namespace {

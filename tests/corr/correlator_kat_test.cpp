@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -317,6 +318,29 @@ TEST(CorrelatorKat, HalfRoundingIsIeeeRoundToNearestEven) {
   EXPECT_EQ(round_to_half(0x1p-25f), 0.0f);                     // tie: to even (zero)
   EXPECT_EQ(round_to_half(3 * 0x1p-25f), 0x1p-23f);
   EXPECT_EQ(round_to_half(0x1p-14f + 0x1p-25f), 0x1p-14f);
+}
+
+// Half rounding by scaling: an independent reference for the engine's bit-level rounding.
+float half_by_scaling(float value) {
+  if (!std::isfinite(value) || value == 0) return value;
+  int exponent = 0;
+  std::frexp(value, &exponent);
+  const int quantum_exp = std::max(exponent - 11, -24);
+  const float r = std::ldexp(std::nearbyint(std::ldexp(value, -quantum_exp)), quantum_exp);
+  return std::fabs(r) > 65504.0f ? std::copysign(INFINITY, value) : r;
+}
+
+TEST(CorrelatorKat, HalfRoundingAgreesWithRoundingByScalingOnRandomValues) {
+  std::mt19937 rng(17);
+  std::uniform_int_distribution<uint32_t> exponent(90, 145), fraction(0, (1u << 23) - 1);
+  for (int k = 0; k < 1000000; ++k) {
+    const uint32_t bits = (uint32_t(k & 1) << 31) | (exponent(rng) << 23) | fraction(rng);
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    const float expected = half_by_scaling(x), got = round_to_half(x);
+    ASSERT_TRUE(expected == got || (std::isinf(expected) && std::isinf(got) && (expected > 0) == (got > 0)))
+        << std::hexfloat << x << ": " << got << " instead of " << expected;
+  }
 }
 
 TEST(CorrelatorKat, RejectsBadShapes) {
