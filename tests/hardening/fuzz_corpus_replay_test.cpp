@@ -16,6 +16,7 @@
 #include "bf/station_flags.hpp"
 #include "cli/errors.hpp"
 #include "fold/fold_candidate.hpp"
+#include "geometry/array_layout.hpp"
 #include "io/accel_files.hpp"
 #include "io/bestprof.hpp"
 #include "io/guppi_raw.hpp"
@@ -227,6 +228,13 @@ TEST(FuzzCorpusReplay, PsrdadaHeaderCorpusParsesOrIsRefused) {
     const rapt::DadaHeader header = rapt::parse_dada_header(text, "corpus");
     EXPECT_GE(header.voltage.nchan, 1);
     EXPECT_GE(header.voltage.nant, 1);
+  });
+}
+
+TEST(FuzzCorpusReplay, LayoutFileCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("layout_file_fuzzer", [](const std::string& text) {
+    const rapt::ArrayLayout layout = rapt::parse_layout_text(text, "corpus");
+    EXPECT_GE(layout.size(), 1u);
   });
 }
 
