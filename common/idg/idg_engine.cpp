@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/errors.hpp"
+#include "idg/idg_gpu_factory.hpp"
 
 namespace rapt {
 namespace {
@@ -83,11 +84,15 @@ void IdgEngine::degrid(const IdgPlan& plan, const IdgImage& model, const IdgVisi
   degrid_image(plan, model, vis, predicted);
 }
 
-// No CUDA engine exists yet, so every build answers as a build without CUDA does; the CUDA
-// engine will come in through a factory in gpu/idg/, as the other algorithms' do.
+// In CUDA builds the engine lives in gpu/idg/; elsewhere every call answers as a build
+// without CUDA does.
 std::unique_ptr<IdgEngine> make_gpu_idg_engine(const IdgSettings& settings, int gpu_index) {
+#ifdef RAPT_WITH_CUDA
+  return make_cuda_idg_engine(settings, gpu_index);
+#else
   (void)settings, (void)gpu_index;
   throw UsageError("the GPU IDG engine needs a build with CUDA");
+#endif
 }
 
 }  // namespace rapt

@@ -8,6 +8,7 @@
 
 #include "cli/errors.hpp"
 #include "idg/idg_engine.hpp"
+#include "idg/idg_gpu_factory.hpp"
 #include "idg_test_support.hpp"
 
 namespace rapt {
@@ -105,12 +106,34 @@ TEST(IdgEngine, MisuseIsAUsageError) {
   EXPECT_THROW(make_cpu_idg_engine(bad, 1), UsageError);
 }
 
+// Without CUDA the factory says so; with it, it makes an engine or names why it cannot (no
+// device, too little memory) as a UsageError or DataError, never a raw CUDA failure.
 TEST(IdgEngine, GpuEngineNeedsCuda) {
   try {
-    make_gpu_idg_engine(small_settings(), 0);
-    FAIL() << "no GPU IDG engine exists yet";
+    const std::unique_ptr<IdgEngine> engine = make_gpu_idg_engine(small_settings(), 0);
+    EXPECT_TRUE(kGpuIdgBuilt) << "a build without CUDA made a GPU IDG engine";
+    EXPECT_EQ(engine->name(), "gpu");
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("needs a build with CUDA"), std::string::npos) << e.what();
+    if (!kGpuIdgBuilt) {
+      EXPECT_NE(std::string(e.what()).find("needs a build with CUDA"), std::string::npos) << e.what();
+    }
+  } catch (const DataError& e) {
+    EXPECT_TRUE(kGpuIdgBuilt) << e.what();
+  }
+}
+
+TEST(IdgEngine, GpuEngineRefusesAGridThatDoesNotFit) {
+  IdgSettings s = small_settings();
+  s.grid_size = 65536;  // 4 x 65536^2 x 8 bytes, twice (grid and image): 275 GB
+  s.npol = 4;
+  try {
+    make_gpu_idg_engine(s, 0);
+    FAIL() << "a grid of 275 GB was accepted";
+  } catch (const UsageError&) {
+    // no CUDA build or no device: nothing to check here
+  } catch (const DataError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("free"), std::string::npos) << e.what();
   }
 }
 

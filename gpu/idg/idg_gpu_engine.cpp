@@ -1,0 +1,415 @@
+// The CUDA IDG engine: the CPU engine's steps (common/idg/cpu_idg_engine.cpp) on one GPU, on the
+// same host plan. W-layers one after another into one device grid; each layer's subgrids in
+// batches: the host packs a batch's weighted visibilities into page-locked memory, they go up,
+// and gridder, batched subgrid FFT and adder (or splitter, FFT and degridder) run on the
+// engine's stream. The grid FFT, w-term, taper division all stay on the device; only the
+// finished image (or the predictions of each batch) come back.
+#include "idg_gpu_engine.hpp"
+
+#include <cufft.h>
+
+#include <algorithm>
+#include <array>
+#include <complex>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "../cuda/cuda_device_query.hpp"
+#include "../cuda/device_buffer.hpp"
+#include "cli/errors.hpp"
+#include "dedisp/parallel_for.hpp"
+#include "geometry/interferometer_geometry.hpp"
+#include "idg/idg_gpu_factory.hpp"
+#include "idg/idg_subgrid_kernels.hpp"
+#include "idg/idg_taper.hpp"
+#include "idg_kernels.hpp"
+
+namespace rapt::gpu {
+namespace {
+
+constexpr size_t kSubgridBufferBytes = size_t(128) << 20;  // subgrid pixels of one batch
+constexpr size_t kBatchVisibilities = size_t(1) << 22;     // visibilities of one batch
+
+void check_cufft(cufftResult status, const char* what) {
+  if (status != CUFFT_SUCCESS)
+    throw DataError(std::string("cuFFT error ") + std::to_string(int(status)) + " in " + what);
+}
+
+// `howmany` in-place 2-D C2C transforms of side `side`, planes one after another.
+class FftPlan {
+ public:
+  FftPlan() = default;
+  FftPlan(int side, long long howmany, cudaStream_t stream) {
+    check_cufft(cufftCreate(&plan_), "cufftCreate");
+    long long n[2] = {side, side};
+    size_t work = 0;
+    const long long plane = n[0] * n[1];
+    const cufftResult made = cufftMakePlanMany64(plan_, 2, n, nullptr, 1, plane, nullptr, 1, plane,
+                                                 CUFFT_C2C, howmany, &work);
+    if (made != CUFFT_SUCCESS) {
+      cufftDestroy(plan_);
+      if (made == CUFFT_ALLOC_FAILED)
+        throw DataError(cuda::gpu_out_of_memory_text(size_t(howmany) * size_t(plane) * 8));
+      check_cufft(made, "cufftMakePlanMany64");
+    }
+    made_ = true;
+    check_cufft(cufftSetStream(plan_, stream), "cufftSetStream");
+  }
+  ~FftPlan() {
+    if (made_) cufftDestroy(plan_);
+  }
+  FftPlan(const FftPlan&) = delete;
+  FftPlan& operator=(const FftPlan&) = delete;
+  FftPlan& operator=(FftPlan&& o) noexcept {
+    std::swap(plan_, o.plan_);
+    std::swap(made_, o.made_);
+    return *this;
+  }
+  // sign: CUFFT_FORWARD (-1, FFTW_FORWARD) or CUFFT_INVERSE (+1, FFTW_BACKWARD); unnormalised.
+  void run(float2* data, int sign) const {
+    auto* d = reinterpret_cast<cufftComplex*>(data);
+    check_cufft(cufftExecC2C(plan_, d, d, sign), "cufftExecC2C");
+  }
+
+ private:
+  cufftHandle plan_ = 0;
+  bool made_ = false;  // cuFFT does not promise that 0 is no handle
+};
+
+// cuFFT's own estimate of a plan's work area (0 when it will not say).
+size_t fft_work_estimate(int side, int howmany) {
+  int n[2] = {side, side};
+  size_t work = 0;
+  // Plain layout (no embedding): the distances are then ignored, so N^2 need not fit an int.
+  if (cufftEstimateMany(2, n, nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, howmany, &work) !=
+      CUFFT_SUCCESS)
+    return 0;
+  return work;
+}
+
+template <typename T>
+void upload(T* device, const T* host, size_t count, cudaStream_t stream) {
+  if (count) RAPT_CUDA_CHECK(cudaMemcpyAsync(device, host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
+
+template <typename T>
+void grow(cuda::DeviceBuffer<T>& buffer, size_t count) {
+  if (buffer.size() >= count) return;
+  buffer = cuda::DeviceBuffer<T>();
+  buffer = cuda::DeviceBuffer<T>(count);
+}
+
+class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
+ public:
+  GpuIdgEngine(const IdgSettings& settings, int gpu) : IdgEngine(settings), gpu_(gpu) {
+    const cuda::DeviceGuard device(gpu_);
+    const IdgSettings& s = this->settings();
+    const int nb = s.subgrid_size, npol = s.npol, n = s.grid_size;
+    const size_t plane_bytes = size_t(nb) * nb * sizeof(float2);
+    batch_subgrids_ = int(std::clamp<size_t>(kSubgridBufferBytes / (plane_bytes * npol), 1, 8192));
+    batch_visibilities_ = std::max(kBatchVisibilities, size_t(s.max_timesteps_per_subgrid) *
+                                                           size_t(s.max_channels_per_subgrid));
+    check_memory();
+    host_threads_ = int(std::clamp(std::thread::hardware_concurrency(), 1u, 16u));
+
+    stream_ = cuda::Stream();  // on gpu_: the member's own was made before the guard
+    const size_t grid_values = size_t(npol) * n * n;
+    grid_ = cuda::DeviceBuffer<float2>(grid_values);
+    image_ = cuda::DeviceBuffer<float2>(grid_values);
+    pixels_ = cuda::DeviceBuffer<float2>(size_t(batch_subgrids_) * npol * nb * nb);
+    values_ = cuda::DeviceBuffer<float2>(batch_visibilities_ * npol);
+    values_staging_ = cuda::PinnedBuffer<float2>(batch_visibilities_ * npol);
+    subgrids_ = cuda::DeviceBuffer<IdgGpuSubgrid>(size_t(batch_subgrids_));
+    subgrids_staging_ = cuda::PinnedBuffer<IdgGpuSubgrid>(size_t(batch_subgrids_));
+    grid_fft_ = FftPlan(n, npol, stream_.get());
+    subgrid_fft_ = FftPlan(nb, (long long)batch_subgrids_ * npol, stream_.get());
+
+    // The per-pixel tables of the CPU engine, rounded once to float.
+    const IdgSubgridTables tables(s);
+    std::vector<float> taper(tables.taper.begin(), tables.taper.end());
+    std::vector<float> n_minus_1(tables.n_minus_1.begin(), tables.n_minus_1.end());
+    taper_ = cuda::DeviceBuffer<float>(taper.size());
+    n_minus_1_ = cuda::DeviceBuffer<float>(n_minus_1.size());
+    const std::vector<double> image_taper = idg_image_taper(nb, n);
+    image_taper_ = cuda::DeviceBuffer<double>(image_taper.size());
+    upload(taper_.get(), taper.data(), taper.size(), stream_.get());
+    upload(n_minus_1_.get(), n_minus_1.data(), n_minus_1.size(), stream_.get());
+    upload(image_taper_.get(), image_taper.data(), image_taper.size(), stream_.get());
+    stream_.synchronize();
+
+    geometry_.npol = npol;
+    geometry_.subgrid_size = nb;
+    geometry_.grid_size = n;
+    geometry_.to_px = s.image_size / kSpeedOfLight_m_s;
+    geometry_.speed_of_light = kSpeedOfLight_m_s;
+    geometry_.taper = taper_.get();
+    geometry_.n_minus_1 = n_minus_1_.get();
+  }
+
+  std::string name() const override { return "gpu"; }
+  IdgGpuCallTimes last_call_times() const override { return times_; }
+
+ private:
+  // The grid and the image it is transformed into must both fit, with one batch's buffers and
+  // cuFFT's work areas; say so in bytes rather than fail in the middle of a call.
+  void check_memory() const {
+    const IdgSettings& s = settings();
+    const size_t grid_bytes = size_t(s.npol) * s.grid_size * s.grid_size * sizeof(float2);
+    const size_t batch_bytes = size_t(batch_subgrids_) * s.npol * s.subgrid_size * s.subgrid_size *
+                                   sizeof(float2) +
+                               batch_visibilities_ * s.npol * sizeof(float2);
+    const size_t fft_bytes = fft_work_estimate(s.grid_size, s.npol) +
+                             fft_work_estimate(s.subgrid_size, batch_subgrids_ * s.npol);
+    const size_t needed = 2 * grid_bytes + batch_bytes + fft_bytes;
+    size_t free_bytes = 0, total_bytes = 0;
+    RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (needed > free_bytes)
+      throw DataError("IDG on GPU " + std::to_string(gpu_) + ": a " + std::to_string(s.grid_size) +
+                      " x " + std::to_string(s.grid_size) + " grid of " + std::to_string(s.npol) +
+                      " polarisation(s) needs " + cuda::byte_size_text(needed) + " of GPU memory (" +
+                      cuda::byte_size_text(2 * grid_bytes) + " for the grid and its image, " +
+                      cuda::byte_size_text(batch_bytes + fft_bytes) +
+                      " for subgrid batches and FFT work areas), but only " +
+                      cuda::byte_size_text(free_bytes) + " of " + cuda::byte_size_text(total_bytes) +
+                      " is free; use a smaller grid or --device cpu");
+  }
+
+  // Uploads what every batch of a call reads: the planned time steps' uvw and the frequencies.
+  void upload_call_inputs(const IdgPlan& plan, const IdgVisibilities& vis) {
+    if (plan.timestep_rows.size() > size_t(1) << 31)
+      throw UsageError("IDG on the GPU takes plans of up to 2^31 time steps");
+    std::vector<double3> uvw(plan.timestep_rows.size());
+    for (size_t t = 0; t < uvw.size(); ++t) {
+      const std::array<double, 3>& b = vis.uvw_m[plan.timestep_rows[t]];
+      uvw[t] = make_double3(b[0], b[1], b[2]);
+    }
+    grow(uvw_, std::max<size_t>(uvw.size(), 1));
+    grow(freq_, std::max<size_t>(vis.nchan, 1));
+    upload(uvw_.get(), uvw.data(), uvw.size(), stream_.get());
+    upload(freq_.get(), vis.freq_hz, vis.nchan, stream_.get());
+    stream_.synchronize();  // the host vector dies here
+  }
+
+  // Subgrids of layer z split into batches that fit the buffers: [begin, end) into `layer`.
+  std::vector<std::pair<size_t, size_t>> batches(const IdgPlan& plan,
+                                                 const std::vector<size_t>& layer) const {
+    std::vector<std::pair<size_t, size_t>> out;
+    size_t begin = 0, vis = 0;
+    for (size_t i = 0; i < layer.size(); ++i) {
+      const IdgSubgrid& sub = plan.subgrids[layer[i]];
+      const size_t nvis = size_t(sub.nr_timesteps) * sub.nr_channels;
+      if (i > begin && (i - begin == size_t(batch_subgrids_) || vis + nvis > batch_visibilities_)) {
+        out.emplace_back(begin, i);
+        begin = i, vis = 0;
+      }
+      vis += nvis;
+    }
+    if (begin < layer.size()) out.emplace_back(begin, layer.size());
+    return out;
+  }
+
+  // Fills the page-locked subgrid descriptors of a batch (and, when `vis_values`, the weighted
+  // visibilities, time-then-channel per subgrid) and sends them up. Packing reads the caller's
+  // arrays scattered by row, so it runs on several host threads, one subgrid at a time.
+  int stage_batch(const IdgPlan& plan, const std::vector<size_t>& layer, size_t begin, size_t end,
+                  const IdgVisibilities& vis, bool unit, bool vis_values) {
+    const IdgSettings& s = settings();
+    int offset = 0;
+    for (size_t i = begin; i < end; ++i) {
+      const IdgSubgrid& sub = plan.subgrids[layer[i]];
+      IdgGpuSubgrid& g = subgrids_staging_.get()[i - begin];
+      g.first_timestep = int(sub.first_timestep);
+      g.nr_timesteps = sub.nr_timesteps;
+      g.first_channel = sub.first_channel;
+      g.nr_channels = sub.nr_channels;
+      g.x = sub.x;
+      g.y = sub.y;
+      g.vis_offset = offset;
+      g.w_centre = idg_w_layer_centre(s, sub.w_layer);
+      offset += sub.nr_timesteps * sub.nr_channels;
+    }
+    const size_t count = end - begin;
+    if (vis_values)
+      parallel_for(host_threads_, count, [&](size_t item, int) {
+        pack_subgrid(plan, plan.subgrids[layer[begin + item]], subgrids_staging_.get()[item].vis_offset,
+                     vis, unit);
+      });
+    upload(subgrids_.get(), subgrids_staging_.get(), count, stream_.get());
+    if (vis_values) upload(values_.get(), values_staging_.get(), size_t(offset) * s.npol, stream_.get());
+    return offset;
+  }
+
+  void pack_subgrid(const IdgPlan& plan, const IdgSubgrid& sub, int offset,
+                    const IdgVisibilities& vis, bool unit) {
+    const int npol = settings().npol;
+    float2* out = values_staging_.get() + size_t(offset) * npol;
+    for (int t = 0; t < sub.nr_timesteps; ++t) {
+      const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
+      for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c, out += npol)
+        for (int p = 0; p < npol; ++p) {
+          const float w = vis.weight_of(row, size_t(c), p);
+          // A flagged value may be NaN: it must contribute 0, not 0 * NaN.
+          if (w == 0) {
+            out[p] = make_float2(0.0f, 0.0f);
+          } else if (unit) {
+            out[p] = make_float2(w, 0.0f);
+          } else {
+            const std::complex<float> v = vis.vis[vis.index(row, size_t(c), p)];
+            out[p] = make_float2(w * v.real(), w * v.imag());
+          }
+        }
+    }
+  }
+
+  std::vector<size_t> subgrids_of_layer(const IdgPlan& plan, int z) const {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < plan.subgrids.size(); ++i)
+      if (plan.subgrids[i].w_layer == z) out.push_back(i);
+    return out;
+  }
+
+  // Device seconds between two events just recorded around some work (waits for it).
+  double timed(const cuda::Event& start, const cuda::Event& stop) const {
+    stop.synchronize();
+    return cuda::elapsed_seconds(start, stop);
+  }
+
+  void grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
+                  IdgImage& image) override {
+    const cuda::DeviceGuard device(gpu_);
+    const IdgSettings& s = settings();
+    const size_t grid_values = size_t(s.npol) * s.grid_size * s.grid_size;
+    times_ = IdgGpuCallTimes{};
+    upload_call_inputs(plan, vis);
+    cudaStream_t st = stream_.get();
+    RAPT_CUDA_CHECK(cudaMemsetAsync(image_.get(), 0, grid_values * sizeof(float2), st));
+    const cuda::Event start(true), kernel_done(true), stop(true);
+    for (int z = 0; z < s.nr_w_layers; ++z) {
+      const std::vector<size_t> layer = subgrids_of_layer(plan, z);
+      if (layer.empty()) continue;
+      RAPT_CUDA_CHECK(cudaMemsetAsync(grid_.get(), 0, grid_values * sizeof(float2), st));
+      for (const auto& [begin, end] : batches(plan, layer)) {
+        stage_batch(plan, layer, begin, end, vis, unit, true);
+        const int count = int(end - begin);
+        start.record(st);
+        launch_idg_gridder(geometry_, subgrids_.get(), count, uvw_.get(), freq_.get(),
+                           values_.get(), pixels_.get(), st);
+        kernel_done.record(st);
+        subgrid_fft_.run(pixels_.get(), CUFFT_FORWARD);
+        launch_idg_adder(geometry_, subgrids_.get(), count, pixels_.get(), grid_.get(), st);
+        stop.record(st);
+        // The staging buffers are refilled for the next batch only once this one has gone up.
+        times_.subgrid_s += timed(start, stop);
+        times_.kernel_s += cuda::elapsed_seconds(start, kernel_done);
+      }
+      start.record(st);
+      launch_idg_checker(geometry_, grid_.get(), st);
+      grid_fft_.run(grid_.get(), CUFFT_INVERSE);
+      launch_idg_accumulate_layer(geometry_, s.image_size, idg_w_layer_centre(s, z), grid_.get(),
+                                  image_.get(), st);
+      stop.record(st);
+      times_.grid_s += timed(start, stop);
+    }
+    start.record(st);
+    launch_idg_divide_taper(geometry_, image_taper_.get(), image_.get(), st);
+    stop.record(st);
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(image.pixels.data(), image_.get(), grid_values * sizeof(float2),
+                                    cudaMemcpyDeviceToHost, st));
+    stream_.synchronize();
+    times_.grid_s += cuda::elapsed_seconds(start, stop);
+  }
+
+  void degrid_image(const IdgPlan& plan, const IdgImage& model, const IdgVisibilities& vis,
+                    std::complex<float>* predicted) override {
+    const cuda::DeviceGuard device(gpu_);
+    const IdgSettings& s = settings();
+    const size_t grid_values = size_t(s.npol) * s.grid_size * s.grid_size;
+    times_ = IdgGpuCallTimes{};
+    upload_call_inputs(plan, vis);
+    cudaStream_t st = stream_.get();
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(image_.get(), model.pixels.data(), grid_values * sizeof(float2),
+                                    cudaMemcpyHostToDevice, st));
+    const cuda::Event start(true), kernel_start(true), kernel_done(true), stop(true);
+    for (int z = 0; z < s.nr_w_layers; ++z) {
+      const std::vector<size_t> layer = subgrids_of_layer(plan, z);
+      if (layer.empty()) continue;
+      start.record(st);
+      launch_idg_model_to_layer(geometry_, s.image_size, idg_w_layer_centre(s, z),
+                                image_taper_.get(), image_.get(), grid_.get(), st);
+      grid_fft_.run(grid_.get(), CUFFT_FORWARD);
+      launch_idg_checker(geometry_, grid_.get(), st);
+      stop.record(st);
+      times_.grid_s += timed(start, stop);
+      for (const auto& [begin, end] : batches(plan, layer)) {
+        const int nvis = stage_batch(plan, layer, begin, end, vis, true, false);
+        const int count = int(end - begin);
+        start.record(st);
+        launch_idg_splitter(geometry_, subgrids_.get(), count, grid_.get(), pixels_.get(), st);
+        subgrid_fft_.run(pixels_.get(), CUFFT_INVERSE);
+        kernel_start.record(st);
+        launch_idg_degridder(geometry_, subgrids_.get(), count, uvw_.get(), freq_.get(),
+                             pixels_.get(), values_.get(), st);
+        stop.record(st);
+        RAPT_CUDA_CHECK(cudaMemcpyAsync(values_staging_.get(), values_.get(),
+                                        size_t(nvis) * s.npol * sizeof(float2),
+                                        cudaMemcpyDeviceToHost, st));
+        stream_.synchronize();
+        times_.subgrid_s += cuda::elapsed_seconds(start, stop);
+        times_.kernel_s += cuda::elapsed_seconds(kernel_start, stop);
+        scatter_predictions(plan, layer, begin, end, vis, predicted);
+      }
+    }
+  }
+
+  void scatter_predictions(const IdgPlan& plan, const std::vector<size_t>& layer, size_t begin,
+                           size_t end, const IdgVisibilities& vis,
+                           std::complex<float>* predicted) const {
+    const int npol = settings().npol;
+    parallel_for(host_threads_, end - begin, [&](size_t item, int) {
+      const IdgSubgrid& sub = plan.subgrids[layer[begin + item]];
+      const float2* in = values_staging_.get() + size_t(subgrids_staging_.get()[item].vis_offset) * npol;
+      for (int t = 0; t < sub.nr_timesteps; ++t) {
+        const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
+        for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c, in += npol)
+          for (int p = 0; p < npol; ++p)
+            predicted[vis.index(row, size_t(c), p)] = std::complex<float>(in[p].x, in[p].y);
+      }
+    });
+  }
+
+  int gpu_;
+  int host_threads_ = 1;  // packing and unpacking visibilities
+  int batch_subgrids_ = 0;
+  size_t batch_visibilities_ = 0;
+  IdgGpuGeometry geometry_;
+  cuda::Stream stream_;
+  cuda::DeviceBuffer<float2> grid_, image_, pixels_, values_;
+  cuda::PinnedBuffer<float2> values_staging_;
+  cuda::DeviceBuffer<IdgGpuSubgrid> subgrids_;
+  cuda::PinnedBuffer<IdgGpuSubgrid> subgrids_staging_;
+  cuda::DeviceBuffer<float> taper_, n_minus_1_;
+  cuda::DeviceBuffer<double> image_taper_, freq_;
+  cuda::DeviceBuffer<double3> uvw_;
+  FftPlan grid_fft_, subgrid_fft_;
+  IdgGpuCallTimes times_;
+};
+
+}  // namespace
+}  // namespace rapt::gpu
+
+namespace rapt {
+
+std::unique_ptr<IdgEngine> make_cuda_idg_engine(const IdgSettings& settings, int gpu_index) {
+  settings.validate();
+  std::string why;
+  const int count = cuda::device_count(&why);
+  if (gpu_index < 0 || gpu_index >= count)
+    throw UsageError("IDG: no GPU " + std::to_string(gpu_index) +
+                     (count ? " (" + std::to_string(count) + " found)" : " (" + why + ")"));
+  return std::make_unique<gpu::GpuIdgEngine>(settings, gpu_index);
+}
+
+}  // namespace rapt

@@ -1,0 +1,355 @@
+// The IDG engine's kernels (layouts in idg_kernels.hpp). The subgrid kernels follow digest 002
+// §4: one thread block per subgrid; the gridder maps threads to pixels and stages the
+// visibilities in shared memory, the degridder maps threads to visibilities and stages the
+// pixels. Phases are taken relative to the subgrid centre in double once per visibility (as
+// the CPU engine does), so the per-pixel work is FP32 on small numbers: the phase in cycles is
+// reduced to [-1/2, 1/2] before __sincosf, whose error is only bounded on [-pi, pi].
+#include <cstdint>
+
+#include "../cuda/cuda_check.hpp"
+#include "idg_kernels.hpp"
+
+namespace rapt::gpu {
+namespace {
+
+constexpr int kGridderThreads = 256;
+constexpr int kPixelsPerThread = 4;     // gridder: accumulators held in registers per thread
+constexpr int kVisibilityChunk = 128;   // gridder: visibilities staged per pass
+constexpr int kDegridderThreads = 128;
+constexpr int kVisPerThread = 2;        // degridder: visibilities per thread and pass
+constexpr int kPixelChunk = 256;        // degridder: pixels staged per pass
+constexpr int kElementwiseThreads = 256;
+constexpr float kTwoPi = 6.28318530717958647f;
+
+__device__ __forceinline__ float checker(int i) { return (i & 1) ? -1.0f : 1.0f; }
+
+// exp(2 pi i cycles), accurate for any |cycles| that float holds to ~1e-7 of a cycle.
+__device__ __forceinline__ void phasor(float cycles, float& s, float& c) {
+  cycles -= rintf(cycles);
+  __sincosf(kTwoPi * cycles, &s, &c);
+}
+
+// Per-visibility phase terms in cycles: phase = dx ai + dy aj + dw (n - 1), with ai, aj the
+// pixel's offsets from the subgrid centre in subgrid widths.
+__device__ __forceinline__ float4 visibility_terms(const IdgGpuGeometry& g, const IdgGpuSubgrid& s,
+                                                   const double3* uvw, const double* freq, int k) {
+  const int t = k / s.nr_channels, c = k - t * s.nr_channels;
+  const double3 b = uvw[s.first_timestep + t];
+  const double f = freq[s.first_channel + c];
+  const double cx = s.x + g.subgrid_size / 2 - g.grid_size / 2;
+  const double cy = s.y + g.subgrid_size / 2 - g.grid_size / 2;
+  return make_float4(float(b.x * f * g.to_px - cx), float(-b.y * f * g.to_px - cy),
+                     float(-(b.z * f / g.speed_of_light - s.w_centre)), 0.0f);
+}
+
+// Pixel q of a subgrid: its offsets (i - nb/2)/nb, (j - nb/2)/nb and n - 1.
+__device__ __forceinline__ float3 pixel_terms(const IdgGpuGeometry& g, int q) {
+  const int nb = g.subgrid_size, i = q % nb, j = q / nb;
+  const float inv = 1.0f / float(nb);
+  return make_float3(float(i - nb / 2) * inv, float(j - nb / 2) * inv, g.n_minus_1[q]);
+}
+
+template <int P>
+__global__ void __launch_bounds__(kGridderThreads)
+    gridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
+                   const double* freq, const float2* values, float2* pixels) {
+  __shared__ float4 terms[kVisibilityChunk];
+  __shared__ float2 vis[kVisibilityChunk][P];
+  const IdgGpuSubgrid s = subgrids[blockIdx.x];
+  const int nb = g.subgrid_size, plane = nb * nb, nvis = s.nr_timesteps * s.nr_channels;
+  float2* out = pixels + size_t(blockIdx.x) * P * plane;
+  for (int base = 0; base < plane; base += kGridderThreads * kPixelsPerThread) {
+    float3 px[kPixelsPerThread];
+    float2 acc[kPixelsPerThread][P];
+#pragma unroll
+    for (int k = 0; k < kPixelsPerThread; ++k) {
+      const int q = base + threadIdx.x + k * kGridderThreads;
+      px[k] = q < plane ? pixel_terms(g, q) : make_float3(0.0f, 0.0f, 0.0f);
+#pragma unroll
+      for (int p = 0; p < P; ++p) acc[k][p] = make_float2(0.0f, 0.0f);
+    }
+    for (int chunk = 0; chunk < nvis; chunk += kVisibilityChunk) {
+      const int count = min(kVisibilityChunk, nvis - chunk);
+      __syncthreads();  // the previous chunk is no longer read
+      for (int v = threadIdx.x; v < count; v += kGridderThreads) {
+        terms[v] = visibility_terms(g, s, uvw, freq, chunk + v);
+#pragma unroll
+        for (int p = 0; p < P; ++p) vis[v][p] = values[size_t(s.vis_offset + chunk + v) * P + p];
+      }
+      __syncthreads();
+      for (int v = 0; v < count; ++v) {
+        const float4 t = terms[v];
+        float2 val[P];
+#pragma unroll
+        for (int p = 0; p < P; ++p) val[p] = vis[v][p];
+#pragma unroll
+        for (int k = 0; k < kPixelsPerThread; ++k) {
+          float sn, cs;
+          phasor(fmaf(t.x, px[k].x, fmaf(t.y, px[k].y, t.z * px[k].z)), sn, cs);
+#pragma unroll
+          for (int p = 0; p < P; ++p) {
+            acc[k][p].x = fmaf(val[p].x, cs, fmaf(-val[p].y, sn, acc[k][p].x));
+            acc[k][p].y = fmaf(val[p].x, sn, fmaf(val[p].y, cs, acc[k][p].y));
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < kPixelsPerThread; ++k) {
+      const int q = base + threadIdx.x + k * kGridderThreads;
+      if (q >= plane) continue;
+      // Taper and the subgrid FFT's centring, fused here rather than in a pass of their own.
+      const float scale = g.taper[q] * checker(q % nb + q / nb);
+#pragma unroll
+      for (int p = 0; p < P; ++p)
+        out[size_t(p) * plane + q] = make_float2(acc[k][p].x * scale, acc[k][p].y * scale);
+    }
+  }
+}
+
+template <int P>
+__global__ void __launch_bounds__(kDegridderThreads)
+    degridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
+                     const double* freq, const float2* pixels, float2* predictions) {
+  __shared__ float4 coords[kPixelChunk];
+  __shared__ float2 pix[kPixelChunk][P];
+  const IdgGpuSubgrid s = subgrids[blockIdx.x];
+  const int nb = g.subgrid_size, plane = nb * nb, nvis = s.nr_timesteps * s.nr_channels;
+  const float2* in = pixels + size_t(blockIdx.x) * P * plane;
+  for (int vbase = 0; vbase < nvis; vbase += kDegridderThreads * kVisPerThread) {
+    float4 t[kVisPerThread];
+    float2 acc[kVisPerThread][P];
+#pragma unroll
+    for (int r = 0; r < kVisPerThread; ++r) {
+      const int k = vbase + threadIdx.x + r * kDegridderThreads;
+      t[r] = k < nvis ? visibility_terms(g, s, uvw, freq, k) : make_float4(0, 0, 0, 0);
+#pragma unroll
+      for (int p = 0; p < P; ++p) acc[r][p] = make_float2(0.0f, 0.0f);
+    }
+    for (int chunk = 0; chunk < plane; chunk += kPixelChunk) {
+      const int count = min(kPixelChunk, plane - chunk);
+      __syncthreads();
+      for (int q = threadIdx.x; q < count; q += kDegridderThreads) {
+        const int qq = chunk + q;
+        const float3 c = pixel_terms(g, qq);
+        coords[q] = make_float4(c.x, c.y, c.z, 0.0f);
+        // The backward FFT's centring and the taper, applied once per staged pixel.
+        const float scale = g.taper[qq] * checker(qq % nb + qq / nb);
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+          const float2 x = in[size_t(p) * plane + qq];
+          pix[q][p] = make_float2(x.x * scale, x.y * scale);
+        }
+      }
+      __syncthreads();
+      for (int q = 0; q < count; ++q) {
+        const float4 c = coords[q];
+        float2 x[P];
+#pragma unroll
+        for (int p = 0; p < P; ++p) x[p] = pix[q][p];
+#pragma unroll
+        for (int r = 0; r < kVisPerThread; ++r) {
+          float sn, cs;
+          phasor(fmaf(t[r].x, c.x, fmaf(t[r].y, c.y, t[r].z * c.z)), sn, cs);
+#pragma unroll
+          for (int p = 0; p < P; ++p) {  // x conj(phasor)
+            acc[r][p].x = fmaf(x[p].x, cs, fmaf(x[p].y, sn, acc[r][p].x));
+            acc[r][p].y = fmaf(x[p].y, cs, fmaf(-x[p].x, sn, acc[r][p].y));
+          }
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < kVisPerThread; ++r) {
+      const int k = vbase + threadIdx.x + r * kDegridderThreads;
+      if (k >= nvis) continue;
+#pragma unroll
+      for (int p = 0; p < P; ++p) predictions[size_t(s.vis_offset + k) * P + p] = acc[r][p];
+    }
+  }
+}
+
+__global__ void adder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const float2* uv,
+                             float2* grid) {
+  const IdgGpuSubgrid s = subgrids[blockIdx.x];
+  const int nb = g.subgrid_size, plane = nb * nb, n = g.grid_size;
+  const float scale = 1.0f / float(plane);
+  const float2* in = uv + size_t(blockIdx.x) * g.npol * plane;
+  for (int e = threadIdx.x; e < g.npol * plane; e += blockDim.x) {
+    const int p = e / plane, q = e - p * plane, a = q % nb, b = q / nb;
+    const float f = scale * checker(a + b);
+    float2* cell = grid + (size_t(p) * n + s.y + b) * n + s.x + a;
+    atomicAdd(&cell->x, in[e].x * f);
+    atomicAdd(&cell->y, in[e].y * f);
+  }
+}
+
+__global__ void splitter_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids,
+                                const float2* grid, float2* uv) {
+  const IdgGpuSubgrid s = subgrids[blockIdx.x];
+  const int nb = g.subgrid_size, plane = nb * nb, n = g.grid_size;
+  const float scale = 1.0f / float(plane);
+  float2* out = uv + size_t(blockIdx.x) * g.npol * plane;
+  for (int e = threadIdx.x; e < g.npol * plane; e += blockDim.x) {
+    const int p = e / plane, q = e - p * plane, a = q % nb, b = q / nb;
+    const float f = scale * checker(a + b);
+    const float2 x = grid[(size_t(p) * n + s.y + b) * n + s.x + a];
+    out[e] = make_float2(x.x * f, x.y * f);
+  }
+}
+
+__global__ void checker_kernel(int n, size_t total, float2* grid) {
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < total;
+       e += size_t(gridDim.x) * blockDim.x) {
+    const size_t xy = e % (size_t(n) * n);
+    const float f = checker(int(xy % n) + int(xy / n));
+    grid[e] = make_float2(grid[e].x * f, grid[e].y * f);
+  }
+}
+
+// exp(sign 2 pi i w_z (n - 1)) at image pixel (x, y), in double as the CPU engine has it.
+__device__ float2 w_phasor(int n, double cell, double w_centre, int x, int y, double sign) {
+  if (w_centre == 0) return make_float2(1.0f, 0.0f);
+  const double l = -(x - n / 2) * cell, m = (y - n / 2) * cell;
+  const double r2 = fmin(l * l + m * m, 1.0);
+  const double n_minus_1 = -r2 / (1.0 + sqrt(1.0 - r2));
+  double s, c;
+  sincos(sign * 2 * 3.14159265358979323846 * w_centre * n_minus_1, &s, &c);
+  return make_float2(float(c), float(s));
+}
+
+__device__ __forceinline__ float2 cmul(float2 a, float2 b) {
+  return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+
+__device__ __forceinline__ float inverse_taper(const double* taper, int x, int y) {
+  const double t = taper[x] * taper[y];
+  return t > 1e-6 ? float(1.0 / t) : 0.0f;
+}
+
+__global__ void accumulate_layer_kernel(int npol, int n, double cell, double w_centre,
+                                        const float2* grid, float2* image) {
+  const size_t plane = size_t(n) * n;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < plane;
+       e += size_t(gridDim.x) * blockDim.x) {
+    const int x = int(e % n), y = int(e / n);
+    float2 f = w_phasor(n, cell, w_centre, x, y, -1.0);
+    const float c = checker(x + y);
+    f = make_float2(f.x * c, f.y * c);
+    for (int p = 0; p < npol; ++p) {
+      const float2 v = cmul(grid[p * plane + e], f);
+      image[p * plane + e].x += v.x;
+      image[p * plane + e].y += v.y;
+    }
+  }
+}
+
+__global__ void model_to_layer_kernel(int npol, int n, double cell, double w_centre,
+                                      const double* taper, const float2* model, float2* grid) {
+  const size_t plane = size_t(n) * n;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < plane;
+       e += size_t(gridDim.x) * blockDim.x) {
+    const int x = int(e % n), y = int(e / n);
+    const float2 w = w_phasor(n, cell, w_centre, x, y, +1.0);
+    const float f = inverse_taper(taper, x, y) * checker(x + y);
+    for (int p = 0; p < npol; ++p) {
+      const float2 m = model[p * plane + e];
+      grid[p * plane + e] = cmul(make_float2(m.x * f, m.y * f), w);
+    }
+  }
+}
+
+__global__ void divide_taper_kernel(int npol, int n, const double* taper, float2* image) {
+  const size_t plane = size_t(n) * n;
+  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < plane;
+       e += size_t(gridDim.x) * blockDim.x) {
+    const float f = inverse_taper(taper, int(e % n), int(e / n));
+    for (int p = 0; p < npol; ++p)
+      image[p * plane + e] = make_float2(image[p * plane + e].x * f, image[p * plane + e].y * f);
+  }
+}
+
+unsigned elementwise_blocks(size_t count) {
+  // Grid-stride loops: enough blocks to fill any current GPU, no more.
+  const size_t blocks = (count + kElementwiseThreads - 1) / kElementwiseThreads;
+  return unsigned(blocks < 8192 ? (blocks ? blocks : 1) : 8192);
+}
+
+}  // namespace
+
+void launch_idg_gridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
+                        const double3* uvw, const double* freq, const float2* values,
+                        float2* pixels, cudaStream_t stream) {
+  if (count == 0) return;
+  if (g.npol == 1)
+    gridder_kernel<1><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq, values, pixels);
+  else if (g.npol == 2)
+    gridder_kernel<2><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq, values, pixels);
+  else
+    gridder_kernel<4><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq, values, pixels);
+  RAPT_CUDA_CHECK_LAUNCH("idg gridder_kernel");
+}
+
+void launch_idg_degridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
+                          const double3* uvw, const double* freq, const float2* pixels,
+                          float2* predictions, cudaStream_t stream) {
+  if (count == 0) return;
+  if (g.npol == 1)
+    degridder_kernel<1><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq, pixels,
+                                                                 predictions);
+  else if (g.npol == 2)
+    degridder_kernel<2><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq, pixels,
+                                                                 predictions);
+  else
+    degridder_kernel<4><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq, pixels,
+                                                                 predictions);
+  RAPT_CUDA_CHECK_LAUNCH("idg degridder_kernel");
+}
+
+void launch_idg_adder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
+                      const float2* uv, float2* grid, cudaStream_t stream) {
+  if (count == 0) return;
+  adder_kernel<<<count, kElementwiseThreads, 0, stream>>>(g, subgrids, uv, grid);
+  RAPT_CUDA_CHECK_LAUNCH("idg adder_kernel");
+}
+
+void launch_idg_splitter(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
+                         const float2* grid, float2* uv, cudaStream_t stream) {
+  if (count == 0) return;
+  splitter_kernel<<<count, kElementwiseThreads, 0, stream>>>(g, subgrids, grid, uv);
+  RAPT_CUDA_CHECK_LAUNCH("idg splitter_kernel");
+}
+
+void launch_idg_checker(const IdgGpuGeometry& g, float2* grid, cudaStream_t stream) {
+  const size_t total = size_t(g.npol) * g.grid_size * g.grid_size;
+  checker_kernel<<<elementwise_blocks(total), kElementwiseThreads, 0, stream>>>(g.grid_size, total,
+                                                                                grid);
+  RAPT_CUDA_CHECK_LAUNCH("idg checker_kernel");
+}
+
+void launch_idg_accumulate_layer(const IdgGpuGeometry& g, double image_size, double w_centre,
+                                 const float2* grid, float2* image, cudaStream_t stream) {
+  const size_t plane = size_t(g.grid_size) * g.grid_size;
+  accumulate_layer_kernel<<<elementwise_blocks(plane), kElementwiseThreads, 0, stream>>>(
+      g.npol, g.grid_size, image_size / g.grid_size, w_centre, grid, image);
+  RAPT_CUDA_CHECK_LAUNCH("idg accumulate_layer_kernel");
+}
+
+void launch_idg_model_to_layer(const IdgGpuGeometry& g, double image_size, double w_centre,
+                               const double* image_taper, const float2* model, float2* grid,
+                               cudaStream_t stream) {
+  const size_t plane = size_t(g.grid_size) * g.grid_size;
+  model_to_layer_kernel<<<elementwise_blocks(plane), kElementwiseThreads, 0, stream>>>(
+      g.npol, g.grid_size, image_size / g.grid_size, w_centre, image_taper, model, grid);
+  RAPT_CUDA_CHECK_LAUNCH("idg model_to_layer_kernel");
+}
+
+void launch_idg_divide_taper(const IdgGpuGeometry& g, const double* image_taper, float2* image,
+                             cudaStream_t stream) {
+  const size_t plane = size_t(g.grid_size) * g.grid_size;
+  divide_taper_kernel<<<elementwise_blocks(plane), kElementwiseThreads, 0, stream>>>(
+      g.npol, g.grid_size, image_taper, image);
+  RAPT_CUDA_CHECK_LAUNCH("idg divide_taper_kernel");
+}
+
+}  // namespace rapt::gpu
