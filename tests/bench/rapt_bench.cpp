@@ -23,6 +23,7 @@ void print_brute_force_tables(const BenchSettings& settings);  // bench_brute_fo
 void print_bf_tables(const BenchSettings& settings);     // bench_bf.cpp
 void print_ppf_tables(const BenchSettings& settings);    // bench_ppf.cpp
 void print_corr_tables(const BenchSettings& settings);   // bench_corr.cpp
+void print_idg_tables(const BenchSettings& settings);    // bench_idg.cpp
 }
 
 namespace {
@@ -45,14 +46,14 @@ void print_dedisp_tables(const rapt::bench::BenchSettings& settings) {
 
 int main(int argc, char** argv) {
   return rapt::run_program("rapt_bench", [&] {
-    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse search, acceleration search, folding, beam forming, correlation, channelisation");
+    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse search, acceleration search, folding, beam forming, correlation, channelisation, image-domain gridding");
     options.add_options()("gpu", "the GPU to measure", cxxopts::value<int>()->default_value("0"))(
         "repeats", "timed runs per measurement (the median is shown)",
         cxxopts::value<int>()->default_value("5"))(
         "no-tune", "the default tile configuration instead of the auto-tuner's")(
         "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows")(
-        "tables", "which tables: any of dedisp, snr, accel, fold, brute, bf, corr, ppf (comma-separated)",
-        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute,bf,corr,ppf"));
+        "tables", "which tables: any of dedisp, snr, accel, fold, brute, bf, corr, ppf, idg (comma-separated)",
+        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute,bf,corr,ppf,idg"));
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::bench::BenchSettings settings;
     settings.gpu = args.result["gpu"].as<int>();
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
     if (wanted("bf")) rapt::bench::print_bf_tables(settings);
     if (wanted("ppf")) rapt::bench::print_ppf_tables(settings);
     if (wanted("corr")) rapt::bench::print_corr_tables(settings);
+    if (wanted("idg")) rapt::bench::print_idg_tables(settings);
     return 0;
   });
 }

@@ -1,0 +1,54 @@
+#include "idg_gpu_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <complex>
+#include <vector>
+
+#include "../idg/idg_gpu_engine.hpp"
+#include "idg/idg_gpu_factory.hpp"
+
+namespace rapt::gpu {
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Runs `call` 1 + repeats times and keeps the medians of the timed ones.
+template <typename Call>
+IdgGpuOpTiming time_op(IdgEngine& engine, int repeats, Call call) {
+  const auto& timed = dynamic_cast<const IdgGpuTimed&>(engine);
+  std::vector<double> wall, device, kernel;
+  for (int r = 0; r <= repeats; ++r) {
+    const double start = now_s();
+    call();
+    const double stop = now_s();
+    if (r == 0) continue;  // warm-up: cuFFT and the kernels' first launches
+    const IdgGpuCallTimes t = timed.last_call_times();
+    wall.push_back(stop - start);
+    device.push_back(t.subgrid_s + t.grid_s);
+    kernel.push_back(t.kernel_s);
+  }
+  return {median(wall), median(device), median(kernel)};
+}
+
+}  // namespace
+
+IdgGpuBenchTiming time_gpu_idg(const IdgSettings& settings, const IdgPlan& plan,
+                               const IdgVisibilities& vis, int gpu, int repeats) {
+  std::unique_ptr<IdgEngine> engine = make_cuda_idg_engine(settings, gpu);
+  IdgGpuBenchTiming out;
+  repeats = std::max(1, repeats);
+  out.grid = time_op(*engine, repeats, [&] { out.image = engine->grid(plan, vis); });
+  std::vector<std::complex<float>> predicted(vis.nrows * vis.nchan * vis.products);
+  out.degrid = time_op(*engine, repeats, [&] { engine->degrid(plan, out.image, vis, predicted.data()); });
+  return out;
+}
+
+}  // namespace rapt::gpu

@@ -1,0 +1,220 @@
+// The image-domain gridding rows of `make bench`:
+//   I1 B2-like: 60 stations, 1024 time steps, 16 channels, 4 polarisations, N = 4096,
+//      N-bar = 32, T-bar = 128, C-bar = 16 (digest 002 §11: B2 has 2048 steps; half keeps the
+//      host's share of the table, generating and packing the data, near 10 s), GPU only.
+//   I2 small: 16 stations, 256 steps, 16 channels, N = 1024, on the CPU engine (all threads)
+//      and the GPU engine, whose image is checked against the CPU's.
+// Synthetic tracks: antennas on a plane, observed from the pole, so baselines turn in the uv
+// plane with w = 0 and every visibility is placed on the one w-layer; the time step and
+// channel width let the longest tracks fill T-bar = 128 steps per subgrid. The plan is made
+// once, outside the timings. GVis/s counts visibilities of 4 polarisations; %bound is the
+// gridder or degridder kernel's rate over the digest's issue bound of 1.63 GVis/s at N-bar = 32
+// (GH100, 132 SMs at 1.98 GHz).
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "bench_table.hpp"
+#include "bench_workloads.hpp"
+#include "gpu_device.hpp"
+#include "idg/idg_engine.hpp"
+#include "idg/idg_taper.hpp"
+
+#ifdef RAPT_WITH_CUDA
+#include "../../gpu/bench/idg_gpu_bench.hpp"
+#endif
+
+namespace rapt::bench {
+namespace {
+
+constexpr double kIssueBoundVisPerS = 1.63e9;
+
+struct IdgWorkload {
+  const char* name;
+  int nant, ntimes, grid_size;
+};
+
+constexpr IdgWorkload kB2{"I1 B2-like", 60, 1024, 4096};
+constexpr IdgWorkload kSmall{"I2 small", 16, 256, 1024};
+
+// Owns what the IdgVisibilities view points at.
+struct BenchObservation {
+  std::vector<int> antenna1, antenna2;
+  std::vector<std::array<double, 3>> uvw_m;
+  std::vector<double> freq_hz;
+  std::vector<std::complex<float>> vis;
+  std::vector<float> weight;
+  IdgVisibilities view() const {
+    IdgVisibilities v;
+    v.nrows = antenna1.size();
+    v.nchan = freq_hz.size();
+    v.products = 4;
+    v.antenna1 = antenna1.data();
+    v.antenna2 = antenna2.data();
+    v.uvw_m = uvw_m.data();
+    v.freq_hz = freq_hz.data();
+    v.vis = vis.data();
+    v.weight = weight.data();
+    return v;
+  }
+};
+
+// Antennas within 2 km at 150 MHz: baselines up to about 2000 wavelengths, 1600 grid pixels
+// at S = 0.8; 5e-5 rad of hour angle per step moves the longest track 10 pixels in 128 steps
+// and 16 channels of 30 kHz spread it 5 more, inside N-bar - N_W = 23.
+BenchObservation make_observation(const IdgWorkload& w) {
+  BenchObservation obs;
+  std::vector<double> x, y;
+  for (int a = 0; a < w.nant; ++a) {
+    const double r = 2000.0 * std::sqrt(std::fmod(0.618034 * (a + 1), 1.0));
+    x.push_back(r * std::cos(2.399963 * a));
+    y.push_back(r * std::sin(2.399963 * a));
+  }
+  for (int c = 0; c < 16; ++c) obs.freq_hz.push_back(150e6 + 30e3 * c);
+  for (int t = 0; t < w.ntimes; ++t) {
+    const double h = 5e-5 * t, ch = std::cos(h), sh = std::sin(h);
+    for (int a1 = 0; a1 < w.nant; ++a1)
+      for (int a2 = a1 + 1; a2 < w.nant; ++a2) {
+        const double bx = x[a1] - x[a2], by = y[a1] - y[a2];
+        obs.antenna1.push_back(a1);
+        obs.antenna2.push_back(a2);
+        obs.uvw_m.push_back({bx * ch - by * sh, bx * sh + by * ch, 0.0});
+      }
+  }
+  const size_t n = obs.antenna1.size() * obs.freq_hz.size() * 4;
+  // A few distinct values: the rates do not depend on them, and filling stays cheap.
+  obs.vis.resize(n);
+  for (size_t i = 0; i < n; ++i) obs.vis[i] = {float(i % 7) * 0.25f, float(i % 5) * -0.125f};
+  obs.weight.assign(n, 1.0f);
+  return obs;
+}
+
+IdgSettings settings_of(const IdgWorkload& w) {
+  IdgSettings s;
+  s.grid_size = w.grid_size;
+  s.image_size = 0.8 * w.grid_size / 4096.0;  // same uv pixel spread for the smaller grid
+  s.subgrid_size = 32;
+  s.max_timesteps_per_subgrid = 128;
+  s.max_channels_per_subgrid = 16;
+  s.npol = 4;
+  return s;
+}
+
+std::string size_text(const IdgWorkload& w) {
+  return std::to_string(w.nant) + " x " + std::to_string(w.ntimes) + " x 16, N=" +
+         std::to_string(w.grid_size);
+}
+
+double seconds_of(const std::function<void()>& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+#ifdef RAPT_WITH_CUDA
+// Largest |a - b| taper(x) taper(y) over the peak of |a|: the images as the engines had them
+// before dividing by the taper, whose outermost pixels amplify FP32 rounding up to 1e6 times.
+double max_relative_difference(const IdgSettings& s, const IdgImage& a, const IdgImage& b) {
+  const std::vector<double> taper = idg_image_taper(s.subgrid_size, s.grid_size);
+  const size_t n = size_t(s.grid_size);
+  double peak = 0, diff = 0;
+  for (size_t i = 0; i < a.pixels.size() && i < b.pixels.size(); ++i) {
+    const double t = taper[i % n] * taper[(i / n) % n];
+    peak = std::max(peak, double(std::abs(a.pixels[i])));
+    diff = std::max(diff, double(std::abs(a.pixels[i] - b.pixels[i])) * t);
+  }
+  return peak > 0 ? diff / peak : 0.0;
+}
+
+void add_gpu_rows(BenchTable& table, const IdgWorkload& w, const IdgSettings& s,
+                  const IdgPlan& plan, const BenchObservation& obs, const BenchSettings& settings,
+                  const IdgImage* cpu_image) {
+  std::fprintf(stderr, "rapt_bench: idg gpu %s\n", size_text(w).c_str());
+  const gpu::IdgGpuBenchTiming t =
+      gpu::time_gpu_idg(s, plan, obs.view(), settings.gpu, std::min(settings.repeats, 2));
+  const double nvis = double(plan.visibilities_placed);
+  std::string check = "-";
+  if (cpu_image) {
+    const double err = max_relative_difference(s, *cpu_image, t.image);
+    check = std::string(err <= 1e-5 ? "ok" : "FAIL") + " err " + number_cell(err);
+  }
+  for (const auto& [op, o] : {std::pair<const char*, gpu::IdgGpuOpTiming>{"grid", t.grid},
+                              {"degrid", t.degrid}})
+    table.add_row({w.name, size_text(w), "gpu", op, std::to_string(plan.subgrids.size()),
+                   number_cell(o.kernel_s * 1e3), number_cell(o.device_s * 1e3),
+                   number_cell(o.engine_s * 1e3), number_cell(nvis / o.kernel_s * 1e-9),
+                   number_cell(nvis / o.device_s * 1e-9), number_cell(nvis / o.engine_s * 1e-9),
+                   percent_cell(nvis / o.kernel_s / kIssueBoundVisPerS),
+                   std::string(op) == "grid" ? check : "-"});
+}
+#endif
+
+}  // namespace
+
+void print_idg_tables(const BenchSettings& settings) {
+  BenchTable table({"idg", "stations x steps x chans", "engine", "op", "subgrids", "kernel ms",
+                    "device ms", "engine ms", "GVis/s kernel", "GVis/s device",
+                    "GVis/s engine", "%bound", "check"});
+#ifdef RAPT_WITH_CUDA
+  const bool gpu = settings.run_gpu && gpu_device_count() > settings.gpu;
+#endif
+  IdgImage cpu_image;
+  {
+    const IdgSettings s = settings_of(kSmall);
+    const BenchObservation obs = make_observation(kSmall);
+    const IdgPlan plan = make_idg_plan(s, obs.view());
+    if (settings.run_cpu) {
+      std::fprintf(stderr, "rapt_bench: idg cpu %s\n", size_text(kSmall).c_str());
+      const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+      auto engine = make_cpu_idg_engine(s, threads);
+      const double grid_s = seconds_of([&] { cpu_image = engine->grid(plan, obs.view()); });
+      std::vector<std::complex<float>> predicted(obs.vis.size());
+      const double degrid_s =
+          seconds_of([&] { engine->degrid(plan, cpu_image, obs.view(), predicted.data()); });
+      const double nvis = double(plan.visibilities_placed);
+      const std::string engine_name = "cpu x" + std::to_string(threads);
+      table.add_row({kSmall.name, size_text(kSmall), engine_name, "grid",
+                     std::to_string(plan.subgrids.size()), "-", "-", number_cell(grid_s * 1e3), "-",
+                     "-", number_cell(nvis / grid_s * 1e-9), "-", "reference"});
+      table.add_row({kSmall.name, size_text(kSmall), engine_name, "degrid",
+                     std::to_string(plan.subgrids.size()), "-", "-", number_cell(degrid_s * 1e3),
+                     "-", "-", number_cell(nvis / degrid_s * 1e-9), "-", "reference"});
+    }
+#ifdef RAPT_WITH_CUDA
+    if (gpu)
+      add_gpu_rows(table, kSmall, s, plan, obs, settings,
+                   settings.run_cpu ? &cpu_image : nullptr);
+#endif
+  }
+  if (settings.run_gpu) {
+#ifdef RAPT_WITH_CUDA
+    if (gpu) {
+      const IdgSettings s = settings_of(kB2);
+      const BenchObservation obs = make_observation(kB2);
+      const IdgPlan plan = make_idg_plan(s, obs.view());
+      add_gpu_rows(table, kB2, s, plan, obs, settings, nullptr);
+    } else {
+      table.add_row({kB2.name, size_text(kB2), "gpu", "skipped: no GPU"});
+    }
+#else
+    table.add_row({kB2.name, size_text(kB2), "gpu", "skipped: built without CUDA"});
+#endif
+  }
+  std::printf("\n# image-domain gridding: 4 polarisations, N-bar = 32, one w-layer, plan made "
+              "beforehand; kernel = gridder or degridder alone, device = subgrid passes + grid "
+              "FFTs and taper (events), engine = the IdgEngine call from host arrays to host "
+              "arrays; GVis/s = placed visibilities (4 pols) per second; %%bound = kernel rate / "
+              "1.63 GVis/s (digest 002 §11, GH100 at 1.98 GHz); check = GPU image vs the CPU "
+              "engine's, largest difference times the taper over the peak (tolerance 1e-5)\n");
+  table.print(stdout);
+}
+
+}  // namespace rapt::bench
