@@ -60,7 +60,7 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("nwlayers", "number of w-layers the data's w range is split into (0 = as few as the "
        "kernel allows)", cxxopts::value<int>()->default_value("0"));
   options.add_options("Engine")
-      ("device", "auto, cpu or gpu (only the CPU engine exists yet: gpu is refused)",
+      ("device", "auto, cpu, gpu or gpu:N",
        cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
       ("files", "visibilities: a Measurement Set or a UVFITS file",
@@ -162,12 +162,7 @@ void read_gridding_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
 }
 
 void read_engine_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
-  const std::string device = lowercase(r["device"].as<std::string>());
-  if (device.compare(0, 3, "gpu") == 0)
-    throw UsageError("--device " + device + ": idg-grid has no GPU engine yet; use --device cpu "
-                     "(or auto)");
-  o.device = choose_device(device);
-  o.device.use_gpu = false;  // auto: the CPU engine, the only one there is
+  o.device = choose_device(lowercase(r["device"].as<std::string>()));
   o.threads = r["threads"].as<int>();
   if (o.threads < 0) throw UsageError("--threads must not be negative");
 }

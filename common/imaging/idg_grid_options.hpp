@@ -35,7 +35,7 @@ struct IdgGridOptions {
   double wstep_lambda = 0;            // --wstep (wavelengths); 0 = from --nwlayers
   int nwlayers = 0;                   // --nwlayers; 0 = as few as the kernel allows
 
-  DeviceChoice device;                // --device (cpu only for now)
+  DeviceChoice device;                // --device
   int threads = 0;                    // --threads; 0 = every core
   bool overwrite = false;             // --force
 

@@ -165,7 +165,9 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
   settings.w_step_lambda = layers.w_step_lambda;
   settings.validate();
   check_memory(settings, o.thread_count(), 0);
-  std::unique_ptr<IdgEngine> engine = make_cpu_idg_engine(settings, o.thread_count());
+  std::unique_ptr<IdgEngine> engine = o.device.use_gpu
+                                         ? make_gpu_idg_engine(settings, o.device.gpu_index)
+                                         : make_cpu_idg_engine(settings, o.thread_count());
   result.engine = engine->name();
   const int last = group.first + group.count - 1;
   messages.detail(format_string(

@@ -151,7 +151,9 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   settings.validate();
   check_memory(o, settings, vs);
   const IdgImage image = model_plane(model);
-  std::unique_ptr<IdgEngine> engine = make_cpu_idg_engine(settings, o.thread_count());
+  std::unique_ptr<IdgEngine> engine = o.device.use_gpu
+                                         ? make_gpu_idg_engine(settings, o.device.gpu_index)
+                                         : make_cpu_idg_engine(settings, o.thread_count());
 
   IdgPredictSummary summary;
   EnergyMeter meter;
