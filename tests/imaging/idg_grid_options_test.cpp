@@ -102,8 +102,9 @@ TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
             "--kernel-size must be smaller than --subgrid (32)");
   EXPECT_EQ(with({"--size", "64", "--wstep", "10", "--nwlayers", "4"}),
             "give --wstep or --nwlayers, not both");
-  if (!choose_device("auto").use_gpu)  // no GPU here: asking for one is a usage error
+  if (!choose_device("auto").use_gpu) {  // no GPU here: asking for one is a usage error
     EXPECT_NE(with({"--size", "64", "--device", "gpu"}), "no error");
+  }
   EXPECT_EQ(with({"--size", "64", "--channels-out", "0"}), "--channels-out must be a positive number");
   EXPECT_NE(with({"--size", "64", "--pol", "IZ"}).find("--pol 'IZ'"), std::string::npos);
   EXPECT_NE(with({"--size", "64", "--weight", "robust"}).find("--weight must be"), std::string::npos);
