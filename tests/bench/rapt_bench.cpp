@@ -24,6 +24,7 @@ void print_bf_tables(const BenchSettings& settings);     // bench_bf.cpp
 void print_ppf_tables(const BenchSettings& settings);    // bench_ppf.cpp
 void print_corr_tables(const BenchSettings& settings);   // bench_corr.cpp
 void print_idg_tables(const BenchSettings& settings);    // bench_idg.cpp
+void print_idg_wsclean_tables(const BenchSettings& settings);  // bench_idg_wsclean.cpp
 }
 
 namespace {
@@ -46,14 +47,14 @@ void print_dedisp_tables(const rapt::bench::BenchSettings& settings) {
 
 int main(int argc, char** argv) {
   return rapt::run_program("rapt_bench", [&] {
-    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse search, acceleration search, folding, beam forming, correlation, channelisation, image-domain gridding");
+    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse search, acceleration search, folding, beam forming, correlation, channelisation, image-domain gridding (and idg-grid beside WSClean)");
     options.add_options()("gpu", "the GPU to measure", cxxopts::value<int>()->default_value("0"))(
         "repeats", "timed runs per measurement (the median is shown)",
         cxxopts::value<int>()->default_value("5"))(
         "no-tune", "the default tile configuration instead of the auto-tuner's")(
         "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows")(
-        "tables", "which tables: any of dedisp, snr, accel, fold, brute, bf, corr, ppf, idg (comma-separated)",
-        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute,bf,corr,ppf,idg"));
+        "tables", "which tables: any of dedisp, snr, accel, fold, brute, bf, corr, ppf, idg, idg-cpu (comma-separated)",
+        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute,bf,corr,ppf,idg,idg-cpu"));
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::bench::BenchSettings settings;
     settings.gpu = args.result["gpu"].as<int>();
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
     if (wanted("ppf")) rapt::bench::print_ppf_tables(settings);
     if (wanted("corr")) rapt::bench::print_corr_tables(settings);
     if (wanted("idg")) rapt::bench::print_idg_tables(settings);
+    if (wanted("idg-cpu")) rapt::bench::print_idg_wsclean_tables(settings);
     return 0;
   });
 }
