@@ -1,9 +1,11 @@
 // The IDG engine's kernels (layouts in idg_kernels.hpp). The subgrid kernels follow digest 002
 // §4: one thread block per subgrid; the gridder maps threads to pixels and stages the
 // visibilities in shared memory, the degridder maps threads to visibilities and stages the
-// pixels. Phases are taken relative to the subgrid centre in double once per visibility (as
-// the CPU engine does), so the per-pixel work is FP32 on small numbers: the phase in cycles is
-// reduced to [-1/2, 1/2] before __sincosf, whose error is only bounded on [-pi, pi].
+// pixels. Phases are taken relative to the subgrid centre in double (as the CPU engine does),
+// so the per-pixel work is FP32 on small numbers: the phase in cycles is reduced to
+// [-1/2, 1/2] before __sincosf, whose error is only bounded on [-pi, pi]. The gridder forms a
+// pixel's phase per time step (at the subgrid's first channel, and its change per Hz), leaving
+// one FMA per visibility; the degridder forms it per visibility and pixel (three FMAs).
 #include <cstdint>
 
 #include "../cuda/cuda_check.hpp"
@@ -13,19 +15,24 @@ namespace rapt::gpu {
 namespace {
 
 constexpr int kGridderThreads = 256;
+constexpr int kGridderBlocks = 2;       // per SM (a cap of 3 spills and runs slower)
 constexpr int kPixelsPerThread = 4;     // gridder: accumulators held in registers per thread
 constexpr int kVisibilityChunk = 128;   // gridder: visibilities staged per pass
 constexpr int kDegridderThreads = 128;
-constexpr int kVisPerThread = 2;        // degridder: visibilities per thread and pass
+constexpr int kDegridderBlocks = 3;     // per SM: up to 170 registers
+constexpr int kVisPerThread = 8;        // degridder: visibilities per thread and pass
 constexpr int kPixelChunk = 256;        // degridder: pixels staged per pass
 constexpr int kElementwiseThreads = 256;
 constexpr float kTwoPi = 6.28318530717958647f;
 
 __device__ __forceinline__ float checker(int i) { return (i & 1) ? -1.0f : 1.0f; }
 
-// exp(2 pi i cycles), accurate for any |cycles| that float holds to ~1e-7 of a cycle.
+// exp(2 pi i cycles), accurate for |cycles| < 2^22. The reduction to [-1/2, 1/2] rounds by
+// adding and subtracting 1.5 x 2^23 (two adds on the FMA pipe) rather than rintf, whose FRND
+// shares the quarter-rate pipe with the sine and cosine.
 __device__ __forceinline__ void phasor(float cycles, float& s, float& c) {
-  cycles -= rintf(cycles);
+  const float shifted = __fadd_rn(cycles, 12582912.0f);
+  cycles -= __fsub_rn(shifted, 12582912.0f);
   __sincosf(kTwoPi * cycles, &s, &c);
 }
 
@@ -49,54 +56,106 @@ __device__ __forceinline__ float3 pixel_terms(const IdgGpuGeometry& g, int q) {
   return make_float3(float(i - nb / 2) * inv, float(j - nb / 2) * inv, g.n_minus_1[q]);
 }
 
-template <int P>
-__global__ void __launch_bounds__(kGridderThreads)
+// Per time step of a subgrid: the phase terms at its first channel (as visibility_terms) and
+// their change per Hz, so that a pixel's phase at channel c is base + (f_c - f_0) slope, one
+// FMA per visibility once base and slope are formed per time step (digest 002 §4's phase index
+// and offset, kept relative to the subgrid's centre and first channel so FP32 holds them).
+__device__ __forceinline__ void timestep_terms(const IdgGpuGeometry& g, const IdgGpuSubgrid& s,
+                                               const double3* uvw, const double* freq, int t,
+                                               float4& base, float4& slope) {
+  const double3 b = uvw[s.first_timestep + t];
+  const double f = freq[s.first_channel];
+  const double cx = s.x + g.subgrid_size / 2 - g.grid_size / 2;
+  const double cy = s.y + g.subgrid_size / 2 - g.grid_size / 2;
+  base = make_float4(float(b.x * f * g.to_px - cx), float(-b.y * f * g.to_px - cy),
+                     float(-(b.z * f / g.speed_of_light - s.w_centre)), 0.0f);
+  slope = make_float4(float(b.x * g.to_px), float(-b.y * g.to_px),
+                      float(-b.z / g.speed_of_light), 0.0f);
+}
+
+template <int P, int Threads = kGridderThreads, int Px = kPixelsPerThread, int B = kGridderBlocks>
+__global__ void __launch_bounds__(Threads, B)
     gridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
                    const double* freq, const float2* values, float2* pixels) {
-  __shared__ float4 terms[kVisibilityChunk];
-  __shared__ float2 vis[kVisibilityChunk][P];
+  __shared__ float4 base_s[kVisibilityChunk], slope_s[kVisibilityChunk];
+  __shared__ float dfreq[kVisibilityChunk];
+  __shared__ __align__(16) float2 vis[kVisibilityChunk][P];
   const IdgGpuSubgrid s = subgrids[blockIdx.x];
-  const int nb = g.subgrid_size, plane = nb * nb, nvis = s.nr_timesteps * s.nr_channels;
+  const int nb = g.subgrid_size, plane = nb * nb, nchan = s.nr_channels;
   float2* out = pixels + size_t(blockIdx.x) * P * plane;
-  for (int base = 0; base < plane; base += kGridderThreads * kPixelsPerThread) {
-    float3 px[kPixelsPerThread];
-    float2 acc[kPixelsPerThread][P];
+  for (int base = 0; base < plane; base += Threads * Px) {
+    float3 px[Px];
+    float2 acc[Px][P];
 #pragma unroll
-    for (int k = 0; k < kPixelsPerThread; ++k) {
-      const int q = base + threadIdx.x + k * kGridderThreads;
+    for (int k = 0; k < Px; ++k) {
+      const int q = base + threadIdx.x + k * Threads;
       px[k] = q < plane ? pixel_terms(g, q) : make_float3(0.0f, 0.0f, 0.0f);
 #pragma unroll
       for (int p = 0; p < P; ++p) acc[k][p] = make_float2(0.0f, 0.0f);
     }
-    for (int chunk = 0; chunk < nvis; chunk += kVisibilityChunk) {
-      const int count = min(kVisibilityChunk, nvis - chunk);
-      __syncthreads();  // the previous chunk is no longer read
-      for (int v = threadIdx.x; v < count; v += kGridderThreads) {
-        terms[v] = visibility_terms(g, s, uvw, freq, chunk + v);
+    // Chunks of cn channels by tn time steps, cn x tn <= kVisibilityChunk.
+    for (int c0 = 0; c0 < nchan; c0 += kVisibilityChunk) {
+      const int cn = min(kVisibilityChunk, nchan - c0), steps = kVisibilityChunk / cn;
+      for (int t0 = 0; t0 < s.nr_timesteps; t0 += steps) {
+        const int tn = min(steps, s.nr_timesteps - t0);
+        __syncthreads();  // the previous chunk is no longer read
+        for (int v = threadIdx.x; v < tn * cn; v += Threads) {
+          const int t = v / cn, c = v - t * cn;
+          const size_t k = size_t(s.vis_offset) + size_t(t0 + t) * nchan + c0 + c;
+          if (P == 4) {
+            const float4* src = reinterpret_cast<const float4*>(values + k * P);
+            float4* dst = reinterpret_cast<float4*>(&vis[v][0]);
+            dst[0] = src[0];
+            dst[1] = src[1];
+          } else {
 #pragma unroll
-        for (int p = 0; p < P; ++p) vis[v][p] = values[size_t(s.vis_offset + chunk + v) * P + p];
-      }
-      __syncthreads();
-      for (int v = 0; v < count; ++v) {
-        const float4 t = terms[v];
-        float2 val[P];
+            for (int p = 0; p < P; ++p) vis[v][p] = values[k * P + p];
+          }
+        }
+        for (int t = threadIdx.x; t < tn; t += Threads)
+          timestep_terms(g, s, uvw, freq, t0 + t, base_s[t], slope_s[t]);
+        for (int c = threadIdx.x; c < cn; c += Threads)
+          dfreq[c] = float(freq[s.first_channel + c0 + c] - freq[s.first_channel]);
+        __syncthreads();
+        for (int t = 0; t < tn; ++t) {
+          const float4 b4 = base_s[t], s4 = slope_s[t];
+          float ph0[Px], dph[Px];
 #pragma unroll
-        for (int p = 0; p < P; ++p) val[p] = vis[v][p];
+          for (int k = 0; k < Px; ++k) {
+            ph0[k] = fmaf(b4.x, px[k].x, fmaf(b4.y, px[k].y, b4.z * px[k].z));
+            dph[k] = fmaf(s4.x, px[k].x, fmaf(s4.y, px[k].y, s4.z * px[k].z));
+          }
+          const float2* row = &vis[t * cn][0];
+#pragma unroll 2
+          for (int c = 0; c < cn; ++c) {
+            const float d = dfreq[c];
+            float2 val[P];
+            if (P == 4) {
+              const float4 a = reinterpret_cast<const float4*>(row + c * P)[0];
+              const float4 b = reinterpret_cast<const float4*>(row + c * P)[1];
+              val[0] = make_float2(a.x, a.y), val[1 % P] = make_float2(a.z, a.w);
+              val[2 % P] = make_float2(b.x, b.y), val[3 % P] = make_float2(b.z, b.w);
+            } else {
 #pragma unroll
-        for (int k = 0; k < kPixelsPerThread; ++k) {
-          float sn, cs;
-          phasor(fmaf(t.x, px[k].x, fmaf(t.y, px[k].y, t.z * px[k].z)), sn, cs);
+              for (int p = 0; p < P; ++p) val[p] = row[c * P + p];
+            }
 #pragma unroll
-          for (int p = 0; p < P; ++p) {
-            acc[k][p].x = fmaf(val[p].x, cs, fmaf(-val[p].y, sn, acc[k][p].x));
-            acc[k][p].y = fmaf(val[p].x, sn, fmaf(val[p].y, cs, acc[k][p].y));
+            for (int k = 0; k < Px; ++k) {
+              float sn, cs;
+              phasor(fmaf(d, dph[k], ph0[k]), sn, cs);
+#pragma unroll
+              for (int p = 0; p < P; ++p) {
+                acc[k][p].x = fmaf(val[p].x, cs, fmaf(-val[p].y, sn, acc[k][p].x));
+                acc[k][p].y = fmaf(val[p].x, sn, fmaf(val[p].y, cs, acc[k][p].y));
+              }
+            }
           }
         }
       }
     }
 #pragma unroll
-    for (int k = 0; k < kPixelsPerThread; ++k) {
-      const int q = base + threadIdx.x + k * kGridderThreads;
+    for (int k = 0; k < Px; ++k) {
+      const int q = base + threadIdx.x + k * Threads;
       if (q >= plane) continue;
       // Taper and the subgrid FFT's centring, fused here rather than in a pass of their own.
       const float scale = g.taper[q] * checker(q % nb + q / nb);
@@ -107,20 +166,20 @@ __global__ void __launch_bounds__(kGridderThreads)
   }
 }
 
-template <int P>
-__global__ void __launch_bounds__(kDegridderThreads)
+template <int P, int Vpt = kVisPerThread, int B = kDegridderBlocks>
+__global__ void __launch_bounds__(kDegridderThreads, B)
     degridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
                      const double* freq, const float2* pixels, float2* predictions) {
   __shared__ float4 coords[kPixelChunk];
-  __shared__ float2 pix[kPixelChunk][P];
+  __shared__ __align__(16) float2 pix[kPixelChunk][P];
   const IdgGpuSubgrid s = subgrids[blockIdx.x];
   const int nb = g.subgrid_size, plane = nb * nb, nvis = s.nr_timesteps * s.nr_channels;
   const float2* in = pixels + size_t(blockIdx.x) * P * plane;
-  for (int vbase = 0; vbase < nvis; vbase += kDegridderThreads * kVisPerThread) {
-    float4 t[kVisPerThread];
-    float2 acc[kVisPerThread][P];
+  for (int vbase = 0; vbase < nvis; vbase += kDegridderThreads * Vpt) {
+    float4 t[Vpt];
+    float2 acc[Vpt][P];
 #pragma unroll
-    for (int r = 0; r < kVisPerThread; ++r) {
+    for (int r = 0; r < Vpt; ++r) {
       const int k = vbase + threadIdx.x + r * kDegridderThreads;
       t[r] = k < nvis ? visibility_terms(g, s, uvw, freq, k) : make_float4(0, 0, 0, 0);
 #pragma unroll
@@ -148,7 +207,7 @@ __global__ void __launch_bounds__(kDegridderThreads)
 #pragma unroll
         for (int p = 0; p < P; ++p) x[p] = pix[q][p];
 #pragma unroll
-        for (int r = 0; r < kVisPerThread; ++r) {
+        for (int r = 0; r < Vpt; ++r) {
           float sn, cs;
           phasor(fmaf(t[r].x, c.x, fmaf(t[r].y, c.y, t[r].z * c.z)), sn, cs);
 #pragma unroll
@@ -160,7 +219,7 @@ __global__ void __launch_bounds__(kDegridderThreads)
       }
     }
 #pragma unroll
-    for (int r = 0; r < kVisPerThread; ++r) {
+    for (int r = 0; r < Vpt; ++r) {
       const int k = vbase + threadIdx.x + r * kDegridderThreads;
       if (k >= nvis) continue;
 #pragma unroll

@@ -139,6 +139,67 @@ TEST_P(IdgEngines, MatchTheCpuReferenceWithFlagsAndPsf) {
   }
 }
 
+// Image and predictions of `engine` against the single-threaded CPU engine on `obs`.
+void expect_matches_reference(const IdgSettings& s, IdgEngine& engine, const testing::IdgObservation& obs,
+                              const char* what) {
+  const IdgPlan plan = make_idg_plan(s, obs.view());
+  ASSERT_GT(plan.visibilities_placed, 0) << what;
+  ASSERT_EQ(plan.unplaced_off_grid + plan.unplaced_w, 0) << what;
+  auto reference = make_cpu_idg_engine(s, 1);
+  const IdgImage expected = reference->grid(plan, obs.view());
+  const IdgImage image = engine.grid(plan, obs.view());
+  ASSERT_EQ(image.pixels.size(), expected.pixels.size());
+  const ImageDifference d = tapered_difference(s, expected, image);
+  EXPECT_LE(d.diff, 1e-5 * d.peak) << engine.name() << " " << what << " image vs cpu, worst at " << d.where;
+  const IdgImage model = trusted_part(s, expected);
+  std::vector<std::complex<float>> want(obs.vis.size()), got(obs.vis.size());
+  reference->degrid(plan, model, obs.view(), want.data());
+  engine.degrid(plan, model, obs.view(), got.data());
+  double largest = 0, error = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    largest = std::max(largest, double(std::abs(want[i])));
+    error = std::max(error, double(std::abs(want[i] - got[i])));
+  }
+  EXPECT_LE(error, 1e-5 * largest) << engine.name() << " " << what << " predictions vs cpu";
+}
+
+// Subgrids of 128 x 128 pixels and 4 polarisations: the GPU engine's batches then hold 256
+// subgrids, so the plan's 360 take two, and a call alternates its batch buffers.
+TEST_P(IdgEngines, MatchTheCpuReferenceOverSeveralBatches) {
+  IdgSettings s;
+  s.grid_size = 512;
+  s.image_size = 0.08;
+  s.subgrid_size = 128;
+  s.max_timesteps_per_subgrid = 2;
+  s.max_channels_per_subgrid = 2;
+  s.npol = 4;
+  std::unique_ptr<IdgEngine> engine = make(s);
+  if (!engine) GTEST_SKIP() << "no " << GetParam() << " IDG engine in this build or on this machine";
+  testing::IdgObservation obs = testing::make_idg_observation(10, 400.0, 5.0, 16, 0.03, 2, 150e6, 2e6, 4);
+  testing::fill_point_sources(obs, {{0.01, 0.005, 1.0}, {-0.02, 0.015, 0.5}});
+  ASSERT_GT(make_idg_plan(s, obs.view()).subgrids.size(), 256u);
+  expect_matches_reference(s, *engine, obs, "several batches");
+}
+
+// 160 channels in one subgrid: more than the GPU gridder stages at once (128), so it takes the
+// channels in two groups.
+TEST_P(IdgEngines, MatchTheCpuReferenceWithWideChannelGroups) {
+  IdgSettings s;
+  s.grid_size = 256;
+  s.image_size = 0.08;
+  s.max_timesteps_per_subgrid = 4;
+  s.max_channels_per_subgrid = 160;
+  s.npol = 1;
+  std::unique_ptr<IdgEngine> engine = make(s);
+  if (!engine) GTEST_SKIP() << "no " << GetParam() << " IDG engine in this build or on this machine";
+  testing::IdgObservation obs = testing::make_idg_observation(8, 400.0, 5.0, 8, 0.01, 160, 150e6, 50e3, 1);
+  testing::fill_point_sources(obs, {{0.01, 0.005, 1.0}, {-0.02, 0.015, 0.5}});
+  int widest = 0;
+  for (const IdgSubgrid& sub : make_idg_plan(s, obs.view()).subgrids) widest = std::max(widest, sub.nr_channels);
+  ASSERT_GT(widest, 128);
+  expect_matches_reference(s, *engine, obs, "wide channel groups");
+}
+
 INSTANTIATE_TEST_SUITE_P(Idg, IdgEngines, ::testing::Values("cpu", "gpu"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
