@@ -24,7 +24,7 @@ double now_s() {
 template <typename Call>
 IdgGpuOpTiming time_op(IdgEngine& engine, int repeats, Call call) {
   const auto& timed = dynamic_cast<const IdgGpuTimed&>(engine);
-  std::vector<double> wall, device, kernel;
+  std::vector<double> wall, device, kernel, own;
   for (int r = 0; r <= repeats; ++r) {
     const double start = now_s();
     call();
@@ -34,20 +34,37 @@ IdgGpuOpTiming time_op(IdgEngine& engine, int repeats, Call call) {
     wall.push_back(stop - start);
     device.push_back(t.subgrid_s + t.grid_s);
     kernel.push_back(t.kernel_s);
+    own.push_back(t.call_s);
   }
-  return {median(wall), median(device), median(kernel)};
+  return {median(wall), median(device), median(kernel), median(own)};
 }
 
 }  // namespace
 
 IdgGpuBenchTiming time_gpu_idg(const IdgSettings& settings, const IdgPlan& plan,
-                               const IdgVisibilities& vis, int gpu, int repeats) {
+                               const IdgVisibilities& vis, int gpu, int repeats,
+                               const IdgGpuSustainedRun* sustained) {
   std::unique_ptr<IdgEngine> engine = make_cuda_idg_engine(settings, gpu);
   IdgGpuBenchTiming out;
   repeats = std::max(1, repeats);
   out.grid = time_op(*engine, repeats, [&] { out.image = engine->grid(plan, vis); });
   std::vector<std::complex<float>> predicted(vis.nrows * vis.nchan * vis.products);
   out.degrid = time_op(*engine, repeats, [&] { engine->degrid(plan, out.image, vis, predicted.data()); });
+  if (sustained) {
+    IdgImage image;
+    for (int op = 0; op < 2; ++op) {
+      if (sustained->begin) sustained->begin(op);
+      const double start = now_s();
+      do {
+        if (op == 0)
+          image = engine->grid(plan, vis);
+        else
+          engine->degrid(plan, out.image, vis, predicted.data());
+        ++out.sustained_runs[op];
+      } while (now_s() - start < sustained->min_seconds);
+      if (sustained->end) sustained->end(op);
+    }
+  }
   return out;
 }
 

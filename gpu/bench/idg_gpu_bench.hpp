@@ -1,5 +1,6 @@
 // What the benchmark measures of the GPU IDG engine. No CUDA headers.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "idg/idg_engine.hpp"
@@ -10,16 +11,27 @@ struct IdgGpuOpTiming {
   double engine_s = 0;  // the engine call, host arrays to host arrays (wall clock, median)
   double device_s = 0;  // the device's share: subgrid and grid passes (events, median)
   double kernel_s = 0;  // the gridder or degridder kernel alone (median)
+  double call_s = 0;    // the GPU engine's own share of engine_s (median)
+};
+
+// Back-to-back calls of one operation for an external meter (energy): `begin` and `end` are
+// called around at least `min_seconds` of calls; op is 0 for grid(), 1 for degrid().
+struct IdgGpuSustainedRun {
+  double min_seconds = 1.5;
+  std::function<void(int op)> begin, end;
 };
 
 struct IdgGpuBenchTiming {
   IdgGpuOpTiming grid, degrid;
+  int sustained_runs[2] = {0, 0};  // grid and degrid calls inside begin/end
   IdgImage image;  // the last grid() result, for checks against the CPU engine
 };
 
 // grid() and then degrid() of its image, each once to warm up and `repeats` times timed, on
-// GPU `gpu` with a plan made beforehand (not timed).
+// GPU `gpu` with a plan made beforehand (not timed); then, when `sustained`, each op back to
+// back for the meter.
 IdgGpuBenchTiming time_gpu_idg(const IdgSettings& settings, const IdgPlan& plan,
-                               const IdgVisibilities& vis, int gpu, int repeats);
+                               const IdgVisibilities& vis, int gpu, int repeats,
+                               const IdgGpuSustainedRun* sustained = nullptr);
 
 }  // namespace rapt::gpu

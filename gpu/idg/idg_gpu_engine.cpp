@@ -3,13 +3,16 @@
 // batches: the host packs a batch's weighted visibilities into page-locked memory, they go up,
 // and gridder, batched subgrid FFT and adder (or splitter, FFT and degridder) run on the
 // engine's stream. The grid FFT, w-term, taper division all stay on the device; only the
-// finished image (or the predictions of each batch) come back.
+// finished image (or the predictions of each batch) come back. Batches are double-buffered: the
+// host packs (or unpacks) one batch while the device runs its neighbour, and the copies go on
+// a stream of their own, so a call runs at about the slower of the host and the device.
 #include "idg_gpu_engine.hpp"
 
 #include <cufft.h>
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <complex>
 #include <cstring>
 #include <string>
@@ -102,6 +105,16 @@ void grow(cuda::DeviceBuffer<T>& buffer, size_t count) {
   buffer = cuda::DeviceBuffer<T>(count);
 }
 
+// One of the two batch buffers: a batch's descriptors and visibilities, on the host
+// (page-locked) and on the device, with the events that order their reuse.
+struct Slot {
+  cuda::DeviceBuffer<float2> values;
+  cuda::PinnedBuffer<float2> values_staging;
+  cuda::DeviceBuffer<IdgGpuSubgrid> subgrids;
+  cuda::PinnedBuffer<IdgGpuSubgrid> subgrids_staging;
+  cuda::Event uploaded, consumed, downloaded;  // copy stream / kernel stream / copy stream
+};
+
 class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
  public:
   GpuIdgEngine(const IdgSettings& settings, int gpu) : IdgEngine(settings), gpu_(gpu) {
@@ -116,14 +129,19 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     host_threads_ = int(std::clamp(std::thread::hardware_concurrency(), 1u, 16u));
 
     stream_ = cuda::Stream();  // on gpu_: the member's own was made before the guard
+    copy_stream_ = cuda::Stream();
     const size_t grid_values = size_t(npol) * n * n;
     grid_ = cuda::DeviceBuffer<float2>(grid_values);
     image_ = cuda::DeviceBuffer<float2>(grid_values);
     pixels_ = cuda::DeviceBuffer<float2>(size_t(batch_subgrids_) * npol * nb * nb);
-    values_ = cuda::DeviceBuffer<float2>(batch_visibilities_ * npol);
-    values_staging_ = cuda::PinnedBuffer<float2>(batch_visibilities_ * npol);
-    subgrids_ = cuda::DeviceBuffer<IdgGpuSubgrid>(size_t(batch_subgrids_));
-    subgrids_staging_ = cuda::PinnedBuffer<IdgGpuSubgrid>(size_t(batch_subgrids_));
+    for (Slot& slot : slots_) {
+      slot.values = cuda::DeviceBuffer<float2>(batch_visibilities_ * npol);
+      slot.values_staging = cuda::PinnedBuffer<float2>(batch_visibilities_ * npol);
+      slot.subgrids = cuda::DeviceBuffer<IdgGpuSubgrid>(size_t(batch_subgrids_));
+      slot.subgrids_staging = cuda::PinnedBuffer<IdgGpuSubgrid>(size_t(batch_subgrids_));
+      // On gpu_, as the streams: the members' own were made before the guard.
+      slot.uploaded = cuda::Event(), slot.consumed = cuda::Event(), slot.downloaded = cuda::Event();
+    }
     grid_fft_ = FftPlan(n, npol, stream_.get());
     subgrid_fft_ = FftPlan(nb, (long long)batch_subgrids_ * npol, stream_.get());
 
@@ -160,7 +178,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     const size_t grid_bytes = size_t(s.npol) * s.grid_size * s.grid_size * sizeof(float2);
     const size_t batch_bytes = size_t(batch_subgrids_) * s.npol * s.subgrid_size * s.subgrid_size *
                                    sizeof(float2) +
-                               batch_visibilities_ * s.npol * sizeof(float2);
+                               2 * batch_visibilities_ * s.npol * sizeof(float2);
     const size_t fft_bytes = fft_work_estimate(s.grid_size, s.npol) +
                              fft_work_estimate(s.subgrid_size, batch_subgrids_ * s.npol);
     const size_t needed = 2 * grid_bytes + batch_bytes + fft_bytes;
@@ -211,16 +229,18 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     return out;
   }
 
-  // Fills the page-locked subgrid descriptors of a batch (and, when `vis_values`, the weighted
-  // visibilities, time-then-channel per subgrid) and sends them up. Packing reads the caller's
-  // arrays scattered by row, so it runs on several host threads, one subgrid at a time.
+  // Fills slot `slot`'s page-locked subgrid descriptors of a batch (and, when `vis_values`, the
+  // weighted visibilities, time-then-channel per subgrid) and sends them up on the copy stream
+  // once the device is done with the slot's last batch. Packing reads the caller's arrays
+  // scattered by row, so it runs on several host threads, one subgrid at a time.
   int stage_batch(const IdgPlan& plan, const std::vector<size_t>& layer, size_t begin, size_t end,
-                  const IdgVisibilities& vis, bool unit, bool vis_values) {
+                  const IdgVisibilities& vis, bool unit, bool vis_values, Slot& slot) {
     const IdgSettings& s = settings();
+    slot.uploaded.synchronize();  // the staging buffers' last contents have gone up
     int offset = 0;
     for (size_t i = begin; i < end; ++i) {
       const IdgSubgrid& sub = plan.subgrids[layer[i]];
-      IdgGpuSubgrid& g = subgrids_staging_.get()[i - begin];
+      IdgGpuSubgrid& g = slot.subgrids_staging.get()[i - begin];
       g.first_timestep = int(sub.first_timestep);
       g.nr_timesteps = sub.nr_timesteps;
       g.first_channel = sub.first_channel;
@@ -234,18 +254,22 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     const size_t count = end - begin;
     if (vis_values)
       parallel_for(host_threads_, count, [&](size_t item, int) {
-        pack_subgrid(plan, plan.subgrids[layer[begin + item]], subgrids_staging_.get()[item].vis_offset,
-                     vis, unit);
+        pack_subgrid(plan, plan.subgrids[layer[begin + item]],
+                     slot.subgrids_staging.get()[item].vis_offset, vis, unit,
+                     slot.values_staging.get());
       });
-    upload(subgrids_.get(), subgrids_staging_.get(), count, stream_.get());
-    if (vis_values) upload(values_.get(), values_staging_.get(), size_t(offset) * s.npol, stream_.get());
+    cudaStream_t cs = copy_stream_.get();
+    slot.consumed.make_wait(cs);  // the device buffers' last batch is done with
+    upload(slot.subgrids.get(), slot.subgrids_staging.get(), count, cs);
+    if (vis_values) upload(slot.values.get(), slot.values_staging.get(), size_t(offset) * s.npol, cs);
+    slot.uploaded.record(cs);
     return offset;
   }
 
   void pack_subgrid(const IdgPlan& plan, const IdgSubgrid& sub, int offset,
-                    const IdgVisibilities& vis, bool unit) {
+                    const IdgVisibilities& vis, bool unit, float2* staging) {
     const int npol = settings().npol;
-    float2* out = values_staging_.get() + size_t(offset) * npol;
+    float2* out = staging + size_t(offset) * npol;
     for (int t = 0; t < sub.nr_timesteps; ++t) {
       const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
       for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c, out += npol)
@@ -264,18 +288,32 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     }
   }
 
-  std::vector<size_t> subgrids_of_layer(const IdgPlan& plan, int z) const {
-    std::vector<size_t> out;
-    for (size_t i = 0; i < plan.subgrids.size(); ++i)
-      if (plan.subgrids[i].w_layer == z) out.push_back(i);
+  // The subgrids of every w-layer, and the batches [begin, end) of each, in call order.
+  struct Batch {
+    int z;
+    size_t begin, end;
+    bool first, last;  // of its layer
+  };
+  std::vector<Batch> call_batches(const IdgPlan& plan,
+                                  std::vector<std::vector<size_t>>& layers) const {
+    layers.assign(size_t(std::max(settings().nr_w_layers, 0)), {});
+    for (size_t i = 0; i < plan.subgrids.size(); ++i) {
+      const int z = plan.subgrids[i].w_layer;
+      if (z >= 0 && z < int(layers.size())) layers[size_t(z)].push_back(i);
+    }
+    std::vector<Batch> out;
+    for (int z = 0; z < int(layers.size()); ++z) {
+      const auto parts = batches(plan, layers[size_t(z)]);
+      for (size_t b = 0; b < parts.size(); ++b)
+        out.push_back({z, parts[b].first, parts[b].second, b == 0, b + 1 == parts.size()});
+    }
     return out;
   }
 
-  // Device seconds between two events just recorded around some work (waits for it).
-  double timed(const cuda::Event& start, const cuda::Event& stop) const {
-    stop.synchronize();
-    return cuda::elapsed_seconds(start, stop);
-  }
+  // Timing events of one batch or layer pass, read once the call's work is done.
+  struct Timed {
+    cuda::Event start{true}, kernel_start{true}, kernel_stop{true}, stop{true};
+  };
 
   void grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
                   IdgImage& image) override {
@@ -283,43 +321,63 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     const IdgSettings& s = settings();
     const size_t grid_values = size_t(s.npol) * s.grid_size * s.grid_size;
     times_ = IdgGpuCallTimes{};
+    const auto call_start = std::chrono::steady_clock::now();
     upload_call_inputs(plan, vis);
     cudaStream_t st = stream_.get();
     RAPT_CUDA_CHECK(cudaMemsetAsync(image_.get(), 0, grid_values * sizeof(float2), st));
-    const cuda::Event start(true), kernel_done(true), stop(true);
-    for (int z = 0; z < s.nr_w_layers; ++z) {
-      const std::vector<size_t> layer = subgrids_of_layer(plan, z);
-      if (layer.empty()) continue;
-      RAPT_CUDA_CHECK(cudaMemsetAsync(grid_.get(), 0, grid_values * sizeof(float2), st));
-      for (const auto& [begin, end] : batches(plan, layer)) {
-        stage_batch(plan, layer, begin, end, vis, unit, true);
-        const int count = int(end - begin);
-        start.record(st);
-        launch_idg_gridder(geometry_, subgrids_.get(), count, uvw_.get(), freq_.get(),
-                           values_.get(), pixels_.get(), st);
-        kernel_done.record(st);
-        subgrid_fft_.run(pixels_.get(), CUFFT_FORWARD);
-        launch_idg_adder(geometry_, subgrids_.get(), count, pixels_.get(), grid_.get(), st);
-        stop.record(st);
-        // The staging buffers are refilled for the next batch only once this one has gone up.
-        times_.subgrid_s += timed(start, stop);
-        times_.kernel_s += cuda::elapsed_seconds(start, kernel_done);
+    std::vector<std::vector<size_t>> layers;
+    const std::vector<Batch> list = call_batches(plan, layers);
+    std::vector<Timed> batch_times(list.size()), layer_times(layers.size() + 1);
+    if (!list.empty())
+      stage_batch(plan, layers[size_t(list[0].z)], list[0].begin, list[0].end, vis, unit, true,
+                  slots_[0]);
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Batch& b = list[i];
+      Slot& slot = slots_[i % 2];
+      const int count = int(b.end - b.begin);
+      if (b.first) RAPT_CUDA_CHECK(cudaMemsetAsync(grid_.get(), 0, grid_values * sizeof(float2), st));
+      slot.uploaded.make_wait(st);
+      const Timed& t = batch_times[i];
+      t.start.record(st);
+      launch_idg_gridder(geometry_, slot.subgrids.get(), count, uvw_.get(), freq_.get(),
+                         slot.values.get(), pixels_.get(), st);
+      t.kernel_stop.record(st);
+      subgrid_fft_.run(pixels_.get(), CUFFT_FORWARD);
+      launch_idg_adder(geometry_, slot.subgrids.get(), count, pixels_.get(), grid_.get(), st);
+      t.stop.record(st);
+      slot.consumed.record(st);
+      if (b.last) {
+        const Timed& l = layer_times[size_t(b.z)];
+        l.start.record(st);
+        launch_idg_checker(geometry_, grid_.get(), st);
+        grid_fft_.run(grid_.get(), CUFFT_INVERSE);
+        launch_idg_accumulate_layer(geometry_, s.image_size, idg_w_layer_centre(s, b.z),
+                                    grid_.get(), image_.get(), st);
+        l.stop.record(st);
       }
-      start.record(st);
-      launch_idg_checker(geometry_, grid_.get(), st);
-      grid_fft_.run(grid_.get(), CUFFT_INVERSE);
-      launch_idg_accumulate_layer(geometry_, s.image_size, idg_w_layer_centre(s, z), grid_.get(),
-                                  image_.get(), st);
-      stop.record(st);
-      times_.grid_s += timed(start, stop);
+      // The host packs the next batch while the device grids this one.
+      if (i + 1 < list.size())
+        stage_batch(plan, layers[size_t(list[i + 1].z)], list[i + 1].begin, list[i + 1].end, vis,
+                    unit, true, slots_[(i + 1) % 2]);
     }
-    start.record(st);
+    const Timed& last = layer_times.back();
+    last.start.record(st);
     launch_idg_divide_taper(geometry_, image_taper_.get(), image_.get(), st);
-    stop.record(st);
+    last.stop.record(st);
     RAPT_CUDA_CHECK(cudaMemcpyAsync(image.pixels.data(), image_.get(), grid_values * sizeof(float2),
                                     cudaMemcpyDeviceToHost, st));
     stream_.synchronize();
-    times_.grid_s += cuda::elapsed_seconds(start, stop);
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Timed& t = batch_times[i];
+      times_.subgrid_s += cuda::elapsed_seconds(t.start, t.stop);
+      times_.kernel_s += cuda::elapsed_seconds(t.start, t.kernel_stop);
+      if (list[i].last) {
+        const Timed& l = layer_times[size_t(list[i].z)];
+        times_.grid_s += cuda::elapsed_seconds(l.start, l.stop);
+      }
+    }
+    times_.grid_s += cuda::elapsed_seconds(last.start, last.stop);
+    times_.call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - call_start).count();
   }
 
   void degrid_image(const IdgPlan& plan, const IdgImage& model, const IdgVisibilities& vis,
@@ -328,49 +386,80 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     const IdgSettings& s = settings();
     const size_t grid_values = size_t(s.npol) * s.grid_size * s.grid_size;
     times_ = IdgGpuCallTimes{};
+    const auto call_start = std::chrono::steady_clock::now();
     upload_call_inputs(plan, vis);
-    cudaStream_t st = stream_.get();
+    cudaStream_t st = stream_.get(), cs = copy_stream_.get();
     RAPT_CUDA_CHECK(cudaMemcpyAsync(image_.get(), model.pixels.data(), grid_values * sizeof(float2),
                                     cudaMemcpyHostToDevice, st));
-    const cuda::Event start(true), kernel_start(true), kernel_done(true), stop(true);
-    for (int z = 0; z < s.nr_w_layers; ++z) {
-      const std::vector<size_t> layer = subgrids_of_layer(plan, z);
-      if (layer.empty()) continue;
-      start.record(st);
-      launch_idg_model_to_layer(geometry_, s.image_size, idg_w_layer_centre(s, z),
-                                image_taper_.get(), image_.get(), grid_.get(), st);
-      grid_fft_.run(grid_.get(), CUFFT_FORWARD);
-      launch_idg_checker(geometry_, grid_.get(), st);
-      stop.record(st);
-      times_.grid_s += timed(start, stop);
-      for (const auto& [begin, end] : batches(plan, layer)) {
-        const int nvis = stage_batch(plan, layer, begin, end, vis, true, false);
-        const int count = int(end - begin);
-        start.record(st);
-        launch_idg_splitter(geometry_, subgrids_.get(), count, grid_.get(), pixels_.get(), st);
-        subgrid_fft_.run(pixels_.get(), CUFFT_INVERSE);
-        kernel_start.record(st);
-        launch_idg_degridder(geometry_, subgrids_.get(), count, uvw_.get(), freq_.get(),
-                             pixels_.get(), values_.get(), st);
-        stop.record(st);
-        RAPT_CUDA_CHECK(cudaMemcpyAsync(values_staging_.get(), values_.get(),
-                                        size_t(nvis) * s.npol * sizeof(float2),
-                                        cudaMemcpyDeviceToHost, st));
-        stream_.synchronize();
-        times_.subgrid_s += cuda::elapsed_seconds(start, stop);
-        times_.kernel_s += cuda::elapsed_seconds(kernel_start, stop);
-        scatter_predictions(plan, layer, begin, end, vis, predicted);
+    std::vector<std::vector<size_t>> layers;
+    const std::vector<Batch> list = call_batches(plan, layers);
+    std::vector<Timed> batch_times(list.size()), layer_times(layers.size());
+    std::vector<int> nvis(list.size(), 0);
+    auto stage = [&](size_t i) {
+      nvis[i] = stage_batch(plan, layers[size_t(list[i].z)], list[i].begin, list[i].end, vis, true,
+                            false, slots_[i % 2]);
+    };
+    if (!list.empty()) stage(0);
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Batch& b = list[i];
+      Slot& slot = slots_[i % 2];
+      const int count = int(b.end - b.begin);
+      if (b.first) {
+        const Timed& l = layer_times[size_t(b.z)];
+        l.start.record(st);
+        launch_idg_model_to_layer(geometry_, s.image_size, idg_w_layer_centre(s, b.z),
+                                  image_taper_.get(), image_.get(), grid_.get(), st);
+        grid_fft_.run(grid_.get(), CUFFT_FORWARD);
+        launch_idg_checker(geometry_, grid_.get(), st);
+        l.stop.record(st);
+      }
+      slot.uploaded.make_wait(st);
+      slot.downloaded.make_wait(st);  // the slot's last predictions have come down
+      const Timed& t = batch_times[i];
+      t.start.record(st);
+      launch_idg_splitter(geometry_, slot.subgrids.get(), count, grid_.get(), pixels_.get(), st);
+      subgrid_fft_.run(pixels_.get(), CUFFT_INVERSE);
+      t.kernel_start.record(st);
+      launch_idg_degridder(geometry_, slot.subgrids.get(), count, uvw_.get(), freq_.get(),
+                           pixels_.get(), slot.values.get(), st);
+      t.stop.record(st);
+      slot.consumed.record(st);
+      slot.consumed.make_wait(cs);
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(slot.values_staging.get(), slot.values.get(),
+                                      size_t(nvis[i]) * s.npol * sizeof(float2),
+                                      cudaMemcpyDeviceToHost, cs));
+      slot.downloaded.record(cs);
+      // The host unpacks the previous batch (and stages the next) while the device runs this one.
+      if (i > 0) scatter_predictions(plan, layers[size_t(list[i - 1].z)], list[i - 1],
+                                     slots_[(i - 1) % 2], vis, predicted);
+      if (i + 1 < list.size()) stage(i + 1);
+    }
+    if (!list.empty())
+      scatter_predictions(plan, layers[size_t(list.back().z)], list.back(),
+                          slots_[(list.size() - 1) % 2], vis, predicted);
+    stream_.synchronize();
+    copy_stream_.synchronize();
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Timed& t = batch_times[i];
+      times_.subgrid_s += cuda::elapsed_seconds(t.start, t.stop);
+      times_.kernel_s += cuda::elapsed_seconds(t.kernel_start, t.stop);
+      if (list[i].first) {
+        const Timed& l = layer_times[size_t(list[i].z)];
+        times_.grid_s += cuda::elapsed_seconds(l.start, l.stop);
       }
     }
+    times_.call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - call_start).count();
   }
 
-  void scatter_predictions(const IdgPlan& plan, const std::vector<size_t>& layer, size_t begin,
-                           size_t end, const IdgVisibilities& vis,
+  void scatter_predictions(const IdgPlan& plan, const std::vector<size_t>& layer, const Batch& b,
+                           const Slot& slot, const IdgVisibilities& vis,
                            std::complex<float>* predicted) const {
     const int npol = settings().npol;
-    parallel_for(host_threads_, end - begin, [&](size_t item, int) {
-      const IdgSubgrid& sub = plan.subgrids[layer[begin + item]];
-      const float2* in = values_staging_.get() + size_t(subgrids_staging_.get()[item].vis_offset) * npol;
+    slot.downloaded.synchronize();
+    parallel_for(host_threads_, b.end - b.begin, [&](size_t item, int) {
+      const IdgSubgrid& sub = plan.subgrids[layer[b.begin + item]];
+      const float2* in =
+          slot.values_staging.get() + size_t(slot.subgrids_staging.get()[item].vis_offset) * npol;
       for (int t = 0; t < sub.nr_timesteps; ++t) {
         const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
         for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c, in += npol)
@@ -385,11 +474,9 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   int batch_subgrids_ = 0;
   size_t batch_visibilities_ = 0;
   IdgGpuGeometry geometry_;
-  cuda::Stream stream_;
-  cuda::DeviceBuffer<float2> grid_, image_, pixels_, values_;
-  cuda::PinnedBuffer<float2> values_staging_;
-  cuda::DeviceBuffer<IdgGpuSubgrid> subgrids_;
-  cuda::PinnedBuffer<IdgGpuSubgrid> subgrids_staging_;
+  cuda::Stream stream_, copy_stream_;  // kernels and FFTs; batch uploads and downloads
+  cuda::DeviceBuffer<float2> grid_, image_, pixels_;
+  Slot slots_[2];
   cuda::DeviceBuffer<float> taper_, n_minus_1_;
   cuda::DeviceBuffer<double> image_taper_, freq_;
   cuda::DeviceBuffer<double3> uvw_;

@@ -13,6 +13,8 @@ struct IdgGpuCallTimes {
   double subgrid_s = 0;  // gridder + subgrid FFT + adder (or splitter + FFT + degridder)
   double grid_s = 0;     // grid FFTs, w-term and taper passes
   double kernel_s = 0;   // the gridder or degridder kernel alone
+  double call_s = 0;     // wall clock of the engine's own part of the call (packing, uploads,
+                         // device work, downloads); the rest is the common IdgEngine's
 };
 
 class IdgGpuTimed {

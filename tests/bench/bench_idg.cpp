@@ -29,7 +29,14 @@
 #include "idg/idg_taper.hpp"
 
 #ifdef RAPT_WITH_CUDA
+#include <exception>
+#include <memory>
+#include <stdexcept>
+
 #include "../../gpu/bench/idg_gpu_bench.hpp"
+#include "power/nvml_source.hpp"
+#include "power/power_sampler.hpp"
+#include "power/power_trace.hpp"
 #endif
 
 namespace rapt::bench {
@@ -134,26 +141,73 @@ double max_relative_difference(const IdgSettings& s, const IdgImage& a, const Id
   return peak > 0 ? diff / peak : 0.0;
 }
 
+// Board energy of back-to-back engine calls (host arrays to host arrays, as "engine ms"), from
+// NVML's energy counter (or its power sampled every 10 ms), per op; empty where not measured.
+struct IdgEnergy {
+  std::unique_ptr<NvmlSource> nvml;
+  std::unique_ptr<EnergyIntegrator> integrator[2];
+  std::unique_ptr<PowerSampler> sampler[2];
+  std::string failure;
+};
+
 void add_gpu_rows(BenchTable& table, const IdgWorkload& w, const IdgSettings& s,
                   const IdgPlan& plan, const BenchObservation& obs, const BenchSettings& settings,
-                  const IdgImage* cpu_image) {
+                  const IdgImage* cpu_image, bool energy) {
   std::fprintf(stderr, "rapt_bench: idg gpu %s\n", size_text(w).c_str());
-  const gpu::IdgGpuBenchTiming t =
-      gpu::time_gpu_idg(s, plan, obs.view(), settings.gpu, std::min(settings.repeats, 2));
+  IdgEnergy e;
+  gpu::IdgGpuSustainedRun run;
+  if (energy) {
+    try {
+      e.nvml = std::make_unique<NvmlSource>();
+      if (size_t(settings.gpu) >= e.nvml->sensors().size()) throw std::runtime_error("no sensor");
+      for (int op = 0; op < 2; ++op) {
+        e.integrator[op] = std::make_unique<EnergyIntegrator>(e.nvml->sensors());
+        e.sampler[op] = std::make_unique<PowerSampler>(std::vector<PowerSource*>{e.nvml.get()}, 10.0,
+                                                       std::vector<TraceSink*>{e.integrator[op].get()});
+      }
+      run.begin = [&](int op) { e.sampler[op]->start(); };
+      run.end = [&](int op) { e.sampler[op]->stop(); };
+    } catch (const std::exception& x) {
+      e.failure = x.what();
+      energy = false;
+    }
+  }
+  const gpu::IdgGpuBenchTiming t = gpu::time_gpu_idg(
+      s, plan, obs.view(), settings.gpu, std::min(settings.repeats, 2), energy ? &run : nullptr);
   const double nvis = double(plan.visibilities_placed);
   std::string check = "-";
   if (cpu_image) {
     const double err = max_relative_difference(s, *cpu_image, t.image);
     check = std::string(err <= 1e-5 ? "ok" : "FAIL") + " err " + number_cell(err);
   }
+  std::string joules[2] = {"-", "-"};
+  for (int op = 0; energy && op < 2; ++op) {
+    if (!e.sampler[op]->failure().empty()) {
+      e.failure = e.sampler[op]->failure();
+      continue;
+    }
+    const SensorSummary sensor = e.integrator[op]->summaries().at(size_t(settings.gpu));
+    if (sensor.energy_j > 0 && t.sustained_runs[op] > 0)
+      joules[op] = number_cell(sensor.energy_j / t.sustained_runs[op] / nvis * 1e9) +
+                   (sensor.from_counter ? "" : " (sampled)");
+  }
+  if (!e.failure.empty())
+    std::fprintf(stderr, "rapt_bench: idg energy not measured: %s\n", e.failure.c_str());
+  int op_index = 0;
   for (const auto& [op, o] : {std::pair<const char*, gpu::IdgGpuOpTiming>{"grid", t.grid},
                               {"degrid", t.degrid}})
     table.add_row({w.name, size_text(w), "gpu", op, std::to_string(plan.subgrids.size()),
                    number_cell(o.kernel_s * 1e3), number_cell(o.device_s * 1e3),
                    number_cell(o.engine_s * 1e3), number_cell(nvis / o.kernel_s * 1e-9),
                    number_cell(nvis / o.device_s * 1e-9), number_cell(nvis / o.engine_s * 1e-9),
-                   percent_cell(nvis / o.kernel_s / kIssueBoundVisPerS),
+                   percent_cell(nvis / o.kernel_s / kIssueBoundVisPerS), joules[op_index++],
                    std::string(op) == "grid" ? check : "-"});
+  std::fprintf(stderr, "rapt_bench: idg %s engine ms grid %.1f (GPU engine's part %.1f), degrid %.1f (%.1f)\n",
+               w.name, t.grid.engine_s * 1e3, t.grid.call_s * 1e3, t.degrid.engine_s * 1e3,
+               t.degrid.call_s * 1e3);
+  const double cycle_s = t.grid.engine_s + t.degrid.engine_s;
+  std::fprintf(stderr, "rapt_bench: idg %s imaging cycle (grid + degrid engine calls) %.3g GVis/s\n",
+               w.name, nvis / cycle_s * 1e-9);
 }
 #endif
 
@@ -162,7 +216,7 @@ void add_gpu_rows(BenchTable& table, const IdgWorkload& w, const IdgSettings& s,
 void print_idg_tables(const BenchSettings& settings) {
   BenchTable table({"idg", "stations x steps x chans", "engine", "op", "subgrids", "kernel ms",
                     "device ms", "engine ms", "GVis/s kernel", "GVis/s device",
-                    "GVis/s engine", "%bound", "check"});
+                    "GVis/s engine", "%bound", "J/GVis", "check"});
 #ifdef RAPT_WITH_CUDA
   const bool gpu = settings.run_gpu && gpu_device_count() > settings.gpu;
 #endif
@@ -183,15 +237,15 @@ void print_idg_tables(const BenchSettings& settings) {
       const std::string engine_name = "cpu x" + std::to_string(threads);
       table.add_row({kSmall.name, size_text(kSmall), engine_name, "grid",
                      std::to_string(plan.subgrids.size()), "-", "-", number_cell(grid_s * 1e3), "-",
-                     "-", number_cell(nvis / grid_s * 1e-9), "-", "reference"});
+                     "-", number_cell(nvis / grid_s * 1e-9), "-", "-", "reference"});
       table.add_row({kSmall.name, size_text(kSmall), engine_name, "degrid",
                      std::to_string(plan.subgrids.size()), "-", "-", number_cell(degrid_s * 1e3),
-                     "-", "-", number_cell(nvis / degrid_s * 1e-9), "-", "reference"});
+                     "-", "-", number_cell(nvis / degrid_s * 1e-9), "-", "-", "reference"});
     }
 #ifdef RAPT_WITH_CUDA
     if (gpu)
       add_gpu_rows(table, kSmall, s, plan, obs, settings,
-                   settings.run_cpu ? &cpu_image : nullptr);
+                   settings.run_cpu ? &cpu_image : nullptr, false);
 #endif
   }
   if (settings.run_gpu) {
@@ -200,7 +254,7 @@ void print_idg_tables(const BenchSettings& settings) {
       const IdgSettings s = settings_of(kB2);
       const BenchObservation obs = make_observation(kB2);
       const IdgPlan plan = make_idg_plan(s, obs.view());
-      add_gpu_rows(table, kB2, s, plan, obs, settings, nullptr);
+      add_gpu_rows(table, kB2, s, plan, obs, settings, nullptr, true);
     } else {
       table.add_row({kB2.name, size_text(kB2), "gpu", "skipped: no GPU"});
     }
@@ -212,7 +266,8 @@ void print_idg_tables(const BenchSettings& settings) {
               "beforehand; kernel = gridder or degridder alone, device = subgrid passes + grid "
               "FFTs and taper (events), engine = the IdgEngine call from host arrays to host "
               "arrays; GVis/s = placed visibilities (4 pols) per second; %%bound = kernel rate / "
-              "1.63 GVis/s (digest 002 §11, GH100 at 1.98 GHz); check = GPU image vs the CPU "
+              "1.63 GVis/s (digest 002 §11, GH100 at 1.98 GHz); J/GVis = board energy "
+              "(NVML counter) of back-to-back engine calls per 1e9 visibilities; check = GPU image vs the CPU "
               "engine's, largest difference times the taper over the peak (tolerance 1e-5)\n");
   table.print(stdout);
 }
