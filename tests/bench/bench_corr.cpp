@@ -52,6 +52,7 @@ std::string size_text(const CorrWorkload& w) {
          std::to_string(w.nsamples);
 }
 
+#ifdef RAPT_WITH_CUDA
 CorrelatorShape shape_of(const CorrWorkload& w) {
   CorrelatorShape s;
   s.nchan = w.nchan;
@@ -61,7 +62,6 @@ CorrelatorShape shape_of(const CorrWorkload& w) {
   return s;
 }
 
-#ifdef RAPT_WITH_CUDA
 void add_gpu_rows(BenchTable& table, const BenchSettings& settings,
                   std::vector<std::string>& notes) {
   const gpu::DeviceLimits limits = gpu::measure_device_limits(settings.gpu);
