@@ -28,7 +28,11 @@ std::optional<int> index_below(const std::string& word, int limit) {
 
 std::vector<double> read_delays_file(const std::string& path, int nant,
                                      const std::vector<std::string>& names) {
-  const std::string text = read_file_contents(path);
+  return parse_delays_text(read_file_contents(path), path, nant, names);
+}
+
+std::vector<double> parse_delays_text(const std::string& text, const std::string& path, int nant,
+                                      const std::vector<std::string>& names) {
   std::vector<double> delays(size_t(nant), 0.0);
   std::vector<int> listed_on(size_t(nant), 0);
   for_each_content_line(text, path, [&](int line, const std::string& content) {
@@ -61,7 +65,11 @@ std::vector<double> read_delays_file(const std::string& path, int nant,
 }
 
 std::vector<float> read_bandpass_file(const std::string& path, int nchan_out) {
-  const std::string text = read_file_contents(path);
+  return parse_bandpass_text(read_file_contents(path), path, nchan_out);
+}
+
+std::vector<float> parse_bandpass_text(const std::string& text, const std::string& path,
+                                       int nchan_out) {
   std::vector<float> column;                          // one gain a line
   std::vector<float> gains(size_t(nchan_out), 1.0f);  // "channel gain" lines
   std::vector<int> listed_on(size_t(nchan_out), 0);

@@ -64,4 +64,10 @@ std::vector<double> read_delays_file(const std::string& path, int nant,
 // "channel gain" lines (channels not listed get 1). Throws DataError "path: ...".
 std::vector<float> read_bandpass_file(const std::string& path, int nchan_out);
 
+// The same from a file's text; `path` names it in messages.
+std::vector<double> parse_delays_text(const std::string& text, const std::string& path, int nant,
+                                      const std::vector<std::string>& station_names);
+std::vector<float> parse_bandpass_text(const std::string& text, const std::string& path,
+                                       int nchan_out);
+
 }  // namespace rapt

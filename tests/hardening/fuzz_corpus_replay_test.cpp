@@ -28,6 +28,7 @@
 #include "io/sigproc.hpp"
 #include "io/singlepulse.hpp"
 #include "io/vdif.hpp"
+#include "ppf/pfb_options.hpp"
 #include "test_data.hpp"
 
 namespace {
@@ -235,6 +236,21 @@ TEST(FuzzCorpusReplay, LayoutFileCorpusParsesOrIsRefused) {
   RAPT_REPLAY_CORPUS("layout_file_fuzzer", [](const std::string& text) {
     const rapt::ArrayLayout layout = rapt::parse_layout_text(text, "corpus");
     EXPECT_GE(layout.size(), 1u);
+  });
+}
+
+TEST(FuzzCorpusReplay, ChanneliserFilesCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("channeliser_files_fuzzer", [](const std::string& bytes) {
+    if (bytes.empty()) return;
+    const int selector = static_cast<unsigned char>(bytes[0]);
+    const int count = 1 + (selector >> 1) % 64;
+    if (selector & 1) {
+      EXPECT_EQ(rapt::parse_bandpass_text(bytes.substr(1), "corpus", count).size(), size_t(count));
+    } else {
+      const std::vector<std::string> names = {"s0", "s1", "m002", "3"};
+      EXPECT_EQ(rapt::parse_delays_text(bytes.substr(1), "corpus", count, names).size(),
+                size_t(count));
+    }
   });
 }
 
