@@ -239,19 +239,22 @@ TEST(FuzzCorpusReplay, LayoutFileCorpusParsesOrIsRefused) {
   });
 }
 
+// The channeliser_files_fuzzer's input: a selector byte (parser and table size), then the text.
+void parse_channeliser_file_bytes(const std::string& bytes) {
+  if (bytes.empty()) return;
+  const int selector = static_cast<unsigned char>(bytes[0]);
+  const int count = 1 + (selector >> 1) % 64;
+  if (selector & 1) {
+    EXPECT_EQ(rapt::parse_bandpass_text(bytes.substr(1), "corpus", count).size(), size_t(count));
+  } else {
+    const std::vector<std::string> names = {"s0", "s1", "m002", "3"};
+    EXPECT_EQ(rapt::parse_delays_text(bytes.substr(1), "corpus", count, names).size(),
+              size_t(count));
+  }
+}
+
 TEST(FuzzCorpusReplay, ChanneliserFilesCorpusParsesOrIsRefused) {
-  RAPT_REPLAY_CORPUS("channeliser_files_fuzzer", [](const std::string& bytes) {
-    if (bytes.empty()) return;
-    const int selector = static_cast<unsigned char>(bytes[0]);
-    const int count = 1 + (selector >> 1) % 64;
-    if (selector & 1) {
-      EXPECT_EQ(rapt::parse_bandpass_text(bytes.substr(1), "corpus", count).size(), size_t(count));
-    } else {
-      const std::vector<std::string> names = {"s0", "s1", "m002", "3"};
-      EXPECT_EQ(rapt::parse_delays_text(bytes.substr(1), "corpus", count, names).size(),
-                size_t(count));
-    }
-  });
+  RAPT_REPLAY_CORPUS("channeliser_files_fuzzer", parse_channeliser_file_bytes);
 }
 
 }  // namespace
