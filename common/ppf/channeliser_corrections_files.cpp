@@ -40,7 +40,8 @@ std::vector<double> parse_delays_text(const std::string& text, const std::string
     if (w.size() != 2)
       throw file_error(path, line_text(line) + "expected 'station delay_s', got '" + content + "'");
     int station = -1;
-    for (size_t a = 0; a < names.size() && station < 0; ++a)
+    // Only the first nant names: a name list longer than the data must not reach past them.
+    for (size_t a = 0; a < names.size() && a < size_t(nant) && station < 0; ++a)
       if (names[a] == w[0]) station = int(a);
     if (station < 0) {
       const std::optional<int> index = index_below(w[0], nant);
