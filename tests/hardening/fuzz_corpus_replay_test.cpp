@@ -2,6 +2,7 @@
 // target calls, so `make test` rechecks, without clang, every input the fuzzers found
 // interesting: each must parse or throw DataError, never crash or throw anything else.
 #include <fitsio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +28,7 @@
 #include "io/rfifind_mask.hpp"
 #include "io/sigproc.hpp"
 #include "io/singlepulse.hpp"
+#include "io/uvfits.hpp"
 #include "io/vdif.hpp"
 #include "ppf/pfb_options.hpp"
 #include "test_data.hpp"
@@ -255,6 +257,27 @@ void parse_channeliser_file_bytes(const std::string& bytes) {
 
 TEST(FuzzCorpusReplay, ChanneliserFilesCorpusParsesOrIsRefused) {
   RAPT_REPLAY_CORPUS("channeliser_files_fuzzer", parse_channeliser_file_bytes);
+}
+
+// The uvfits_fuzzer's path: the bytes as a file on disk, through read_uvfits.
+void read_uvfits_bytes(const std::string& bytes) {
+  char path[] = "/tmp/rapt_uvfits_corpus_XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const bool written = ::write(fd, bytes.data(), bytes.size()) == ssize_t(bytes.size());
+  ::close(fd);
+  struct Remove {
+    const char* path;
+    ~Remove() { ::unlink(path); }
+  } remove{path};
+  ASSERT_TRUE(written);
+  std::vector<std::string> warnings;
+  const rapt::VisibilitySet vis = rapt::read_uvfits(path, &warnings);
+  EXPECT_EQ(vis.vis.size(), vis.nrows() * vis.nchan() * vis.nstokes());
+}
+
+TEST(FuzzCorpusReplay, UvfitsCorpusReadsOrIsRefused) {
+  RAPT_REPLAY_CORPUS("uvfits_fuzzer", read_uvfits_bytes);
 }
 
 }  // namespace
