@@ -121,6 +121,12 @@ class ChanneliserEngine {
 // coefficients file (unreadable, not numbers, a count that is not a multiple of the frame).
 std::vector<float> pfb_prototype(const PfbDesign& design, const ChanneliserShape& shape);
 
+// The same for a coefficients file's text (`path` names it in messages): one finite number a
+// line, '#' comments and blank lines skipped, a whole number of frames of `shape` and at most
+// kMaxPfbTaps of them. Throws DataError "path: problem" for a bad file.
+std::vector<float> parse_pfb_coefficients(const std::string& text, const std::string& path,
+                                          const ChanneliserShape& shape);
+
 // Throws UsageError unless `window` names a window pfb_prototype knows.
 void check_pfb_window(const std::string& window);
 

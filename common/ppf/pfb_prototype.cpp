@@ -64,8 +64,7 @@ Window window_named(const std::string& window, double& beta) {
 double sinc(double x) { return x == 0 ? 1.0 : std::sin(kPi * x) / (kPi * x); }
 
 // One number per line ('#' comments and blank lines skipped).
-std::vector<double> read_coefficients(const std::string& path) {
-  const std::string text = read_file_contents(path);
+std::vector<double> coefficients_in(const std::string& text, const std::string& path) {
   std::vector<double> values;
   for_each_content_line(text, path, [&](int line, const std::string& content) {
     const std::vector<std::string> w = words(content);
@@ -92,6 +91,22 @@ std::vector<float> unit_noise_gain(const std::vector<double>& h, const std::stri
 
 }  // namespace
 
+std::vector<float> parse_pfb_coefficients(const std::string& text, const std::string& path,
+                                          const ChanneliserShape& shape) {
+  shape.validate();
+  const int frame = shape.frame();
+  const std::vector<double> h = coefficients_in(text, path);
+  if (h.empty() || h.size() % size_t(frame) != 0)
+    throw file_error(path, "holds " + std::to_string(h.size()) + " coefficients; a filter of " +
+                               std::to_string(frame) + "-sample frames (" +
+                               std::string(shape.real_input ? "2 x --nchan, real input"
+                                                            : "--nchan") +
+                               ") needs a whole number of frames, one per tap");
+  if (h.size() / size_t(frame) > size_t(kMaxPfbTaps))
+    throw file_error(path, "holds more than " + std::to_string(kMaxPfbTaps) + " taps");
+  return unit_noise_gain(h, path);
+}
+
 void check_pfb_window(const std::string& window) {
   double beta = 0;
   window_named(window, beta);
@@ -100,19 +115,9 @@ void check_pfb_window(const std::string& window) {
 std::vector<float> pfb_prototype(const PfbDesign& design, const ChanneliserShape& shape) {
   shape.validate();
   const int frame = shape.frame();
-  if (!design.coeffs_path.empty()) {
-    const std::vector<double> h = read_coefficients(design.coeffs_path);
-    if (h.empty() || h.size() % size_t(frame) != 0)
-      throw file_error(design.coeffs_path,
-                       "holds " + std::to_string(h.size()) + " coefficients; a filter of " +
-                           std::to_string(frame) + "-sample frames (" +
-                           std::string(shape.real_input ? "2 x --nchan, real input" : "--nchan") +
-                           ") needs a whole number of frames, one per tap");
-    if (h.size() / size_t(frame) > size_t(kMaxPfbTaps))
-      throw file_error(design.coeffs_path,
-                       "holds more than " + std::to_string(kMaxPfbTaps) + " taps");
-    return unit_noise_gain(h, design.coeffs_path);
-  }
+  if (!design.coeffs_path.empty())
+    return parse_pfb_coefficients(read_file_contents(design.coeffs_path), design.coeffs_path,
+                                  shape);
   if (design.ntaps < 1 || design.ntaps > kMaxPfbTaps)
     throw UsageError("--ntaps must be from 1 to " + std::to_string(kMaxPfbTaps) + " (got " +
                      std::to_string(design.ntaps) + ")");

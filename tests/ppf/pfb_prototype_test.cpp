@@ -114,6 +114,20 @@ TEST(PfbPrototype, ReadsACoefficientsFileOfWholeFrames) {
   for (float v : h) EXPECT_FLOAT_EQ(v, 0.25f);  // scaled to unit noise gain
 }
 
+TEST(PfbPrototype, ParsesCoefficientsFromTextAsFromAFile) {
+  const std::vector<float> h =
+      parse_pfb_coefficients("1\n\n# middle\n  -1\n1\n-1\n", "mem.txt", complex_shape(2, 1));
+  ASSERT_EQ(h.size(), 4u);
+  EXPECT_FLOAT_EQ(h[0], 0.5f);
+  EXPECT_FLOAT_EQ(h[1], -0.5f);
+  try {
+    parse_pfb_coefficients("1\n2\n3\n", "mem.txt", complex_shape(2, 1));
+    ADD_FAILURE() << "three coefficients taken as whole 2-sample frames";
+  } catch (const DataError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("mem.txt: holds 3 coefficients", 0), 0u) << e.what();
+  }
+}
+
 TEST(PfbPrototype, BadCoefficientsFilesNameTheFile) {
   auto message = [](const std::string& text, int nfine, bool real) {
     const TempFile file(text);
