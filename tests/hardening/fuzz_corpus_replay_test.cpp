@@ -20,6 +20,7 @@
 #include "geometry/array_layout.hpp"
 #include "io/accel_files.hpp"
 #include "io/bestprof.hpp"
+#include "io/fits_image.hpp"
 #include "io/guppi_raw.hpp"
 #include "io/pfd.hpp"
 #include "io/presto_inf.hpp"
@@ -30,6 +31,7 @@
 #include "io/singlepulse.hpp"
 #include "io/uvfits.hpp"
 #include "io/vdif.hpp"
+#include "ppf/channeliser.hpp"
 #include "ppf/pfb_options.hpp"
 #include "test_data.hpp"
 
@@ -259,25 +261,70 @@ TEST(FuzzCorpusReplay, ChanneliserFilesCorpusParsesOrIsRefused) {
   RAPT_REPLAY_CORPUS("channeliser_files_fuzzer", parse_channeliser_file_bytes);
 }
 
+// A corpus input as a file on disk, removed when the object dies (the FITS targets read
+// through CFITSIO's disk driver, as the programs do).
+class CorpusFile {
+ public:
+  explicit CorpusFile(const std::string& bytes) {
+    const int fd = ::mkstemp(path_);
+    if (fd < 0) return;
+    written_ = ::write(fd, bytes.data(), bytes.size()) == ssize_t(bytes.size());
+    ::close(fd);
+  }
+  ~CorpusFile() { ::unlink(path_); }
+  CorpusFile(const CorpusFile&) = delete;
+  CorpusFile& operator=(const CorpusFile&) = delete;
+  bool written() const { return written_; }
+  const char* path() const { return path_; }
+
+ private:
+  char path_[32] = "/tmp/rapt_fuzz_corpus_XXXXXX";
+  bool written_ = false;
+};
+
 // The uvfits_fuzzer's path: the bytes as a file on disk, through read_uvfits.
 void read_uvfits_bytes(const std::string& bytes) {
-  char path[] = "/tmp/rapt_uvfits_corpus_XXXXXX";
-  const int fd = ::mkstemp(path);
-  ASSERT_GE(fd, 0);
-  const bool written = ::write(fd, bytes.data(), bytes.size()) == ssize_t(bytes.size());
-  ::close(fd);
-  struct Remove {
-    const char* path;
-    ~Remove() { ::unlink(path); }
-  } remove{path};
-  ASSERT_TRUE(written);
+  const CorpusFile file(bytes);
+  ASSERT_TRUE(file.written());
   std::vector<std::string> warnings;
-  const rapt::VisibilitySet vis = rapt::read_uvfits(path, &warnings);
+  const rapt::VisibilitySet vis = rapt::read_uvfits(file.path(), &warnings);
   EXPECT_EQ(vis.vis.size(), vis.nrows() * vis.nchan() * vis.nstokes());
 }
 
 TEST(FuzzCorpusReplay, UvfitsCorpusReadsOrIsRefused) {
   RAPT_REPLAY_CORPUS("uvfits_fuzzer", read_uvfits_bytes);
+}
+
+// The pfb_coeffs_fuzzer's input: a selector byte (real or complex input, fine channels), then
+// the coefficients file's text.
+void parse_pfb_coeffs_bytes(const std::string& bytes) {
+  if (bytes.empty()) return;
+  const int selector = static_cast<unsigned char>(bytes[0]);
+  rapt::ChanneliserShape shape;
+  shape.real_input = (selector & 1) != 0;
+  shape.nfine = 1 + (selector >> 1) % 64;
+  const std::vector<float> h = rapt::parse_pfb_coefficients(bytes.substr(1), "corpus", shape);
+  EXPECT_EQ(h.size() % size_t(shape.frame()), 0u);
+  double sum2 = 0;
+  for (float v : h) sum2 += double(v) * v;
+  EXPECT_NEAR(sum2, 1.0, 1e-3);
+}
+
+TEST(FuzzCorpusReplay, PfbCoeffsCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("pfb_coeffs_fuzzer", parse_pfb_coeffs_bytes);
+}
+
+// The fits_image_fuzzer's path: the bytes as a file on disk, through read_fits_image.
+void read_fits_image_bytes(const std::string& bytes) {
+  const CorpusFile file(bytes);
+  ASSERT_TRUE(file.written());
+  std::vector<std::string> warnings;
+  const rapt::FitsImage image = rapt::read_fits_image(file.path(), &warnings);
+  EXPECT_EQ(image.pixels.size(), size_t(image.nx) * size_t(image.ny));
+}
+
+TEST(FuzzCorpusReplay, FitsImageCorpusReadsOrIsRefused) {
+  RAPT_REPLAY_CORPUS("fits_image_fuzzer", read_fits_image_bytes);
 }
 
 }  // namespace
