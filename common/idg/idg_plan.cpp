@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/errors.hpp"
+#include "dedisp/parallel_for.hpp"
 #include "geometry/interferometer_geometry.hpp"
 
 namespace rapt {
@@ -24,14 +25,30 @@ void check_view(const IdgSettings& settings, const IdgVisibilities& vis) {
     if (!(vis.freq_hz[c] > 0)) throw UsageError("IDG visibilities: channel frequencies must be > 0");
 }
 
-// Rows grouped by baseline (antenna1, antenna2), each group in input order.
+// Rows grouped by baseline (antenna1, antenna2) in ascending order, each group in input order:
+// a counting sort over the baselines when the antenna numbers span a small range (they do:
+// stations), else a stable sort.
 std::vector<int64_t> rows_by_baseline(const IdgVisibilities& vis) {
   std::vector<int64_t> rows(vis.nrows);
-  std::iota(rows.begin(), rows.end(), int64_t(0));
-  std::stable_sort(rows.begin(), rows.end(), [&](int64_t a, int64_t b) {
-    if (vis.antenna1[a] != vis.antenna1[b]) return vis.antenna1[a] < vis.antenna1[b];
-    return vis.antenna2[a] < vis.antenna2[b];
-  });
+  if (vis.nrows == 0) return rows;
+  const auto [lo1, hi1] = std::minmax_element(vis.antenna1, vis.antenna1 + vis.nrows);
+  const auto [lo2, hi2] = std::minmax_element(vis.antenna2, vis.antenna2 + vis.nrows);
+  const int64_t span1 = int64_t(*hi1) - *lo1 + 1, span2 = int64_t(*hi2) - *lo2 + 1;
+  if (span1 * span2 > int64_t(1) << 22 || span1 * span2 > int64_t(vis.nrows) * 4) {
+    std::iota(rows.begin(), rows.end(), int64_t(0));
+    std::stable_sort(rows.begin(), rows.end(), [&](int64_t a, int64_t b) {
+      if (vis.antenna1[a] != vis.antenna1[b]) return vis.antenna1[a] < vis.antenna1[b];
+      return vis.antenna2[a] < vis.antenna2[b];
+    });
+    return rows;
+  }
+  auto key = [&](size_t r) {
+    return size_t((int64_t(vis.antenna1[r]) - *lo1) * span2 + (int64_t(vis.antenna2[r]) - *lo2));
+  };
+  std::vector<int64_t> start(size_t(span1 * span2) + 1, 0);
+  for (size_t r = 0; r < vis.nrows; ++r) ++start[key(r) + 1];
+  for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
+  for (size_t r = 0; r < vis.nrows; ++r) rows[size_t(start[key(r)]++)] = int64_t(r);
   return rows;
 }
 
@@ -124,74 +141,106 @@ class BaselinePlanner {
 };
 
 int64_t unflagged_in_group(const IdgVisibilities& vis, int npol, int64_t row, int c0, int nc) {
+  size_t offset[4] = {0, 0, 0, 0};
+  for (int p = 0; p < npol; ++p) offset[p] = size_t(vis.product_index[size_t(p)]);
+  const size_t base = (size_t(row) * vis.nchan + size_t(c0)) * vis.products;
+  const float* w = vis.weight + base;
+  const uint8_t* f = vis.flag ? vis.flag + base : nullptr;
   int64_t count = 0;
-  for (int c = c0; c < c0 + nc; ++c) {
+  for (int c = 0; c < nc; ++c) {
+    const size_t k = size_t(c) * vis.products;
     bool any = false;
-    for (int p = 0; p < npol && !any; ++p) any = vis.weight_of(size_t(row), size_t(c), p) > 0;
+    for (int p = 0; p < npol && !any; ++p) any = !(f && f[k + offset[p]]) && w[k + offset[p]] > 0;
     count += any;
   }
   return count;
 }
 
-}  // namespace
-
-IdgPlan make_idg_plan(const IdgSettings& settings, const IdgVisibilities& vis) {
-  settings.validate();
-  check_view(settings, vis);
-  IdgPlan plan;
-  plan.settings = settings;
+// Plans the rows [begin, end) of `rows`, one baseline's, into `plan`.
+void plan_baseline(const IdgSettings& settings, const IdgVisibilities& vis,
+                   const std::vector<int64_t>& rows, size_t begin, size_t end, IdgPlan& plan) {
+  const int a1 = vis.antenna1[rows[begin]], a2 = vis.antenna2[rows[begin]];
+  if (a1 == a2) return;  // autocorrelations are not imaged
   BaselinePlanner planner(settings, plan);
-  const std::vector<int64_t> rows = rows_by_baseline(vis);
   const int nchan = int(vis.nchan);
   const double scale = settings.image_size / kSpeedOfLight_m_s;  // metres * Hz -> pixels
   std::vector<Step> steps;
-  for (size_t begin = 0; begin < rows.size();) {
-    size_t end = begin;
-    const int a1 = vis.antenna1[rows[begin]], a2 = vis.antenna2[rows[begin]];
-    while (end < rows.size() && vis.antenna1[rows[end]] == a1 && vis.antenna2[rows[end]] == a2) ++end;
-    if (a1 == a2) {  // autocorrelations are not imaged
-      begin = end;
-      continue;
-    }
-    for (int c0 = 0; c0 < nchan; c0 += settings.max_channels_per_subgrid) {
-      const int nc = std::min(settings.max_channels_per_subgrid, nchan - c0);
-      // u and v scale linearly with frequency: the group's first and last channels bound it.
-      const double f[2] = {vis.freq_hz[c0], vis.freq_hz[c0 + nc - 1]};
-      steps.clear();
-      for (size_t r = begin; r < end; ++r) {
-        Step step;
-        step.row = rows[r];
-        step.unflagged = unflagged_in_group(vis, settings.npol, step.row, c0, nc);
-        if (step.unflagged == 0) continue;
-        const std::array<double, 3>& uvw = vis.uvw_m[step.row];
-        // Grid pixels: gx = N/2 + u S nu / c, gy = N/2 - v S nu / c (idg_settings.hpp).
-        const double px[2] = {uvw[0] * f[0] * scale, uvw[0] * f[1] * scale};
-        const double py[2] = {-uvw[1] * f[0] * scale, -uvw[1] * f[1] * scale};
-        step.px_min = std::min(px[0], px[1]), step.px_max = std::max(px[0], px[1]);
-        step.py_min = std::min(py[0], py[1]), step.py_max = std::max(py[0], py[1]);
-        const double w[2] = {uvw[2] * f[0] / kSpeedOfLight_m_s, uvw[2] * f[1] / kSpeedOfLight_m_s};
-        // The layer of the group's central w; the residual at both ends must fit the kernel,
-        // so a group straddling a layer boundary is still placed.
-        step.layer = idg_w_layer(settings, 0.5 * (w[0] + w[1]));
-        bool w_ok = step.layer >= 0 && step.layer < settings.nr_w_layers;
-        for (int k = 0; k < 2 && w_ok; ++k)
-          w_ok = kIdgTaperSupportPx +
-                     idg_w_support_px(settings, w[k] - idg_w_layer_centre(settings, step.layer)) <=
-                 settings.kernel_size;
-        if (!w_ok) {
-          plan.unplaced_w += step.unflagged;
-          continue;
-        }
-        const double extent = std::max(step.px_max - step.px_min, step.py_max - step.py_min);
-        if (extent + settings.kernel_size >= settings.subgrid_size) {
-          plan.unplaced_off_grid += step.unflagged;  // the group alone is wider than a subgrid
-          continue;
-        }
-        steps.push_back(step);
+  for (int c0 = 0; c0 < nchan; c0 += settings.max_channels_per_subgrid) {
+    const int nc = std::min(settings.max_channels_per_subgrid, nchan - c0);
+    // u and v scale linearly with frequency: the group's first and last channels bound it.
+    const double f[2] = {vis.freq_hz[c0], vis.freq_hz[c0 + nc - 1]};
+    steps.clear();
+    for (size_t r = begin; r < end; ++r) {
+      Step step;
+      step.row = rows[r];
+      step.unflagged = unflagged_in_group(vis, settings.npol, step.row, c0, nc);
+      if (step.unflagged == 0) continue;
+      const std::array<double, 3>& uvw = vis.uvw_m[step.row];
+      // Grid pixels: gx = N/2 + u S nu / c, gy = N/2 - v S nu / c (idg_settings.hpp).
+      const double px[2] = {uvw[0] * f[0] * scale, uvw[0] * f[1] * scale};
+      const double py[2] = {-uvw[1] * f[0] * scale, -uvw[1] * f[1] * scale};
+      step.px_min = std::min(px[0], px[1]), step.px_max = std::max(px[0], px[1]);
+      step.py_min = std::min(py[0], py[1]), step.py_max = std::max(py[0], py[1]);
+      const double w[2] = {uvw[2] * f[0] / kSpeedOfLight_m_s, uvw[2] * f[1] / kSpeedOfLight_m_s};
+      // The layer of the group's central w; the residual at both ends must fit the kernel,
+      // so a group straddling a layer boundary is still placed.
+      step.layer = idg_w_layer(settings, 0.5 * (w[0] + w[1]));
+      bool w_ok = step.layer >= 0 && step.layer < settings.nr_w_layers;
+      for (int k = 0; k < 2 && w_ok; ++k)
+        w_ok = kIdgTaperSupportPx +
+                   idg_w_support_px(settings, w[k] - idg_w_layer_centre(settings, step.layer)) <=
+               settings.kernel_size;
+      if (!w_ok) {
+        plan.unplaced_w += step.unflagged;
+        continue;
       }
-      planner.plan(steps, c0, nc);
+      const double extent = std::max(step.px_max - step.px_min, step.py_max - step.py_min);
+      if (extent + settings.kernel_size >= settings.subgrid_size) {
+        plan.unplaced_off_grid += step.unflagged;  // the group alone is wider than a subgrid
+        continue;
+      }
+      steps.push_back(step);
     }
-    begin = end;
+    planner.plan(steps, c0, nc);
+  }
+}
+
+}  // namespace
+
+IdgPlan make_idg_plan(const IdgSettings& settings, const IdgVisibilities& vis, int threads) {
+  settings.validate();
+  check_view(settings, vis);
+  const std::vector<int64_t> rows = rows_by_baseline(vis);
+  std::vector<size_t> bounds = {0};  // baseline b: rows [bounds[b], bounds[b + 1])
+  for (size_t r = 1; r < rows.size(); ++r)
+    if (vis.antenna1[rows[r]] != vis.antenna1[rows[r - 1]] ||
+        vis.antenna2[rows[r]] != vis.antenna2[rows[r - 1]])
+      bounds.push_back(r);
+  bounds.push_back(rows.size());
+  const size_t nbaselines = rows.empty() ? 0 : bounds.size() - 1;
+  // Each baseline planned on its own, then appended in baseline order: the plan does not
+  // depend on the thread count.
+  std::vector<IdgPlan> parts(nbaselines);
+  parallel_for(std::max(threads, 1), nbaselines, [&](size_t b, int) {
+    parts[b].settings = settings;
+    plan_baseline(settings, vis, rows, bounds[b], bounds[b + 1], parts[b]);
+  });
+  IdgPlan plan;
+  plan.settings = settings;
+  size_t nsteps = 0, nsubgrids = 0;
+  for (const IdgPlan& part : parts) nsteps += part.timestep_rows.size(), nsubgrids += part.subgrids.size();
+  plan.timestep_rows.reserve(nsteps);
+  plan.subgrids.reserve(nsubgrids);
+  for (const IdgPlan& part : parts) {
+    const int64_t offset = int64_t(plan.timestep_rows.size());
+    plan.timestep_rows.insert(plan.timestep_rows.end(), part.timestep_rows.begin(), part.timestep_rows.end());
+    for (IdgSubgrid sub : part.subgrids) {
+      sub.first_timestep += offset;
+      plan.subgrids.push_back(sub);
+    }
+    plan.visibilities_placed += part.visibilities_placed;
+    plan.unplaced_off_grid += part.unplaced_off_grid;
+    plan.unplaced_w += part.unplaced_w;
   }
   return plan;
 }

@@ -77,7 +77,9 @@ struct IdgPlan {
 // last channel must fit N_W, see idg_settings.hpp) and the subgrid has fewer than T-bar_max
 // steps; the subgrid is then centred on the footprint (rounded to a pixel). Time steps whose channels in
 // the group are all flagged are left out. Throws UsageError for invalid settings or a view
-// that does not fit them (npol products, null arrays).
-IdgPlan make_idg_plan(const IdgSettings& settings, const IdgVisibilities& visibilities);
+// that does not fit them (npol products, null arrays). Baselines are planned on up to `threads`
+// threads; the plan does not depend on how many.
+IdgPlan make_idg_plan(const IdgSettings& settings, const IdgVisibilities& visibilities,
+                      int threads = 1);
 
 }  // namespace rapt
