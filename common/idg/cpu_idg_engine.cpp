@@ -54,7 +54,7 @@ inline float checker(int i) { return (i & 1) ? -1.0f : 1.0f; }
 class CpuIdgEngine final : public IdgEngine {
  public:
   CpuIdgEngine(const IdgSettings& settings, int threads)
-      : IdgEngine(settings),
+      : IdgEngine(settings, threads),
         threads_(threads),
         batch_(size_t(std::max(16, 4 * threads))),
         tables_(settings),

@@ -1,9 +1,12 @@
 #include "idg/idg_engine.hpp"
 
+#include <cstdlib>
+#include <new>
 #include <string>
 
 #include "cli/errors.hpp"
 #include "idg/idg_gpu_factory.hpp"
+#include "idg/idg_host_passes.hpp"
 
 namespace rapt {
 namespace {
@@ -18,7 +21,23 @@ bool same_settings(const IdgSettings& a, const IdgSettings& b) {
 
 }  // namespace
 
-IdgEngine::IdgEngine(const IdgSettings& settings) : settings_(settings) { settings_.validate(); }
+// Large blocks aligned to 2 MiB: where transparent huge pages are on for all memory, the
+// kernel can then back them with huge pages. No madvise(MADV_HUGEPAGE): with the usual "defrag
+// on madvise" setting a first touch may then stall for seconds compacting memory.
+void* idg_pixel_allocate(size_t bytes) {
+  constexpr size_t kHugePage = size_t(2) << 20;
+  void* p = bytes >= 2 * kHugePage
+                ? std::aligned_alloc(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage)
+                : std::malloc(bytes ? bytes : 1);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+IdgEngine::IdgEngine(const IdgSettings& settings, int host_threads)
+    : settings_(settings), host_threads_(host_threads) {
+  settings_.validate();
+  if (host_threads < 1) throw UsageError("IDG needs at least 1 thread");
+}
 
 // The plan indexes rows and channels of the view it was made from; a different view must at
 // least hold them all.
@@ -41,23 +60,18 @@ IdgImage IdgEngine::grid_normalised(const IdgPlan& plan, const IdgVisibilities& 
   check(plan, vis);
   if (!unit && !plan.timestep_rows.empty() && !vis.vis) throw UsageError("IDG visibilities: no values to grid");
   const int npol = settings_.npol, n = settings_.grid_size;
+  const size_t plane = size_t(n) * n;
   IdgImage image;
   image.npol = npol;
   image.size = n;
-  image.pixels.assign(size_t(npol) * n * n, {0.0f, 0.0f});
-  image.weight_sum.assign(size_t(npol), 0.0);
-  for (const IdgSubgrid& s : plan.subgrids)
-    for (int t = 0; t < s.nr_timesteps; ++t) {
-      const size_t row = size_t(plan.timestep_rows[size_t(s.first_timestep + t)]);
-      for (int c = s.first_channel; c < s.first_channel + s.nr_channels; ++c)
-        for (int p = 0; p < npol; ++p) image.weight_sum[size_t(p)] += vis.weight_of(row, size_t(c), p);
-    }
+  image.pixels.resize(size_t(npol) * plane);
+  idg_fill_zero(image.pixels.data(), image.pixels.size(), host_threads_);
   grid_image(plan, vis, unit, image);
+  if (image.weight_sum.size() != size_t(npol))
+    image.weight_sum = idg_weight_sums(plan, vis, host_threads_);
   for (int p = 0; p < npol; ++p) {
     if (image.weight_sum[size_t(p)] == 0) continue;
-    const float scale = float(1.0 / image.weight_sum[size_t(p)]);
-    std::complex<float>* plane = image.plane(p);
-    for (size_t i = 0; i < size_t(n) * n; ++i) plane[i] *= scale;
+    idg_scale(image.plane(p), plane, float(1.0 / image.weight_sum[size_t(p)]), host_threads_);
   }
   return image;
 }
@@ -78,9 +92,8 @@ void IdgEngine::degrid(const IdgPlan& plan, const IdgImage& model, const IdgVisi
     throw UsageError("IDG model image must hold " + std::to_string(settings_.npol) + " planes of " +
                      std::to_string(settings_.grid_size) + " x " + std::to_string(settings_.grid_size));
   if (vis.nrows * vis.nchan > 0 && !predicted) throw UsageError("IDG degrid: no output array");
-  for (size_t row = 0; row < vis.nrows; ++row)
-    for (size_t c = 0; c < vis.nchan; ++c)
-      for (int p = 0; p < settings_.npol; ++p) predicted[vis.index(row, c, p)] = {0.0f, 0.0f};
+  // The engine writes every planned value; the rest are set to 0 here.
+  idg_zero_unplanned(plan, vis, host_threads_, predicted);
   degrid_image(plan, model, vis, predicted);
 }
 

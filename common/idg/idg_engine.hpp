@@ -20,8 +20,13 @@
 // is needed. Pixels where the taper has fallen below 1e-6 (the outermost) are set to 0.
 #pragma once
 #include <complex>
+#include <cstddef>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "idg/idg_plan.hpp"
@@ -29,11 +34,38 @@
 
 namespace rapt {
 
+// Storage of image planes (hundreds of MB at N = 4096): resize() leaves new values unset, so
+// an engine fills them once, on all its threads, rather than the allocating thread zeroing
+// them first (the page faults of a fresh block then spread over the threads too);
+// assign(n, value) and the other constructors set values as usual.
+void* idg_pixel_allocate(size_t bytes);
+template <typename T>
+struct IdgPixelAllocator {
+  static_assert(std::is_trivially_copyable_v<T>);
+  using value_type = T;
+  IdgPixelAllocator() = default;
+  template <typename U>
+  IdgPixelAllocator(const IdgPixelAllocator<U>&) noexcept {}
+  T* allocate(size_t n) { return static_cast<T*>(idg_pixel_allocate(n * sizeof(T))); }
+  void deallocate(T* p, size_t) noexcept { std::free(p); }
+  template <typename U>
+  void construct(U*) noexcept {}  // value left unset
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+  template <typename U>
+  bool operator==(const IdgPixelAllocator<U>&) const noexcept { return true; }
+  template <typename U>
+  bool operator!=(const IdgPixelAllocator<U>&) const noexcept { return false; }
+};
+using IdgPixels = std::vector<std::complex<float>, IdgPixelAllocator<std::complex<float>>>;
+
 // One complex image per polarisation, [pol][y][x], N x N, in the geometry above.
 struct IdgImage {
   int npol = 0;
   int size = 0;
-  std::vector<std::complex<float>> pixels;
+  IdgPixels pixels;
   // grid/psf: sum of the weights per polarisation the image was divided by (0: nothing
   // gridded, image left at zero).
   std::vector<double> weight_sum;
@@ -49,6 +81,9 @@ class IdgEngine {
   virtual ~IdgEngine() = default;
   const IdgSettings& settings() const { return settings_; }
   virtual std::string name() const = 0;
+  // Threads of the host's passes around the engine's own work (also a good count for
+  // make_idg_plan).
+  int host_threads() const { return host_threads_; }
 
   // Dirty image per polarisation, normalised by the sum of the weights. Throws UsageError
   // when the plan was made with other settings or `vis` does not fit it.
@@ -63,11 +98,15 @@ class IdgEngine {
               std::complex<float>* predicted);
 
  protected:
-  explicit IdgEngine(const IdgSettings& settings);
+  // `host_threads` (>= 1) run the host's passes over visibilities and images around the
+  // engine's own work (weight sums, zeroing, normalisation; idg_host_passes.hpp).
+  IdgEngine(const IdgSettings& settings, int host_threads);
 
  private:
   // Un-normalised image sum_k c_kp exp(-2 pi i ...) into `image` (zeroed, npol x N x N), with
-  // c = w V, or c = w when `unit_visibilities`.
+  // c = w V, or c = w when `unit_visibilities`. An engine that reads every planned weight may
+  // also set image.weight_sum (empty on entry) to what idg_weight_sums gives; else it is
+  // worked out after.
   virtual void grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit_visibilities,
                           IdgImage& image) = 0;
   virtual void degrid_image(const IdgPlan& plan, const IdgImage& model,
@@ -75,6 +114,7 @@ class IdgEngine {
   void check(const IdgPlan& plan, const IdgVisibilities& vis) const;
   IdgImage grid_normalised(const IdgPlan& plan, const IdgVisibilities& vis, bool unit);
   IdgSettings settings_;
+  int host_threads_ = 1;
 };
 
 // Make engines from one thread at a time (FFTW's planner is not thread-safe); a made engine's

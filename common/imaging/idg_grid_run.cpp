@@ -176,7 +176,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       settings.nr_w_layers, settings.nr_w_layers == 1 ? "" : "s", settings.w_step_lambda));
   for (size_t p = 0; p < out.pols.size(); ++p) {
     const IdgVisibilities view = view_of(vs, samples, p);
-    const IdgPlan plan = make_idg_plan(settings, view);
+    const IdgPlan plan = make_idg_plan(settings, view, engine->host_threads());
     check_plan(plan, o, extent);
     const IdgImage dirty = engine->grid(plan, view);
     result.placed += plan.visibilities_placed;

@@ -104,7 +104,7 @@ int64_t degrid_product(const IdgGridOptions& o, const FitsImage& model, const Vi
   view.uvw_m = vs.uvw_m.data();
   view.freq_hz = vs.channel_freq_hz.data();
   view.weight = weights.data();
-  const IdgPlan plan = make_idg_plan(engine.settings(), view);
+  const IdgPlan plan = make_idg_plan(engine.settings(), view, engine.host_threads());
   if (plan.unplaced_off_grid > 0 || plan.unplaced_w > 0)
     throw file_error(o.input, format_string(
         "%lld visibilities cannot be predicted from %s: their baselines fall off its uv grid "

@@ -26,6 +26,7 @@
 #include "dedisp/parallel_for.hpp"
 #include "geometry/interferometer_geometry.hpp"
 #include "idg/idg_gpu_factory.hpp"
+#include "idg/idg_host_passes.hpp"
 #include "idg/idg_subgrid_kernels.hpp"
 #include "idg/idg_taper.hpp"
 #include "idg_kernels.hpp"
@@ -35,6 +36,20 @@ namespace {
 
 constexpr size_t kSubgridBufferBytes = size_t(128) << 20;  // subgrid pixels of one batch
 constexpr size_t kBatchVisibilities = size_t(1) << 22;     // visibilities of one batch
+
+// The host packs std::complex<float> (idg_host_passes.hpp) straight into float2 buffers.
+static_assert(sizeof(float2) == sizeof(std::complex<float>) &&
+              alignof(float2) >= alignof(std::complex<float>));
+std::complex<float>* as_complex(float2* p) { return reinterpret_cast<std::complex<float>*>(p); }
+const std::complex<float>* as_complex(const float2* p) {
+  return reinterpret_cast<const std::complex<float>*>(p);
+}
+
+int host_thread_count() { return int(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)); }
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 void check_cufft(cufftResult status, const char* what) {
   if (status != CUFFT_SUCCESS)
@@ -117,7 +132,8 @@ struct Slot {
 
 class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
  public:
-  GpuIdgEngine(const IdgSettings& settings, int gpu) : IdgEngine(settings), gpu_(gpu) {
+  GpuIdgEngine(const IdgSettings& settings, int gpu)
+      : IdgEngine(settings, host_thread_count()), gpu_(gpu) {
     const cuda::DeviceGuard device(gpu_);
     const IdgSettings& s = this->settings();
     const int nb = s.subgrid_size, npol = s.npol, n = s.grid_size;
@@ -126,7 +142,6 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     batch_visibilities_ = std::max(kBatchVisibilities, size_t(s.max_timesteps_per_subgrid) *
                                                            size_t(s.max_channels_per_subgrid));
     check_memory();
-    host_threads_ = int(std::clamp(std::thread::hardware_concurrency(), 1u, 16u));
 
     stream_ = cuda::Stream();  // on gpu_: the member's own was made before the guard
     copy_stream_ = cuda::Stream();
@@ -199,16 +214,64 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   void upload_call_inputs(const IdgPlan& plan, const IdgVisibilities& vis) {
     if (plan.timestep_rows.size() > size_t(1) << 31)
       throw UsageError("IDG on the GPU takes plans of up to 2^31 time steps");
+    const auto start = std::chrono::steady_clock::now();
     std::vector<double3> uvw(plan.timestep_rows.size());
-    for (size_t t = 0; t < uvw.size(); ++t) {
-      const std::array<double, 3>& b = vis.uvw_m[plan.timestep_rows[t]];
-      uvw[t] = make_double3(b[0], b[1], b[2]);
-    }
+    constexpr size_t kBlock = size_t(1) << 16;
+    parallel_for(host_threads(), (uvw.size() + kBlock - 1) / kBlock, [&](size_t block, int) {
+      for (size_t t = block * kBlock; t < std::min(uvw.size(), (block + 1) * kBlock); ++t) {
+        const std::array<double, 3>& b = vis.uvw_m[plan.timestep_rows[t]];
+        uvw[t] = make_double3(b[0], b[1], b[2]);
+      }
+    });
+    times_.host_s += seconds_since(start);
     grow(uvw_, std::max<size_t>(uvw.size(), 1));
     grow(freq_, std::max<size_t>(vis.nchan, 1));
     upload(uvw_.get(), uvw.data(), uvw.size(), stream_.get());
     upload(freq_.get(), vis.freq_hz, vis.nchan, stream_.get());
     stream_.synchronize();  // the host vector dies here
+  }
+
+  // A whole image between the device and the caller's pageable memory, through the two slots'
+  // page-locked value buffers on the kernel stream: the host copies one chunk on all its
+  // threads while the next is on the bus (a pageable copy runs at a fraction of the bus rate).
+  // The slots must be idle: no batch of the call in flight.
+  void download_image(const float2* device, std::complex<float>* host, size_t count) {
+    cudaStream_t st = stream_.get();
+    const size_t chunk = batch_visibilities_ * size_t(settings().npol);  // a slot's values
+    const size_t nchunks = (count + chunk - 1) / chunk;
+    auto size = [&](size_t k) { return std::min(chunk, count - k * chunk); };
+    for (size_t k = 0; k <= nchunks; ++k) {
+      if (k < nchunks) {  // slot k % 2 held chunk k - 2, copied out below on the last pass
+        const Slot& slot = slots_[k % 2];
+        RAPT_CUDA_CHECK(cudaMemcpyAsync(slot.values_staging.get(), device + k * chunk,
+                                        size(k) * sizeof(float2), cudaMemcpyDeviceToHost, st));
+        slot.downloaded.record(st);
+      }
+      if (k > 0) {
+        const Slot& slot = slots_[(k - 1) % 2];
+        slot.downloaded.synchronize();
+        const auto start = std::chrono::steady_clock::now();
+        idg_copy(as_complex(slot.values_staging.get()), host + (k - 1) * chunk, size(k - 1),
+                 host_threads());
+        times_.host_s += seconds_since(start);
+      }
+    }
+  }
+
+  void upload_image(const std::complex<float>* host, float2* device, size_t count) {
+    cudaStream_t st = stream_.get();
+    const size_t chunk = batch_visibilities_ * size_t(settings().npol);
+    for (size_t k = 0; k * chunk < count; ++k) {
+      const Slot& slot = slots_[k % 2];
+      slot.uploaded.synchronize();  // the slot's last chunk (or batch) has gone up
+      const size_t size = std::min(chunk, count - k * chunk);
+      const auto start = std::chrono::steady_clock::now();
+      idg_copy(host + k * chunk, as_complex(slot.values_staging.get()), size, host_threads());
+      times_.host_s += seconds_since(start);
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(device + k * chunk, slot.values_staging.get(),
+                                      size * sizeof(float2), cudaMemcpyHostToDevice, st));
+      slot.uploaded.record(st);
+    }
   }
 
   // Subgrids of layer z split into batches that fit the buffers: [begin, end) into `layer`.
@@ -232,11 +295,14 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   // Fills slot `slot`'s page-locked subgrid descriptors of a batch (and, when `vis_values`, the
   // weighted visibilities, time-then-channel per subgrid) and sends them up on the copy stream
   // once the device is done with the slot's last batch. Packing reads the caller's arrays
-  // scattered by row, so it runs on several host threads, one subgrid at a time.
+  // scattered by row, so it runs on several host threads, one subgrid at a time; with the
+  // values it sums each subgrid's weights into weight_sums[subgrid][pol].
   int stage_batch(const IdgPlan& plan, const std::vector<size_t>& layer, size_t begin, size_t end,
-                  const IdgVisibilities& vis, bool unit, bool vis_values, Slot& slot) {
+                  const IdgVisibilities& vis, bool unit, bool vis_values, Slot& slot,
+                  double* weight_sums = nullptr) {
     const IdgSettings& s = settings();
     slot.uploaded.synchronize();  // the staging buffers' last contents have gone up
+    const auto start = std::chrono::steady_clock::now();
     int offset = 0;
     for (size_t i = begin; i < end; ++i) {
       const IdgSubgrid& sub = plan.subgrids[layer[i]];
@@ -253,39 +319,20 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     }
     const size_t count = end - begin;
     if (vis_values)
-      parallel_for(host_threads_, count, [&](size_t item, int) {
-        pack_subgrid(plan, plan.subgrids[layer[begin + item]],
-                     slot.subgrids_staging.get()[item].vis_offset, vis, unit,
-                     slot.values_staging.get());
+      parallel_for(host_threads(), count, [&](size_t item, int) {
+        const size_t sub = layer[begin + item];
+        idg_pack_subgrid(plan, plan.subgrids[sub], vis, unit,
+                         as_complex(slot.values_staging.get()) +
+                             size_t(slot.subgrids_staging.get()[item].vis_offset) * s.npol,
+                         weight_sums ? weight_sums + sub * size_t(s.npol) : nullptr);
       });
+    times_.host_s += seconds_since(start);
     cudaStream_t cs = copy_stream_.get();
     slot.consumed.make_wait(cs);  // the device buffers' last batch is done with
     upload(slot.subgrids.get(), slot.subgrids_staging.get(), count, cs);
     if (vis_values) upload(slot.values.get(), slot.values_staging.get(), size_t(offset) * s.npol, cs);
     slot.uploaded.record(cs);
     return offset;
-  }
-
-  void pack_subgrid(const IdgPlan& plan, const IdgSubgrid& sub, int offset,
-                    const IdgVisibilities& vis, bool unit, float2* staging) {
-    const int npol = settings().npol;
-    float2* out = staging + size_t(offset) * npol;
-    for (int t = 0; t < sub.nr_timesteps; ++t) {
-      const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
-      for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c, out += npol)
-        for (int p = 0; p < npol; ++p) {
-          const float w = vis.weight_of(row, size_t(c), p);
-          // A flagged value may be NaN: it must contribute 0, not 0 * NaN.
-          if (w == 0) {
-            out[p] = make_float2(0.0f, 0.0f);
-          } else if (unit) {
-            out[p] = make_float2(w, 0.0f);
-          } else {
-            const std::complex<float> v = vis.vis[vis.index(row, size_t(c), p)];
-            out[p] = make_float2(w * v.real(), w * v.imag());
-          }
-        }
-    }
   }
 
   // The subgrids of every w-layer, and the batches [begin, end) of each, in call order.
@@ -328,9 +375,11 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     std::vector<std::vector<size_t>> layers;
     const std::vector<Batch> list = call_batches(plan, layers);
     std::vector<Timed> batch_times(list.size()), layer_times(layers.size() + 1);
+    // Each subgrid's weight sums, from the packing (subgrids on no w-layer are summed below).
+    std::vector<double> weight_sums(plan.subgrids.size() * size_t(s.npol), 0.0);
     if (!list.empty())
       stage_batch(plan, layers[size_t(list[0].z)], list[0].begin, list[0].end, vis, unit, true,
-                  slots_[0]);
+                  slots_[0], weight_sums.data());
     for (size_t i = 0; i < list.size(); ++i) {
       const Batch& b = list[i];
       Slot& slot = slots_[i % 2];
@@ -358,14 +407,18 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       // The host packs the next batch while the device grids this one.
       if (i + 1 < list.size())
         stage_batch(plan, layers[size_t(list[i + 1].z)], list[i + 1].begin, list[i + 1].end, vis,
-                    unit, true, slots_[(i + 1) % 2]);
+                    unit, true, slots_[(i + 1) % 2], weight_sums.data());
     }
+    for (size_t i = 0; i < plan.subgrids.size(); ++i)
+      if (plan.subgrids[i].w_layer < 0 || plan.subgrids[i].w_layer >= s.nr_w_layers)
+        idg_subgrid_weight_sums(plan, plan.subgrids[i], vis,
+                                weight_sums.data() + i * size_t(s.npol));
+    image.weight_sum = idg_total_weight_sums(weight_sums, s.npol);
     const Timed& last = layer_times.back();
     last.start.record(st);
     launch_idg_divide_taper(geometry_, image_taper_.get(), image_.get(), st);
     last.stop.record(st);
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(image.pixels.data(), image_.get(), grid_values * sizeof(float2),
-                                    cudaMemcpyDeviceToHost, st));
+    download_image(image_.get(), image.pixels.data(), grid_values);
     stream_.synchronize();
     for (size_t i = 0; i < list.size(); ++i) {
       const Timed& t = batch_times[i];
@@ -389,8 +442,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     const auto call_start = std::chrono::steady_clock::now();
     upload_call_inputs(plan, vis);
     cudaStream_t st = stream_.get(), cs = copy_stream_.get();
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(image_.get(), model.pixels.data(), grid_values * sizeof(float2),
-                                    cudaMemcpyHostToDevice, st));
+    upload_image(model.pixels.data(), image_.get(), grid_values);
     std::vector<std::vector<size_t>> layers;
     const std::vector<Batch> list = call_batches(plan, layers);
     std::vector<Timed> batch_times(list.size()), layer_times(layers.size());
@@ -453,24 +505,20 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
 
   void scatter_predictions(const IdgPlan& plan, const std::vector<size_t>& layer, const Batch& b,
                            const Slot& slot, const IdgVisibilities& vis,
-                           std::complex<float>* predicted) const {
+                           std::complex<float>* predicted) {
     const int npol = settings().npol;
     slot.downloaded.synchronize();
-    parallel_for(host_threads_, b.end - b.begin, [&](size_t item, int) {
-      const IdgSubgrid& sub = plan.subgrids[layer[b.begin + item]];
-      const float2* in =
-          slot.values_staging.get() + size_t(slot.subgrids_staging.get()[item].vis_offset) * npol;
-      for (int t = 0; t < sub.nr_timesteps; ++t) {
-        const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
-        for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c, in += npol)
-          for (int p = 0; p < npol; ++p)
-            predicted[vis.index(row, size_t(c), p)] = std::complex<float>(in[p].x, in[p].y);
-      }
+    const auto start = std::chrono::steady_clock::now();
+    parallel_for(host_threads(), b.end - b.begin, [&](size_t item, int) {
+      idg_unpack_subgrid(plan, plan.subgrids[layer[b.begin + item]], vis,
+                         as_complex(slot.values_staging.get()) +
+                             size_t(slot.subgrids_staging.get()[item].vis_offset) * npol,
+                         predicted);
     });
+    times_.host_s += seconds_since(start);
   }
 
   int gpu_;
-  int host_threads_ = 1;  // packing and unpacking visibilities
   int batch_subgrids_ = 0;
   size_t batch_visibilities_ = 0;
   IdgGpuGeometry geometry_;

@@ -15,6 +15,8 @@ struct IdgGpuCallTimes {
   double kernel_s = 0;   // the gridder or degridder kernel alone
   double call_s = 0;     // wall clock of the engine's own part of the call (packing, uploads,
                          // device work, downloads); the rest is the common IdgEngine's
+  double host_s = 0;     // host work inside call_s: gathering uvw, packing and unpacking batches
+                         // (waits for the device excluded; mostly overlapped with it)
 };
 
 class IdgGpuTimed {

@@ -1,0 +1,47 @@
+// The host's passes over a plan's visibilities that every engine call makes around its
+// gridding: weight sums, packing a subgrid's values into a contiguous block (the GPU engine's
+// batches), scattering predictions back, zeroing what no subgrid predicts, and whole-image
+// fills and scales. Threaded over subgrids or rows with parallel_for; the per-polarisation
+// products, flags and row blocks are looked up once per time step, not per value. Every result
+// is independent of the thread count: sums are in double, per subgrid in time-then-channel
+// order and then over the subgrids in plan order.
+#pragma once
+#include <complex>
+#include <cstddef>
+#include <vector>
+
+#include "idg/idg_plan.hpp"
+
+namespace rapt {
+
+// sum of vis.weight_of over every planned (time step, channel) of every subgrid, per
+// polarisation (npol values): per subgrid, then over the subgrids in plan order.
+std::vector<double> idg_weight_sums(const IdgPlan& plan, const IdgVisibilities& vis, int threads);
+// The per-subgrid part: sums[p] over one subgrid's (time step, channel) in order.
+void idg_subgrid_weight_sums(const IdgPlan& plan, const IdgSubgrid& subgrid,
+                             const IdgVisibilities& vis, double* sums);
+// idg_weight_sums from the per-subgrid parts, [subgrid][pol] in plan order.
+std::vector<double> idg_total_weight_sums(const std::vector<double>& subgrid_sums, int npol);
+
+// The values of `subgrid` into out[nr_timesteps][nr_channels][npol], time then channel:
+// weight x V (or the weight alone when `unit`), 0 where the weight is 0 or the value flagged
+// (a flagged value may be NaN; it must give 0, not 0 x NaN). npol = plan.settings.npol.
+// With `weight_sums`, also the subgrid's idg_subgrid_weight_sums (the weights are read anyway).
+void idg_pack_subgrid(const IdgPlan& plan, const IdgSubgrid& subgrid, const IdgVisibilities& vis,
+                      bool unit, std::complex<float>* out, double* weight_sums = nullptr);
+// The inverse of the layout above: predicted[vis.index(row, c, p)] = in[t][c][p].
+void idg_unpack_subgrid(const IdgPlan& plan, const IdgSubgrid& subgrid, const IdgVisibilities& vis,
+                        const std::complex<float>* in, std::complex<float>* predicted);
+
+// Sets predicted[vis.index(row, c, p)] to 0 for every row, channel and planned polarisation
+// that no subgrid of `plan` covers (the values a degridder leaves alone).
+void idg_zero_unplanned(const IdgPlan& plan, const IdgVisibilities& vis, int threads,
+                        std::complex<float>* predicted);
+
+// values[0, count) = 0, values[0, count) *= scale, and to[0, count) = from[0, count), in
+// parallel blocks.
+void idg_fill_zero(std::complex<float>* values, size_t count, int threads);
+void idg_scale(std::complex<float>* values, size_t count, float scale, int threads);
+void idg_copy(const std::complex<float>* from, std::complex<float>* to, size_t count, int threads);
+
+}  // namespace rapt
