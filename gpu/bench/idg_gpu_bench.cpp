@@ -24,7 +24,7 @@ double now_s() {
 template <typename Call>
 IdgGpuOpTiming time_op(IdgEngine& engine, int repeats, Call call) {
   const auto& timed = dynamic_cast<const IdgGpuTimed&>(engine);
-  std::vector<double> wall, device, kernel, own;
+  std::vector<double> wall, device, kernel, own, host;
   for (int r = 0; r <= repeats; ++r) {
     const double start = now_s();
     call();
@@ -35,8 +35,9 @@ IdgGpuOpTiming time_op(IdgEngine& engine, int repeats, Call call) {
     device.push_back(t.subgrid_s + t.grid_s);
     kernel.push_back(t.kernel_s);
     own.push_back(t.call_s);
+    host.push_back(stop - start - t.call_s + t.host_s);
   }
-  return {median(wall), median(device), median(kernel), median(own)};
+  return {median(wall), median(device), median(kernel), median(own), median(host)};
 }
 
 }  // namespace

@@ -12,6 +12,8 @@ struct IdgGpuOpTiming {
   double device_s = 0;  // the device's share: subgrid and grid passes (events, median)
   double kernel_s = 0;  // the gridder or degridder kernel alone (median)
   double call_s = 0;    // the GPU engine's own share of engine_s (median)
+  double host_s = 0;    // host work in engine_s: the common IdgEngine's passes (engine_s -
+                        // call_s) and the GPU engine's packing and unpacking (median)
 };
 
 // Back-to-back calls of one operation for an external meter (energy): `begin` and `end` are

@@ -7,9 +7,11 @@
 // Synthetic tracks: antennas on a plane, observed from the pole, so baselines turn in the uv
 // plane with w = 0 and every visibility is placed on the one w-layer; the time step and
 // channel width let the longest tracks fill T-bar = 128 steps per subgrid. The plan is made
-// once, outside the timings. GVis/s counts visibilities of 4 polarisations; %bound is the
-// gridder or degridder kernel's rate over the digest's issue bound of 1.63 GVis/s at N-bar = 32
-// (GH100, 132 SMs at 1.98 GHz).
+// once, outside the timings (its own column, on all host threads). GVis/s counts visibilities
+// of 4 polarisations; %bound is the gridder or degridder kernel's rate, and the whole engine
+// call's, over the digest's issue bound of 1.63 GVis/s at N-bar = 32 (GH100, 132 SMs at
+// 1.98 GHz). host ms is the host's work inside an engine call (weight sums, zeroing,
+// normalisation, packing and unpacking batches), most of it overlapped with the device.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -151,8 +153,8 @@ struct IdgEnergy {
 };
 
 void add_gpu_rows(BenchTable& table, const IdgWorkload& w, const IdgSettings& s,
-                  const IdgPlan& plan, const BenchObservation& obs, const BenchSettings& settings,
-                  const IdgImage* cpu_image, bool energy) {
+                  const IdgPlan& plan, double plan_s, const BenchObservation& obs,
+                  const BenchSettings& settings, const IdgImage* cpu_image, bool energy) {
   std::fprintf(stderr, "rapt_bench: idg gpu %s\n", size_text(w).c_str());
   IdgEnergy e;
   gpu::IdgGpuSustainedRun run;
@@ -197,14 +199,18 @@ void add_gpu_rows(BenchTable& table, const IdgWorkload& w, const IdgSettings& s,
   for (const auto& [op, o] : {std::pair<const char*, gpu::IdgGpuOpTiming>{"grid", t.grid},
                               {"degrid", t.degrid}})
     table.add_row({w.name, size_text(w), "gpu", op, std::to_string(plan.subgrids.size()),
-                   number_cell(o.kernel_s * 1e3), number_cell(o.device_s * 1e3),
+                   number_cell(plan_s * 1e3), number_cell(o.kernel_s * 1e3),
+                   number_cell(o.device_s * 1e3), number_cell(o.host_s * 1e3),
                    number_cell(o.engine_s * 1e3), number_cell(nvis / o.kernel_s * 1e-9),
                    number_cell(nvis / o.device_s * 1e-9), number_cell(nvis / o.engine_s * 1e-9),
-                   percent_cell(nvis / o.kernel_s / kIssueBoundVisPerS), joules[op_index++],
+                   percent_cell(nvis / o.kernel_s / kIssueBoundVisPerS),
+                   percent_cell(nvis / o.engine_s / kIssueBoundVisPerS), joules[op_index++],
                    std::string(op) == "grid" ? check : "-"});
-  std::fprintf(stderr, "rapt_bench: idg %s engine ms grid %.1f (GPU engine's part %.1f), degrid %.1f (%.1f)\n",
-               w.name, t.grid.engine_s * 1e3, t.grid.call_s * 1e3, t.degrid.engine_s * 1e3,
-               t.degrid.call_s * 1e3);
+  std::fprintf(stderr,
+               "rapt_bench: idg %s engine ms grid %.1f (GPU engine's part %.1f, host work %.1f), "
+               "degrid %.1f (%.1f, %.1f)\n",
+               w.name, t.grid.engine_s * 1e3, t.grid.call_s * 1e3, t.grid.host_s * 1e3,
+               t.degrid.engine_s * 1e3, t.degrid.call_s * 1e3, t.degrid.host_s * 1e3);
   const double cycle_s = t.grid.engine_s + t.degrid.engine_s;
   std::fprintf(stderr, "rapt_bench: idg %s imaging cycle (grid + degrid engine calls) %.3g GVis/s\n",
                w.name, nvis / cycle_s * 1e-9);
@@ -214,9 +220,11 @@ void add_gpu_rows(BenchTable& table, const IdgWorkload& w, const IdgSettings& s,
 }  // namespace
 
 void print_idg_tables(const BenchSettings& settings) {
-  BenchTable table({"idg", "stations x steps x chans", "engine", "op", "subgrids", "kernel ms",
-                    "device ms", "engine ms", "GVis/s kernel", "GVis/s device",
-                    "GVis/s engine", "%bound", "J/GVis", "check"});
+  BenchTable table({"idg", "stations x steps x chans", "engine", "op", "subgrids", "plan ms",
+                    "kernel ms", "device ms", "host ms", "engine ms", "GVis/s kernel",
+                    "GVis/s device", "GVis/s engine", "%bound kernel", "%bound engine", "J/GVis",
+                    "check"});
+  const int host_threads = int(std::max(1u, std::thread::hardware_concurrency()));
 #ifdef RAPT_WITH_CUDA
   const bool gpu = settings.run_gpu && gpu_device_count() > settings.gpu;
 #endif
@@ -224,10 +232,11 @@ void print_idg_tables(const BenchSettings& settings) {
   {
     const IdgSettings s = settings_of(kSmall);
     const BenchObservation obs = make_observation(kSmall);
-    const IdgPlan plan = make_idg_plan(s, obs.view());
+    IdgPlan plan;
+    const double plan_s = seconds_of([&] { plan = make_idg_plan(s, obs.view(), host_threads); });
     if (settings.run_cpu) {
       std::fprintf(stderr, "rapt_bench: idg cpu %s\n", size_text(kSmall).c_str());
-      const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+      const int threads = host_threads;
       auto engine = make_cpu_idg_engine(s, threads);
       const double grid_s = seconds_of([&] { cpu_image = engine->grid(plan, obs.view()); });
       std::vector<std::complex<float>> predicted(obs.vis.size());
@@ -235,16 +244,16 @@ void print_idg_tables(const BenchSettings& settings) {
           seconds_of([&] { engine->degrid(plan, cpu_image, obs.view(), predicted.data()); });
       const double nvis = double(plan.visibilities_placed);
       const std::string engine_name = "cpu x" + std::to_string(threads);
-      table.add_row({kSmall.name, size_text(kSmall), engine_name, "grid",
-                     std::to_string(plan.subgrids.size()), "-", "-", number_cell(grid_s * 1e3), "-",
-                     "-", number_cell(nvis / grid_s * 1e-9), "-", "-", "reference"});
-      table.add_row({kSmall.name, size_text(kSmall), engine_name, "degrid",
-                     std::to_string(plan.subgrids.size()), "-", "-", number_cell(degrid_s * 1e3),
-                     "-", "-", number_cell(nvis / degrid_s * 1e-9), "-", "-", "reference"});
+      for (const auto& [op, op_s] : {std::pair<const char*, double>{"grid", grid_s},
+                                     {"degrid", degrid_s}})
+        table.add_row({kSmall.name, size_text(kSmall), engine_name, op,
+                       std::to_string(plan.subgrids.size()), number_cell(plan_s * 1e3), "-", "-",
+                       "-", number_cell(op_s * 1e3), "-", "-", number_cell(nvis / op_s * 1e-9), "-",
+                       percent_cell(nvis / op_s / kIssueBoundVisPerS), "-", "reference"});
     }
 #ifdef RAPT_WITH_CUDA
     if (gpu)
-      add_gpu_rows(table, kSmall, s, plan, obs, settings,
+      add_gpu_rows(table, kSmall, s, plan, plan_s, obs, settings,
                    settings.run_cpu ? &cpu_image : nullptr, false);
 #endif
   }
@@ -253,8 +262,9 @@ void print_idg_tables(const BenchSettings& settings) {
     if (gpu) {
       const IdgSettings s = settings_of(kB2);
       const BenchObservation obs = make_observation(kB2);
-      const IdgPlan plan = make_idg_plan(s, obs.view());
-      add_gpu_rows(table, kB2, s, plan, obs, settings, nullptr, true);
+      IdgPlan plan;
+      const double plan_s = seconds_of([&] { plan = make_idg_plan(s, obs.view(), host_threads); });
+      add_gpu_rows(table, kB2, s, plan, plan_s, obs, settings, nullptr, true);
     } else {
       table.add_row({kB2.name, size_text(kB2), "gpu", "skipped: no GPU"});
     }
@@ -262,10 +272,12 @@ void print_idg_tables(const BenchSettings& settings) {
     table.add_row({kB2.name, size_text(kB2), "gpu", "skipped: built without CUDA"});
 #endif
   }
-  std::printf("\n# image-domain gridding: 4 polarisations, N-bar = 32, one w-layer, plan made "
-              "beforehand; kernel = gridder or degridder alone, device = subgrid passes + grid "
-              "FFTs and taper (events), engine = the IdgEngine call from host arrays to host "
-              "arrays; GVis/s = placed visibilities (4 pols) per second; %%bound = kernel rate / "
+  std::printf("\n# image-domain gridding: 4 polarisations, N-bar = 32, one w-layer; plan = "
+              "make_idg_plan on all host threads, once, beforehand; kernel = gridder or degridder "
+              "alone, device = subgrid passes + grid FFTs and taper (events), engine = the whole "
+              "IdgEngine call from host arrays to host arrays, host = the host's work inside it "
+              "(weight sums, zeroing, normalisation, packing; mostly overlapped with the device); "
+              "GVis/s = placed visibilities (4 pols) per second; %%bound = kernel or engine rate / "
               "1.63 GVis/s (digest 002 §11, GH100 at 1.98 GHz); J/GVis = board energy "
               "(NVML counter) of back-to-back engine calls per 1e9 visibilities; check = GPU image vs the CPU "
               "engine's, largest difference times the taper over the peak (tolerance 1e-5)\n");
