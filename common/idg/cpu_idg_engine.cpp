@@ -17,6 +17,7 @@
 #include "cli/errors.hpp"
 #include "dedisp/parallel_for.hpp"
 #include "idg/idg_engine.hpp"
+#include "idg/idg_host_passes.hpp"
 #include "idg/idg_subgrid_kernels.hpp"
 #include "idg/idg_taper.hpp"
 
@@ -75,9 +76,10 @@ class CpuIdgEngine final : public IdgEngine {
   std::string name() const override { return "cpu"; }
 
  private:
-  void grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
+  bool grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
                   IdgImage& image) override {
     const IdgSettings& s = settings();
+    idg_fill_zero(image.pixels.data(), image.pixels.size(), threads_);  // layers add up in it
     for (int z = 0; z < s.nr_w_layers; ++z) {
       const std::vector<size_t> layer = subgrids_of_layer(plan, z);
       if (layer.empty()) continue;
@@ -98,6 +100,7 @@ class CpuIdgEngine final : public IdgEngine {
       grid_to_image(z, image);
     }
     divide_by_taper(image);
+    return false;
   }
 
   void degrid_image(const IdgPlan& plan, const IdgImage& model, const IdgVisibilities& vis,

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "cli/errors.hpp"
@@ -64,12 +65,13 @@ IdgImage IdgEngine::grid_normalised(const IdgPlan& plan, const IdgVisibilities& 
   IdgImage image;
   image.npol = npol;
   image.size = n;
-  image.pixels.resize(size_t(npol) * plane);
-  idg_fill_zero(image.pixels.data(), image.pixels.size(), host_threads_);
-  grid_image(plan, vis, unit, image);
-  if (image.weight_sum.size() != size_t(npol))
+  image.pixels.resize(size_t(npol) * plane);  // unset: the engine sets every value
+  const bool normalised = grid_image(plan, vis, unit, image);
+  if (image.weight_sum.size() != size_t(npol)) {
+    if (normalised) throw std::logic_error("IDG engine normalised an image without its weights");
     image.weight_sum = idg_weight_sums(plan, vis, host_threads_);
-  for (int p = 0; p < npol; ++p) {
+  }
+  for (int p = 0; p < npol && !normalised; ++p) {
     if (image.weight_sum[size_t(p)] == 0) continue;
     idg_scale(image.plane(p), plane, float(1.0 / image.weight_sum[size_t(p)]), host_threads_);
   }

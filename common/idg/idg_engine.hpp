@@ -103,11 +103,13 @@ class IdgEngine {
   IdgEngine(const IdgSettings& settings, int host_threads);
 
  private:
-  // Un-normalised image sum_k c_kp exp(-2 pi i ...) into `image` (zeroed, npol x N x N), with
-  // c = w V, or c = w when `unit_visibilities`. An engine that reads every planned weight may
-  // also set image.weight_sum (empty on entry) to what idg_weight_sums gives; else it is
-  // worked out after.
-  virtual void grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit_visibilities,
+  // Un-normalised image sum_k c_kp exp(-2 pi i ...) into `image` (npol x N x N allocated,
+  // values unset: the engine sets every one), with c = w V, or c = w when `unit_visibilities`.
+  // An engine that reads every planned weight may also set image.weight_sum (empty on entry)
+  // to what idg_weight_sums gives, else it is worked out after; one that does may also divide
+  // each plane p by it (by float(1 / weight_sum[p]) where that is not 0, as grid() would) and
+  // return true. Returns false when the image is left un-normalised.
+  virtual bool grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit_visibilities,
                           IdgImage& image) = 0;
   virtual void degrid_image(const IdgPlan& plan, const IdgImage& model,
                             const IdgVisibilities& vis, std::complex<float>* predicted) = 0;

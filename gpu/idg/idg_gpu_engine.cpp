@@ -234,8 +234,12 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   // A whole image between the device and the caller's pageable memory, through the two slots'
   // page-locked value buffers on the kernel stream: the host copies one chunk on all its
   // threads while the next is on the bus (a pageable copy runs at a fraction of the bus rate).
-  // The slots must be idle: no batch of the call in flight.
-  void download_image(const float2* device, std::complex<float>* host, size_t count) {
+  // The slots must be idle: no batch of the call in flight. On the way down, plane p is
+  // divided by weight_sum[p] where that is not 0 (IdgEngine's normalisation, done here in the
+  // same pass; the host's first touch of the new image, too).
+  void download_image(const float2* device, std::complex<float>* host, size_t count,
+                      const std::vector<double>& weight_sum) {
+    const size_t plane = size_t(settings().grid_size) * size_t(settings().grid_size);
     cudaStream_t st = stream_.get();
     const size_t chunk = batch_visibilities_ * size_t(settings().npol);  // a slot's values
     const size_t nchunks = (count + chunk - 1) / chunk;
@@ -251,8 +255,16 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
         const Slot& slot = slots_[(k - 1) % 2];
         slot.downloaded.synchronize();
         const auto start = std::chrono::steady_clock::now();
-        idg_copy(as_complex(slot.values_staging.get()), host + (k - 1) * chunk, size(k - 1),
-                 host_threads());
+        const std::complex<float>* from = as_complex(slot.values_staging.get());
+        for (size_t i = (k - 1) * chunk, last = i + size(k - 1); i < last;) {
+          const size_t p = i / plane, end = std::min(last, (p + 1) * plane);
+          if (weight_sum[p] == 0)
+            idg_copy(from, host + i, end - i, host_threads());
+          else
+            idg_copy_scaled(from, host + i, end - i, float(1.0 / weight_sum[p]), host_threads());
+          from += end - i;
+          i = end;
+        }
         times_.host_s += seconds_since(start);
       }
     }
@@ -295,8 +307,8 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   // Fills slot `slot`'s page-locked subgrid descriptors of a batch (and, when `vis_values`, the
   // weighted visibilities, time-then-channel per subgrid) and sends them up on the copy stream
   // once the device is done with the slot's last batch. Packing reads the caller's arrays
-  // scattered by row, so it runs on several host threads, one subgrid at a time; with the
-  // values it sums each subgrid's weights into weight_sums[subgrid][pol].
+  // scattered by row, so it runs on all host threads (idg_pack_subgrids); with the values it
+  // sums each subgrid's weights into weight_sums[subgrid][pol].
   int stage_batch(const IdgPlan& plan, const std::vector<size_t>& layer, size_t begin, size_t end,
                   const IdgVisibilities& vis, bool unit, bool vis_values, Slot& slot,
                   double* weight_sums = nullptr) {
@@ -318,14 +330,13 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       offset += sub.nr_timesteps * sub.nr_channels;
     }
     const size_t count = end - begin;
-    if (vis_values)
-      parallel_for(host_threads(), count, [&](size_t item, int) {
-        const size_t sub = layer[begin + item];
-        idg_pack_subgrid(plan, plan.subgrids[sub], vis, unit,
-                         as_complex(slot.values_staging.get()) +
-                             size_t(slot.subgrids_staging.get()[item].vis_offset) * s.npol,
-                         weight_sums ? weight_sums + sub * size_t(s.npol) : nullptr);
-      });
+    if (vis_values) {
+      std::vector<size_t> offsets(count);
+      for (size_t i = 0; i < count; ++i)
+        offsets[i] = size_t(slot.subgrids_staging.get()[i].vis_offset);
+      idg_pack_subgrids(plan, vis, unit, layer.data() + begin, offsets.data(), count,
+                        as_complex(slot.values_staging.get()), weight_sums, host_threads());
+    }
     times_.host_s += seconds_since(start);
     cudaStream_t cs = copy_stream_.get();
     slot.consumed.make_wait(cs);  // the device buffers' last batch is done with
@@ -362,7 +373,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     cuda::Event start{true}, kernel_start{true}, kernel_stop{true}, stop{true};
   };
 
-  void grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
+  bool grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
                   IdgImage& image) override {
     const cuda::DeviceGuard device(gpu_);
     const IdgSettings& s = settings();
@@ -418,7 +429,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     last.start.record(st);
     launch_idg_divide_taper(geometry_, image_taper_.get(), image_.get(), st);
     last.stop.record(st);
-    download_image(image_.get(), image.pixels.data(), grid_values);
+    download_image(image_.get(), image.pixels.data(), grid_values, image.weight_sum);
     stream_.synchronize();
     for (size_t i = 0; i < list.size(); ++i) {
       const Timed& t = batch_times[i];
@@ -431,6 +442,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     }
     times_.grid_s += cuda::elapsed_seconds(last.start, last.stop);
     times_.call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - call_start).count();
+    return true;  // normalised on the way down
   }
 
   void degrid_image(const IdgPlan& plan, const IdgImage& model, const IdgVisibilities& vis,
@@ -506,15 +518,14 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   void scatter_predictions(const IdgPlan& plan, const std::vector<size_t>& layer, const Batch& b,
                            const Slot& slot, const IdgVisibilities& vis,
                            std::complex<float>* predicted) {
-    const int npol = settings().npol;
     slot.downloaded.synchronize();
     const auto start = std::chrono::steady_clock::now();
-    parallel_for(host_threads(), b.end - b.begin, [&](size_t item, int) {
-      idg_unpack_subgrid(plan, plan.subgrids[layer[b.begin + item]], vis,
-                         as_complex(slot.values_staging.get()) +
-                             size_t(slot.subgrids_staging.get()[item].vis_offset) * npol,
-                         predicted);
-    });
+    const size_t count = b.end - b.begin;
+    std::vector<size_t> offsets(count);
+    for (size_t i = 0; i < count; ++i)
+      offsets[i] = size_t(slot.subgrids_staging.get()[i].vis_offset);
+    idg_unpack_subgrids(plan, vis, layer.data() + b.begin, offsets.data(), count,
+                        as_complex(slot.values_staging.get()), predicted, host_threads());
     times_.host_s += seconds_since(start);
   }
 

@@ -55,34 +55,58 @@ FlaggedObservation flagged_observation() {
 
 class IdgHostPasses : public ::testing::TestWithParam<int> {};
 
+// Every subgrid of the plan, packed one after another in plan order or `reversed`.
+struct PackedPlan {
+  std::vector<size_t> subgrids, offsets;
+  size_t values = 0;
+  PackedPlan(const IdgPlan& plan, bool reversed) {
+    for (size_t i = 0; i < plan.subgrids.size(); ++i) {
+      subgrids.push_back(reversed ? plan.subgrids.size() - 1 - i : i);
+      offsets.push_back(values);
+      const IdgSubgrid& sub = plan.subgrids[subgrids.back()];
+      values += size_t(sub.nr_timesteps) * sub.nr_channels;
+    }
+  }
+};
+
 TEST_P(IdgHostPasses, PackingMatchesTheValuesOneByOne) {
   const int npol = GetParam();
   const FlaggedObservation f = flagged_observation();
   const IdgVisibilities vis = f.view(npol);
   const IdgPlan plan = make_idg_plan(pass_settings(npol), vis);
-  ASSERT_FALSE(plan.subgrids.empty());
-  for (bool unit : {false, true}) {
-    for (const IdgSubgrid& sub : plan.subgrids) {
-      std::vector<std::complex<float>> packed(size_t(sub.nr_timesteps) * sub.nr_channels * npol);
-      std::vector<double> sums(size_t(npol), -1.0), expected_sums(size_t(npol), 0.0);
-      idg_pack_subgrid(plan, sub, vis, unit, packed.data(), sums.data());
-      size_t k = 0;
-      for (int t = 0; t < sub.nr_timesteps; ++t) {
-        const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
-        for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c)
-          for (int p = 0; p < npol; ++p, ++k) {
-            const float w = vis.weight_of(row, size_t(c), p);
-            expected_sums[size_t(p)] += w;
-            const std::complex<float> v = vis.vis[vis.index(row, size_t(c), p)];
-            const std::complex<float> expected =
-                w == 0 ? std::complex<float>() : unit ? std::complex<float>(w, 0.0f)
-                                                      : std::complex<float>(w * v.real(), w * v.imag());
-            ASSERT_EQ(packed[k], expected) << t << " " << c << " " << p;
-          }
+  ASSERT_GT(plan.subgrids.size(), 40u);  // more than one group of subgrids
+  for (bool unit : {false, true})
+    for (bool reversed : {false, true}) {
+      const PackedPlan packing(plan, reversed);
+      std::vector<std::complex<float>> packed(packing.values * npol, {5.0f, 5.0f});
+      std::vector<double> sums(plan.subgrids.size() * npol, -1.0);
+      idg_pack_subgrids(plan, vis, unit, packing.subgrids.data(), packing.offsets.data(),
+                        packing.subgrids.size(), packed.data(), sums.data(), 3);
+      for (size_t j = 0; j < packing.subgrids.size(); ++j) {
+        const IdgSubgrid& sub = plan.subgrids[packing.subgrids[j]];
+        std::vector<double> expected_sums(size_t(npol), 0.0);
+        size_t k = packing.offsets[j] * npol;
+        for (int t = 0; t < sub.nr_timesteps; ++t) {
+          const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
+          for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c)
+            for (int p = 0; p < npol; ++p, ++k) {
+              const float w = vis.weight_of(row, size_t(c), p);
+              expected_sums[size_t(p)] += w;
+              const std::complex<float> v = vis.vis[vis.index(row, size_t(c), p)];
+              const std::complex<float> expected =
+                  w == 0 ? std::complex<float>()
+                         : unit ? std::complex<float>(w, 0.0f)
+                                : std::complex<float>(w * v.real(), w * v.imag());
+              ASSERT_EQ(packed[k], expected) << j << " " << t << " " << c << " " << p;
+            }
+        }
+        for (int p = 0; p < npol; ++p)
+          EXPECT_EQ(sums[packing.subgrids[j] * npol + size_t(p)], expected_sums[size_t(p)]);
+        std::vector<double> one(static_cast<size_t>(npol));
+        idg_subgrid_weight_sums(plan, sub, vis, one.data());
+        EXPECT_EQ(one, expected_sums);
       }
-      EXPECT_EQ(sums, expected_sums);
     }
-  }
 }
 
 TEST_P(IdgHostPasses, WeightSumsGoSubgridBySubgridWhateverTheThreads) {
@@ -117,11 +141,14 @@ TEST_P(IdgHostPasses, UnpackingAndZeroingWriteEveryPlannedProductOnce) {
   std::vector<std::complex<float>> predicted(f.obs.vis.size(), untouched);
   idg_zero_unplanned(plan, vis, 3, predicted.data());
   std::vector<int> planned(vis.nrows * vis.nchan, 0);
-  for (const IdgSubgrid& sub : plan.subgrids) {
-    std::vector<std::complex<float>> values(size_t(sub.nr_timesteps) * sub.nr_channels * npol);
-    for (size_t i = 0; i < values.size(); ++i) values[i] = {float(i), 1.0f};
-    idg_unpack_subgrid(plan, sub, vis, values.data(), predicted.data());
-    size_t k = 0;
+  const PackedPlan packing(plan, true);
+  std::vector<std::complex<float>> values(packing.values * npol);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = {float(i), 1.0f};
+  idg_unpack_subgrids(plan, vis, packing.subgrids.data(), packing.offsets.data(),
+                      packing.subgrids.size(), values.data(), predicted.data(), 3);
+  for (size_t j = 0; j < packing.subgrids.size(); ++j) {
+    const IdgSubgrid& sub = plan.subgrids[packing.subgrids[j]];
+    size_t k = packing.offsets[j] * npol;
     for (int t = 0; t < sub.nr_timesteps; ++t) {
       const size_t row = size_t(plan.timestep_rows[size_t(sub.first_timestep + t)]);
       for (int c = sub.first_channel; c < sub.first_channel + sub.nr_channels; ++c) {
