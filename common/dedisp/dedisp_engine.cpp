@@ -16,6 +16,11 @@ DedispEngine::DedispEngine(const DedispPlan& plan) : plan_(plan) {
 
 // Shape checks live here, once, so no engine can accept a block another would refuse.
 void DedispEngine::execute(const SpectraBlock& in, float* out, size_t out_stride) {
+  check_block(in, out, out_stride);
+  do_execute(in, out, out_stride);
+}
+
+void DedispEngine::check_block(const SpectraBlock& in, const void* out, size_t out_stride) const {
   const int nbits = in.nbits;
   if (nbits != 1 && nbits != 2 && nbits != 4 && nbits != 8 && nbits != 32)
     throw UsageError(engine_error(std::to_string(nbits) +
@@ -37,7 +42,6 @@ void DedispEngine::execute(const SpectraBlock& in, float* out, size_t out_stride
     throw UsageError(engine_error("output stride " + std::to_string(out_stride) +
                                   " is shorter than the " +
                                   std::to_string(valid / plan_.downsamp) + " samples per DM"));
-  do_execute(in, out, out_stride);
 }
 
 }  // namespace rapt

@@ -37,6 +37,8 @@ class DedispEngine {
 
  protected:
   explicit DedispEngine(const DedispPlan& plan);
+  // The shape checks of execute(), for engines with other entry points.
+  void check_block(const SpectraBlock& in, const void* out, size_t out_stride) const;
 
  private:
   virtual void do_execute(const SpectraBlock& in, float* out, size_t out_stride) = 0;

@@ -10,6 +10,7 @@
 // samples become bytes, never floats); the kernel choice is made once per sample width. Every
 // block ends with a CPU recomputation of four outputs (dedisp_self_check.hpp).
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
@@ -73,10 +74,10 @@ struct Resources {
   cuda::Event computed;
 };
 
-class GpuDedispEngine final : public DedispEngine {
+class GpuDedispEngine final : public DeviceDedispEngine {
  public:
   GpuDedispEngine(const DedispPlan& plan, int gpu, const GpuDedispOptions& options)
-      : DedispEngine(plan), gpu_(gpu), options_(options) {
+      : DeviceDedispEngine(plan), gpu_(gpu), options_(options) {
     const cuda::DeviceGuard device(gpu_);
     description_ = "gpu:" + std::to_string(gpu_) + " (" + cuda::device_name(gpu_) + ")";
     delays_ = std::make_shared<const DedispDelays>(make_dedisp_delays(this->plan()));
@@ -109,6 +110,30 @@ class GpuDedispEngine final : public DedispEngine {
         text += std::string(", ") + sample_kind_name(runners_[k]->kind()) +
                 " input: " + runners_[k]->description() + " [" + choices_[k].source + "]";
     return text;
+  }
+
+  int gpu() const override { return gpu_; }
+
+  void execute_to_device(const SpectraBlock& in, float* out_device, size_t out_stride) override {
+    check_block(in, out_device, out_stride);
+    const cuda::DeviceGuard device(gpu_);
+    synchronize_all();
+    const DedispDeviceRunner& runner = runner_for(in.nbits);
+    const DedispGeometry geometry = geometry_for(runner, in.nbits);
+    const size_t n_out = in.nspectra - size_t(max_delay());
+    const DedispChunking chunking =
+        choose_chunking(geometry, n_out, device_budget(), pinned_budget());
+    const DedispChunkMemory memory = chunk_memory(geometry, chunking);
+    reserve(memory, geometry.kind);
+    const std::vector<DedispChunk> schedule = chunk_schedule(n_out, runner.dm_units(), chunking);
+    for (size_t i = 0; i < schedule.size(); ++i) {
+      const DedispChunk& chunk = schedule[i];
+      InputSlot& input = res_->inputs[chunk.time_chunk % 2];
+      if (chunk.new_time_chunk) upload(in, chunk, memory, input, runner);
+      const bool last_use = i + 1 == schedule.size() || schedule[i + 1].new_time_chunk;
+      compute_into(chunk, memory, input, runner, last_use, out_device, out_stride);
+    }
+    res_->compute.synchronize();
   }
 
  private:
@@ -239,6 +264,37 @@ class GpuDedispEngine final : public DedispEngine {
     output.downloaded.record(down);
   }
 
+  // The kernels write straight into the caller's rows where the sorted DM order is the plan's
+  // and the rows keep the vector stores aligned; otherwise through an output slot, row by row.
+  void compute_into(const DedispChunk& chunk, const DedispChunkMemory& m, InputSlot& input,
+                    const DedispDeviceRunner& runner, bool last_use, float* out,
+                    size_t out_stride) {
+    const cudaStream_t stream = res_->compute.get();
+    input.unpacked.make_wait(stream);
+    const SortedDmRange dms = chunk_dms(chunk, runner.dms_per_unit(), delays_->ndm());
+    const size_t ds = size_t(plan().downsamp);
+    const size_t col = chunk.first_sample / ds;
+    bool in_order = true;
+    for (int r = 0; r < dms.count; ++r)
+      in_order = in_order && delays_->dm_order[size_t(dms.first + r)] == dms.first + r;
+    float* direct = out + size_t(dms.first) * out_stride + col;
+    const bool aligned = out_stride % 4 == 0 && reinterpret_cast<uintptr_t>(direct) % 16 == 0;
+    if (in_order && aligned) {
+      runner.dedisperse(chunk, input.rows.get(), m.row_stride, direct, out_stride,
+                        res_->full.get(), m.full_stride, stream);
+    } else {
+      OutputSlot& slot = res_->outputs[0];
+      runner.dedisperse(chunk, input.rows.get(), m.row_stride, slot.out.get(), m.out_stride,
+                        res_->full.get(), m.full_stride, stream);
+      for (int r = 0; r < dms.count; ++r)
+        RAPT_CUDA_CHECK(cudaMemcpyAsync(
+            out + size_t(delays_->dm_order[size_t(dms.first + r)]) * out_stride + col,
+            slot.out.get() + size_t(r) * m.out_stride, chunk.nsamp / ds * sizeof(float),
+            cudaMemcpyDeviceToDevice, stream));
+    }
+    if (last_use) input.released.record(stream);
+  }
+
   // Waits for a chunk's output to reach staging and copies it into the caller's buffer.
   void finish(const DedispChunk& chunk, OutputSlot& output, const DedispChunkMemory& m,
               const DedispDeviceRunner& runner, float* out, size_t out_stride) {
@@ -286,6 +342,13 @@ std::unique_ptr<DedispEngine> make_gpu_dedisp_engine(const DedispPlan& plan, int
     throw UsageError("gpu:" + std::to_string(gpu_index) + ": no such device; this machine has " +
                      std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s"));
   return std::make_unique<GpuDedispEngine>(plan, gpu_index, options);
+}
+
+std::unique_ptr<DeviceDedispEngine> make_device_dedisp_engine(const DedispPlan& plan,
+                                                              int gpu_index,
+                                                              const GpuDedispOptions& options) {
+  std::unique_ptr<DedispEngine> engine = make_gpu_dedisp_engine(plan, gpu_index, options);
+  return std::unique_ptr<DeviceDedispEngine>(static_cast<DeviceDedispEngine*>(engine.release()));
 }
 
 }  // namespace rapt::gpu

@@ -36,4 +36,23 @@ std::string default_tune_cache_path();
 std::unique_ptr<DedispEngine> make_gpu_dedisp_engine(const DedispPlan& plan, int gpu_index,
                                                      const GpuDedispOptions& options);
 
+// The CUDA engine with a second entry point whose output stays on the GPU, for searches that
+// run on the dedispersed block where it was made (snr's fused mode).
+class DeviceDedispEngine : public DedispEngine {
+ public:
+  // As execute(), into device memory of the engine's GPU: out_device[dm * out_stride + t], plan
+  // DM order. The work is finished on return. There is no CPU self-check on this path (the
+  // output never reaches the host); the equivalence tests cover it.
+  virtual void execute_to_device(const SpectraBlock& in, float* out_device,
+                                 size_t out_stride) = 0;
+  virtual int gpu() const = 0;
+
+ protected:
+  using DedispEngine::DedispEngine;
+};
+
+std::unique_ptr<DeviceDedispEngine> make_device_dedisp_engine(const DedispPlan& plan,
+                                                              int gpu_index,
+                                                              const GpuDedispOptions& options);
+
 }  // namespace rapt::gpu
