@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 
+#include "../cuda/random_words.hpp"  // RAPT_HOST_DEVICE
+
 namespace rapt::gpu {
 
 // One hit as the kernel writes it (converted to rapt::BoxcarHit on the host).
@@ -15,8 +17,9 @@ struct DeviceBoxcarHit {
 };
 
 struct BoxcarKernelParams {
-  const float* series = nullptr;   // num_series rows of `length` floats
+  const float* series = nullptr;   // num_series rows of `length` floats, `row_stride` apart
   int64_t length = 0;
+  int64_t row_stride = 0;          // 0: `length` (rows packed)
   int num_series = 0;
   int first_series = 0;            // added to the series numbers in the hits
   const int* widths = nullptr;     // device, ascending, num_widths of them
@@ -32,6 +35,10 @@ struct BoxcarKernelParams {
   unsigned long long* count = nullptr;  // device: hits found (may exceed capacity)
   unsigned long long capacity = 0;
 };
+
+RAPT_HOST_DEVICE inline int64_t boxcar_row_stride(const BoxcarKernelParams& p) {
+  return p.row_stride > 0 ? p.row_stride : p.length;
+}
 
 // Threads per block, samples of one series each thread handles in the register path, and
 // samples each block handles (kBoxcarThreads x kBoxcarRun: 9 keeps the threads' shared-memory

@@ -27,7 +27,7 @@ RAPT_HOST_DEVICE inline int tile_segment(int span) {
 // Phase 1: values[k] = sample tile_start - max_width/2 + k, or 0 outside the series.
 RAPT_HOST_DEVICE inline void tile_load(const BoxcarKernelParams& p, int series, int64_t tile_start,
                                        int tid, float* values) {
-  const float* x = p.series + int64_t(series) * p.length;
+  const float* x = p.series + int64_t(series) * boxcar_row_stride(p);
   const int64_t load_start = tile_start - p.max_width / 2;
   const int span = tile_span(p.max_width);
   for (int k = tid; k < span; k += kBoxcarThreads) {

@@ -143,7 +143,7 @@ __device__ inline void load_chunk(const BoxcarKernelParams& p, int64_t item, int
                                   int lane, bool vector_ok, WarpChunk& c) {
   c.series = int(item / chunks);
   c.start = (item - int64_t(c.series) * chunks) * kWarpBoxcarChunk;
-  const float* row = p.series + int64_t(c.series) * p.length;
+  const float* row = p.series + int64_t(c.series) * boxcar_row_stride(p);
   load_run(row, c.start + int64_t(lane) * kWarpBoxcarLaneRun, p.length, vector_ok, c.own);
   // The chunk's halo, in the lanes whose values a wrapped shuffle would otherwise deliver:
   // the last kWarpBoxcarReach lanes hold the runs before the chunk, the first ones those after.
@@ -183,7 +183,7 @@ __device__ inline void search_chunk(const BoxcarKernelParams& p, int lane, const
 #pragma unroll
   for (int m = 0; m < kWarpBoxcarWindow; ++m) pre[m + 1] = pre[m] + window[m];
   if (lane_may_hit(pre, window, sum_floor)) {
-    const float* row = p.series + int64_t(c.series) * p.length;
+    const float* row = p.series + int64_t(c.series) * boxcar_row_stride(p);
     lane_emit_hits(p, c.series, row, c.start + int64_t(lane) * kWarpBoxcarLaneRun, emit);
   }
 }
@@ -198,7 +198,7 @@ __global__ void __launch_bounds__(kWarpBoxcarThreads)
   const int64_t items = chunks * p.num_series;
   const int64_t warps = int64_t(gridDim.x) * (kWarpBoxcarThreads / 32);
   const bool vector_ok =
-      (reinterpret_cast<uintptr_t>(p.series) % 16 == 0) && (p.length % 4 == 0);
+      (reinterpret_cast<uintptr_t>(p.series) % 16 == 0) && (boxcar_row_stride(p) % 4 == 0);
   float sum_floor[kNumDefaultBoxcarWidths];
   warp_sum_floors(p, sum_floor);
 
