@@ -1,5 +1,7 @@
 #include "snr/fused_search.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include "cli/errors.hpp"
@@ -7,6 +9,7 @@
 #include "io/presto_inf.hpp"
 #include "io/sigproc.hpp"
 #include "io/spectra_source.hpp"
+#include "snr/snr_gpu_factory.hpp"
 
 namespace rapt {
 namespace {
@@ -16,13 +19,16 @@ bool ends_with(const std::string& text, const std::string& suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// "dir/obs.fil" -> "dir/obs": the root dedisp -o would be given to write beside the input.
-std::string input_root(const std::string& path) {
+}  // namespace
+
+std::string fused_input_root(const std::string& path) {
   const size_t slash = path.find_last_of('/');
   const size_t dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return path;
   return path.substr(0, dot);
 }
+
+namespace {
 
 // Keeps every trial's series in memory; on finish() they become SeriesInputs with the on/off
 // pairs PrestoSeriesSink would have written into their .inf files.
@@ -38,18 +44,8 @@ class MemorySeriesSink final : public DedispSink {
   }
   void finish(const std::vector<TrialSummary>& summaries) override {
     for (size_t t = 0; t < trials_.size(); ++t) {
-      SeriesInput s;
-      s.root = dm_trial_root(root_, trials_[t].dm);
-      s.path = s.root + ".dat";
-      s.dm = trials_[t].dm;
-      s.dt_s = trials_[t].tsamp_s;
-      s.total_samples = summaries[t].nsamples;
-      InfFile inf;
-      inf.n = s.total_samples;
-      if (summaries[t].real_samples < summaries[t].nsamples)
-        inf.onoff = {{0, summaries[t].real_samples - 1},
-                     {summaries[t].nsamples - 1, summaries[t].nsamples - 1}};
-      apply_onoff(inf, s);
+      SeriesInput s = fused_series(root_, trials_[t].dm, trials_[t].tsamp_s, summaries[t].nsamples,
+                                   summaries[t].real_samples);
       s.samples = std::move(samples_[t]);
       s.samples.resize(size_t(s.usable_samples));
       series_.push_back(std::move(s));
@@ -70,20 +66,94 @@ bool is_filterbank_path(const std::string& path) {
   return ends_with(path, ".fil") || ends_with(path, ".fits") || ends_with(path, ".sf");
 }
 
-std::vector<SeriesInput> dedisperse_in_memory(const FusedDedispPlan& plan) {
+SeriesInput fused_series(const std::string& root, double dm, double tsamp_s, int64_t nsamples,
+                         int64_t real_samples) {
+  SeriesInput s;
+  s.root = dm_trial_root(root, dm);
+  s.path = s.root + ".dat";
+  s.dm = dm;
+  s.dt_s = tsamp_s;
+  s.total_samples = nsamples;
+  InfFile inf;
+  inf.n = nsamples;
+  if (real_samples < nsamples) inf.onoff = {{0, real_samples - 1}, {nsamples - 1, nsamples - 1}};
+  apply_onoff(inf, s);
+  return s;
+}
+
+std::vector<double> fused_dms(const FusedDedispPlan& plan) {
   if (plan.numdms < 1) throw UsageError("a filterbank input needs --numdms (and --lodm, --dmstep)");
   if (plan.lodm < 0.0) throw UsageError("--lodm must be >= 0");
   if (!(plan.dmstep > 0.0)) throw UsageError("--dmstep must be > 0");
+  std::vector<double> dms;
+  for (int i = 0; i < plan.numdms; ++i) dms.push_back(plan.lodm + i * plan.dmstep);
+  return dms;
+}
+
+DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms) {
+  DedispPlan plan;
+  plan.nchans = info.nchans;
+  plan.fch1_mhz = info.fch1_mhz;
+  plan.foff_mhz = info.foff_mhz;
+  plan.tsamp_s = info.tsamp_s;
+  plan.dms = dms;
+  return plan;
+}
+
+std::vector<SeriesInput> describe_fused_series(const FusedDedispPlan& plan) {
+  const std::vector<double> dms = fused_dms(plan);
+  std::unique_ptr<SpectraSource> source = open_spectra_source(plan.input);
+  const ObservationInfo& info = source->info();
+  if (info.nspectra <= 0)
+    throw file_error(plan.input, "the header does not give the number of spectra");
+  const DedispPlan dedisp = fused_dedisp_plan(info, dms);
+  dedisp.validate();
+  // As the dedispersion runner counts them: output length as dedisp writes .dat files, real
+  // data up to the lowest channel's delay.
+  int lowest = 0;
+  for (int c = 1; c < dedisp.nchans; ++c)
+    if (dedisp.delay_s(c, 1.0) > dedisp.delay_s(lowest, 1.0)) lowest = c;
+  const int64_t nspectra = info.nspectra;
+  const int64_t nsamples = good_series_length(nspectra);
+  std::vector<SeriesInput> series;
+  for (double dm : dms) {
+    const int64_t delay = dedisp.delay_samples(lowest, dm);
+    if (nspectra - delay < 1) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", dm);
+      throw file_error(plan.input, "DM " + std::string(text) + " needs " +
+                                       std::to_string(delay + 1) +
+                                       " spectra (its dispersion delay plus one output sample) "
+                                       "but the input has only " + std::to_string(nspectra));
+    }
+    series.push_back(fused_series(fused_input_root(plan.input), dm, info.tsamp_s, nsamples,
+                                  std::min(nspectra - delay, nsamples)));
+  }
+  return series;
+}
+
+std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpu(
+    const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
+    const SnrSettings& settings, int gpu_index) {
+#ifdef RAPT_WITH_CUDA
+  return run_fused_search_cuda(plan, series, settings, gpu_index);
+#else
+  (void)plan, (void)series, (void)settings, (void)gpu_index;
+  throw UsageError("the GPU fused search needs a build with CUDA");
+#endif
+}
+
+std::vector<SeriesInput> dedisperse_in_memory(const FusedDedispPlan& plan) {
   DedispRunConfig config;
   DmTrialGroup group;
-  for (int i = 0; i < plan.numdms; ++i) group.dms.push_back(plan.lodm + i * plan.dmstep);
+  group.dms = fused_dms(plan);
   config.groups = {group};
   config.device = plan.device;
   config.cpu_threads = plan.threads;
   config.length = OutputLength::kGoodN;  // as dedisp writes .dat files
   std::unique_ptr<SpectraSource> source = open_spectra_source(plan.input);
   auto* raw = dynamic_cast<SigprocReader*>(source.get());
-  MemorySeriesSink sink(input_root(plan.input));
+  MemorySeriesSink sink(fused_input_root(plan.input));
   run_dedispersion(*source, raw, config, sink);
   return sink.take();
 }

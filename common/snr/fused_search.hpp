@@ -6,7 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "dedisp/dedisp_plan.hpp"
+#include "io/singlepulse.hpp"
+#include "io/spectra_source.hpp"
 #include "snr/series_input.hpp"
+#include "snr/snr_settings.hpp"
 
 namespace rapt {
 
@@ -17,12 +21,40 @@ struct FusedDedispPlan {
   int numdms = 0;
   std::string device = "auto";
   int threads = 0;            // CPU dedispersion threads (0 = all cores)
+  size_t gpu_batch_dms = 0;   // GPU-resident search: DMs per batch (0 = what fits in memory)
 };
 
 // Dedisperses `plan.input` and returns one series per DM, with samples loaded, named
 // "<dir>/<stem>_DM<dm>" as dedisp -o <dir>/<stem> would name them. Throws UsageError for a bad
 // plan, DataError for unreadable input.
 std::vector<SeriesInput> dedisperse_in_memory(const FusedDedispPlan& plan);
+
+// The series a fused run makes, from the input's header alone (no samples read): names, DMs,
+// lengths and on/off pairs exactly as dedisperse_in_memory() gives them. Throws as it does for
+// a bad plan or a DM whose delay exceeds the data.
+std::vector<SeriesInput> describe_fused_series(const FusedDedispPlan& plan);
+
+// The fused search with every series kept on one GPU: the filterbank goes up block by block,
+// is dedispersed into device memory, each detrend block is normalised there, the boxcars run
+// there, and only the hits come back (DM batches when the series do not fit in GPU memory,
+// reading the input once per batch). The same events as dedisperse_in_memory() followed by
+// search_batch(). `series` from describe_fused_series(); `settings` with the widths to search.
+// Throws UsageError in a build without CUDA.
+std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpu(
+    const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
+    const SnrSettings& settings, int gpu_index);
+
+// One DM trial's series as dedisp describes it in its .inf: `nsamples` long, real data in the
+// first `real_samples`, then padding.
+SeriesInput fused_series(const std::string& root, double dm, double tsamp_s, int64_t nsamples,
+                         int64_t real_samples);
+
+// The plan's DM list (UsageError for a bad plan) and the dedispersion plan for it.
+std::vector<double> fused_dms(const FusedDedispPlan& plan);
+DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms);
+
+// "dir/obs.fil" -> "dir/obs": the root dedisp -o would be given to write beside the input.
+std::string fused_input_root(const std::string& path);
 
 // True for the inputs fused mode takes (filterbank and PSRFITS suffixes).
 bool is_filterbank_path(const std::string& path);

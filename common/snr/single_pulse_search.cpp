@@ -16,6 +16,40 @@ size_t series_per_batch(int64_t samples_per_series, size_t budget_bytes) {
   return std::max<size_t>(1, budget_bytes / bytes);
 }
 
+int64_t searched_length(const SeriesInput& series, int64_t usable_samples, int64_t detrend_len) {
+  const int64_t whole = usable_samples / detrend_len * detrend_len;
+  if (whole == 0)
+    throw file_error(series.path, std::to_string(usable_samples) +
+                                      " usable samples, fewer than one detrend block (" +
+                                      std::to_string(detrend_len) + ")");
+  return whole;
+}
+
+std::vector<std::vector<SinglePulseEvent>> events_of_series(
+    const std::vector<BoxcarHit>& hits, const std::vector<SeriesInput>& series,
+    const std::vector<int64_t>& searched, const std::vector<std::vector<bool>>& bad_blocks,
+    const std::vector<int>& widths, int64_t detrend_len) {
+  std::vector<std::vector<SinglePulseEvent>> events(series.size());
+  size_t begin = 0;
+  while (begin < hits.size()) {
+    size_t end = begin;
+    while (end < hits.size() && hits[end].series == hits[begin].series) ++end;
+    const size_t s = size_t(hits[begin].series);
+    std::vector<BoxcarHit> own;
+    for (size_t i = begin; i < end; ++i)
+      if (hits[i].sample < searched[s]) own.push_back(hits[i]);
+    EventContext context;
+    context.dm = series[s].dm;
+    context.dt_s = series[s].dt_s;
+    context.detrend_len = detrend_len;
+    context.bad_blocks = bad_blocks[s];
+    context.off_regions = series[s].off_regions;
+    events[s] = events_from_hits(own, widths, context);
+    begin = end;
+  }
+  return events;
+}
+
 std::vector<std::vector<SinglePulseEvent>> search_batch(const std::vector<SeriesInput>& batch,
                                                         const SnrSettings& settings,
                                                         BoxcarEngine& engine, int threads) {
@@ -23,15 +57,8 @@ std::vector<std::vector<SinglePulseEvent>> search_batch(const std::vector<Series
   // Each series is searched over its whole detrend blocks; shorter ones are padded with zeros
   // to the longest (zeros are what the boxcars see past a series' end anyway).
   std::vector<int64_t> lengths;
-  for (const SeriesInput& s : batch) {
-    const int64_t usable = int64_t(s.samples.size());
-    const int64_t whole = usable / settings.detrend_len * settings.detrend_len;
-    if (whole == 0)
-      throw file_error(s.path, std::to_string(usable) +
-                                   " usable samples, fewer than one detrend block (" +
-                                   std::to_string(settings.detrend_len) + ")");
-    lengths.push_back(whole);
-  }
+  for (const SeriesInput& s : batch)
+    lengths.push_back(searched_length(s, int64_t(s.samples.size()), settings.detrend_len));
   const int64_t row = *std::max_element(lengths.begin(), lengths.end());
   std::vector<float> packed(batch.size() * size_t(row), 0.0f);
   std::vector<std::vector<bool>> bad_blocks(batch.size());
@@ -42,26 +69,8 @@ std::vector<std::vector<SinglePulseEvent>> search_batch(const std::vector<Series
     bad_blocks[s] = std::move(normalised.bad_blocks);
   });
   const std::vector<BoxcarHit> hits = engine.find_hits(packed, int64_t(batch.size()), row);
-
-  std::vector<std::vector<SinglePulseEvent>> events(batch.size());
-  size_t begin = 0;
-  while (begin < hits.size()) {
-    size_t end = begin;
-    while (end < hits.size() && hits[end].series == hits[begin].series) ++end;
-    const size_t s = size_t(hits[begin].series);
-    std::vector<BoxcarHit> own;
-    for (size_t i = begin; i < end; ++i)
-      if (hits[i].sample < lengths[s]) own.push_back(hits[i]);
-    EventContext context;
-    context.dm = batch[s].dm;
-    context.dt_s = batch[s].dt_s;
-    context.detrend_len = settings.detrend_len;
-    context.bad_blocks = bad_blocks[s];
-    context.off_regions = batch[s].off_regions;
-    events[s] = events_from_hits(own, engine.widths(), context);
-    begin = end;
-  }
-  return events;
+  return events_of_series(hits, batch, lengths, bad_blocks, engine.widths(),
+                          settings.detrend_len);
 }
 
 std::vector<SinglePulseEvent> chunk_peak_events(const SeriesInput& series, int64_t chunk_len,

@@ -18,6 +18,18 @@ std::vector<std::vector<SinglePulseEvent>> search_batch(const std::vector<Series
                                                         const SnrSettings& settings,
                                                         BoxcarEngine& engine, int threads);
 
+// The part of a series the search covers: its usable samples cut to whole detrend blocks.
+// Throws DataError when that is not one block.
+int64_t searched_length(const SeriesInput& series, int64_t usable_samples, int64_t detrend_len);
+
+// Turns hits (sorted by series, width index, sample; series numbers index `series`) into each
+// series' events. Hits at or past a series' searched length are dropped. `bad_blocks[s]` are
+// series s's flags from its normalisation.
+std::vector<std::vector<SinglePulseEvent>> events_of_series(
+    const std::vector<BoxcarHit>& hits, const std::vector<SeriesInput>& series,
+    const std::vector<int64_t>& searched, const std::vector<std::vector<bool>>& bad_blocks,
+    const std::vector<int>& widths, int64_t detrend_len);
+
 // Series per batch so that one batch holds about `budget_bytes` of samples (at least 1).
 size_t series_per_batch(int64_t samples_per_series, size_t budget_bytes);
 

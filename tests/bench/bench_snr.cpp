@@ -4,7 +4,9 @@
 // on the CPU a reduced workload (32 DMs x 2^20 samples; times also scaled to 2048 DMs) for the
 // boxcar engine alone and for the whole search (detrend, normalise, boxcars, events); and the
 // fused mode on the D1 setup (1024 channels, 50 us, DMs 0, 0.25, ...; 8-bit random data
-// written to a temporary filterbank): dedispersion in memory plus search, per second of data.
+// written to a temporary filterbank), per second of data: with the series kept on the GPU
+// ("fused D1 on GPU", snr's path on a GPU), and through host memory ("fused D1": dedispersion
+// into host memory, then the search).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -157,6 +159,33 @@ void add_fused_row(BenchTable& table, const std::string& device, int ndm, double
                  "-", std::to_string(events) + " events"});
 }
 
+// The fused search with the series kept on the GPU, end to end from the 8-bit file: header,
+// dedispersion, normalisation, boxcars, events.
+void add_gpu_resident_row(BenchTable& table, int gpu, int ndm, double seconds,
+                          std::vector<std::string>& notes) {
+  std::fprintf(stderr, "rapt_bench: snr fused D1 on the GPU, %d DMs\n", ndm);
+  const TemporaryFilterbank fil(seconds);
+  const FusedDedispPlan plan{fil.path(), 0.0, 0.25, ndm, "gpu:" + std::to_string(gpu), 0};
+  const SnrSettings settings;
+  double best = 1e300;
+  size_t events = 0;
+  for (int repeat = 0; repeat < 3; ++repeat) {  // the first also tunes the dedispersion kernel
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<SeriesInput> series = describe_fused_series(plan);
+    events = 0;
+    for (const auto& e : search_fused_on_gpu(plan, series, settings, gpu)) events += e.size();
+    if (repeat > 0) best = std::min(best, seconds_since(start));
+  }
+  const double per_second = best / seconds;
+  table.add_row({"fused D1 on GPU", std::to_string(ndm) + " x " + number_cell(seconds) + " s",
+                 "gpu:" + std::to_string(gpu), number_cell(best * 1e3),
+                 number_cell(best * 1e3 * 2048.0 / double(ndm)), number_cell(per_second * 1e3),
+                 number_cell(double(apertif_plan(1).nchans) * kSampleRateHz * seconds / best / 1e9),
+                 "-", std::to_string(events) + " events"});
+  notes.push_back("# snr: fused D1 on GPU = series kept on the device; target <= 20 ms per s of "
+                  "data: " + percent_cell(0.020 / per_second) + " of it (100% = met)");
+}
+
 }  // namespace
 
 void print_snr_tables(const BenchSettings& settings) {
@@ -165,15 +194,18 @@ void print_snr_tables(const BenchSettings& settings) {
   std::vector<std::string> notes;
   if (settings.run_gpu) add_gpu_row(table, settings, notes);
   if (settings.run_gpu) {
-    if (gpu_device_count() > settings.gpu)
+    if (gpu_device_count() > settings.gpu) {
+      add_gpu_resident_row(table, settings.gpu, 2048, 8, notes);
       add_fused_row(table, "gpu:" + std::to_string(settings.gpu), 2048, 8);
-    else
+    } else {
       table.add_row({"fused D1", "2048 x 8 s", "gpu", "skipped: no GPU"});
+    }
   }
   if (settings.run_cpu) add_cpu_rows(table, notes);
   if (settings.run_cpu) add_fused_row(table, "cpu", 256, 2);
-  std::printf("\n# single-pulse search: boxcars 1, 2, 3, 4, 6, 9, 14, 20, 30 at S/N 5; fused D1 ="
-              " dedispersion in memory + search (the whole series held in host memory)\n");
+  std::printf("\n# single-pulse search: boxcars 1, 2, 3, 4, 6, 9, 14, 20, 30 at S/N 5; fused D1 on"
+              " GPU = dedispersion, normalisation and boxcars with the series on the GPU; fused D1"
+              " = dedispersion into host memory, then the search\n");
   table.print(stdout);
   for (const auto& line : notes) std::printf("%s\n", line.c_str());
 }

@@ -1,0 +1,163 @@
+// snr's fused mode on one GPU (common/snr/fused_search.hpp): the dedispersed series never leave
+// the device. For each batch of DMs that fits in half the free GPU memory:
+//   1. the filterbank is read in gulps (overlapping by the batch's largest delay, the end
+//      padded with channel means, as the dedispersion runner does) and each gulp is
+//      dedispersed straight into the batch's rows (DeviceDedispEngine::execute_to_device);
+//   2. every detrend block is detrended and its sigma measured (snr_normalise_kernels);
+//   3. the host takes each series' bad-block decision from its sigmas and sends back one scale
+//      per block; the blocks are scaled (bad ones zeroed);
+//   4. the boxcar kernel searches every row and only the hits come back.
+// Events are then made on the host, as for series read from files.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../cuda/device_buffer.hpp"
+#include "../dedisp/dedisp_gpu_options.hpp"
+#include "cli/errors.hpp"
+#include "dedisp/parallel_for.hpp"
+#include "dedisp/spectra_input.hpp"
+#include "io/sigproc.hpp"
+#include "io/spectra_source.hpp"
+#include "snr/series_normaliser.hpp"
+#include "snr/single_pulse_search.hpp"
+#include "snr/snr_gpu_factory.hpp"
+#include "snr_device_search.hpp"
+#include "snr_normalise_kernels.hpp"
+
+namespace rapt::gpu {
+namespace {
+
+constexpr size_t kGulp = 32768;              // new spectra per dedispersion call (4 | kGulp)
+constexpr double kSeriesMemoryShare = 0.5;   // of the free GPU memory, for the series rows
+constexpr size_t kMaxBatch = 65535;          // rows per kernel launch (grid y)
+
+// Dedisperses `dms` over the first `length` samples into rows of `stride` floats at `rows`.
+void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dms, int gpu,
+                     float* rows, size_t stride, int64_t length) {
+  std::unique_ptr<SpectraSource> source = open_spectra_source(fused.input);
+  auto* raw = dynamic_cast<SigprocReader*>(source.get());
+  const ObservationInfo info = source->info();
+  const std::unique_ptr<DeviceDedispEngine> engine =
+      make_device_dedisp_engine(fused_dedisp_plan(info, dms), gpu, GpuDedispOptions{});
+  SpectraInput input(*source, raw);
+  const size_t capacity = kGulp + size_t(engine->max_delay());
+  SpectraBuffer buffer(input, capacity);
+  bool at_end = false;
+  for (int64_t first = 0; first < length; first += int64_t(kGulp)) {
+    if (buffer.fill() < capacity) {
+      if (!at_end) buffer.switch_to_float();
+      at_end = true;
+      buffer.pad_with_means();
+    }
+    engine->execute_to_device(buffer.block(), rows + first, stride);
+    buffer.shift(kGulp);
+  }
+}
+
+template <typename T>
+void upload(T* device, const std::vector<T>& host, cudaStream_t stream) {
+  RAPT_CUDA_CHECK(cudaMemcpyAsync(device, host.data(), host.size() * sizeof(T),
+                                  cudaMemcpyHostToDevice, stream));
+}
+
+}  // namespace
+}  // namespace rapt::gpu
+
+namespace rapt {
+
+std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
+    const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
+    const SnrSettings& settings, int gpu_index) {
+  using namespace rapt::gpu;
+  const cuda::DeviceGuard guard(gpu_index);
+  const std::vector<double> dms = fused_dms(plan);
+  if (series.size() != dms.size()) throw std::logic_error("fused search: series and DMs differ");
+  const int64_t len = settings.detrend_len;
+  if (len > max_gpu_detrend_len())
+    throw UsageError("detrend blocks of " + std::to_string(len) +
+                     " samples are longer than the GPU search takes (" +
+                     std::to_string(max_gpu_detrend_len()) + "); use --device cpu");
+  const size_t n = series.size();
+  std::vector<int64_t> searched(n);
+  for (size_t i = 0; i < n; ++i)
+    searched[i] = searched_length(series[i], series[i].usable_samples, len);
+  const int64_t longest = *std::max_element(searched.begin(), searched.end());
+  const size_t stride = (size_t(longest) + kGulp - 1) / kGulp * kGulp;
+  const int64_t max_blocks = longest / len;
+
+  size_t free_bytes = 0, total_bytes = 0;
+  RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const size_t row_bytes = stride * sizeof(float) + size_t(max_blocks) * 12;
+  const size_t fit = size_t(double(free_bytes) * kSeriesMemoryShare) / row_bytes;
+  if (fit == 0)
+    throw DataError(plan.input + ": one DM trial's series needs " +
+                    cuda::byte_size_text(row_bytes) + " of GPU memory and " +
+                    cuda::byte_size_text(free_bytes) + " are free; use --device cpu");
+  size_t batch = std::min({fit, n, kMaxBatch});
+  if (plan.gpu_batch_dms > 0) batch = std::min(batch, plan.gpu_batch_dms);
+
+  cuda::DeviceBuffer<float> rows(batch * stride);
+  cuda::DeviceBuffer<int32_t> whole_dev(batch);
+  cuda::DeviceBuffer<double> sigma_dev(batch * size_t(max_blocks));
+  cuda::DeviceBuffer<float> scale_dev(batch * size_t(max_blocks));
+  cuda::Stream stream;
+  DeviceBoxcarSearch search(settings.widths, float(settings.threshold), gpu_index);
+  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+
+  std::vector<BoxcarHit> hits;
+  std::vector<std::vector<bool>> bad_blocks(n);
+  for (size_t first = 0; first < n; first += batch) {
+    const size_t count = std::min(batch, n - first);
+    const std::vector<double> batch_dms(dms.begin() + int64_t(first),
+                                        dms.begin() + int64_t(first + count));
+    const int64_t length =
+        *std::max_element(searched.begin() + int64_t(first), searched.begin() + int64_t(first + count));
+    const int blocks = int(length / len);
+    dedisperse_into(plan, batch_dms, gpu_index, rows.get(), stride, length);
+
+    std::vector<int32_t> whole(count);
+    for (size_t i = 0; i < count; ++i) whole[i] = int32_t(searched[first + i] / len);
+    upload(whole_dev.get(), whole, stream.get());
+    DetrendParams p;
+    p.series = rows.get();
+    p.row_stride = int64_t(stride);
+    p.num_series = int(count);
+    p.whole_blocks = whole_dev.get();
+    p.max_blocks = blocks;
+    p.block_len = int(len);
+    p.linear_baseline = settings.baseline == Baseline::kLinear;
+    p.clipped_rms = settings.noise == NoiseEstimate::kClippedRms;
+    p.sigma = sigma_dev.get();
+    launch_detrend_blocks(p, stream.get());
+    std::vector<double> sigma(count * size_t(blocks));
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(sigma.data(), sigma_dev.get(), sigma.size() * sizeof(double),
+                                    cudaMemcpyDeviceToHost, stream.get()));
+    stream.synchronize();
+
+    // The bad-block test needs all of a series' sigmas: the one step on the host.
+    std::vector<float> scale(sigma.size(), 0.0f);
+    parallel_for(threads, count, [&](size_t i, int) {
+      const double* own = sigma.data() + i * size_t(blocks);
+      const std::vector<double> block_sigma(own, own + whole[i]);
+      double median_sigma = 1.0;
+      std::vector<bool> bad =
+          find_bad_blocks(block_sigma, settings.reject_bad_blocks, len, &median_sigma);
+      for (int b = 0; b < whole[i]; ++b)
+        if (!bad[size_t(b)]) scale[i * size_t(blocks) + size_t(b)] = float(1.0 / own[b]);
+      bad_blocks[first + i] = std::move(bad);
+    });
+    upload(scale_dev.get(), scale, stream.get());
+    launch_scale_blocks(rows.get(), int64_t(stride), int(count), blocks, int(len), scale_dev.get(),
+                        stream.get());
+    search.search(rows.get(), int64_t(stride), int(first), int(count), length, stream.get(), hits);
+  }
+  sort_boxcar_hits(hits);
+  return events_of_series(hits, series, searched, bad_blocks, settings.widths, len);
+}
+
+}  // namespace rapt

@@ -1,0 +1,42 @@
+// The single-pulse search's normalisation on the GPU, for series that never leave it (snr's
+// fused mode): the same per-block arithmetic as common/snr/series_normaliser.cpp. One kernel
+// removes each detrend block's baseline and measures its sigma; the host then makes the
+// bad-block decision of each series from the sigmas (a few numbers per series); a second kernel
+// scales each block by 1/sigma, or zeroes it when it is bad.
+//
+// Median baseline with the MAD sigma (the default) gives the CPU's values bit for bit: medians
+// are picked from sorted blocks and the rest is float arithmetic in the same order. The linear
+// baseline and the clipped rms sum in double in another order, so their values may differ from
+// the CPU's in the last bit.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace rapt::gpu {
+
+struct DetrendParams {
+  float* series = nullptr;              // num_series rows, row_stride floats apart
+  int64_t row_stride = 0;
+  int num_series = 0;
+  const int32_t* whole_blocks = nullptr;  // device, per series: its blocks; the rest of its
+                                          // max_blocks are zeroed (sigma 0)
+  int max_blocks = 0;
+  int block_len = 0;
+  bool linear_baseline = false;         // else the median
+  bool clipped_rms = false;             // else 1.4826 x MAD
+  double* sigma = nullptr;              // device, [series * max_blocks + block]
+};
+
+// Largest detrend block the kernel takes on the current device (shared memory holds two
+// power-of-two copies of a block).
+int max_gpu_detrend_len();
+
+void launch_detrend_blocks(const DetrendParams& p, cudaStream_t stream);
+
+// x *= scale[series * max_blocks + block] over every block of every row; a scale of 0 writes 0
+// (bad blocks, and blocks past a series' end).
+void launch_scale_blocks(float* series, int64_t row_stride, int num_series, int max_blocks,
+                         int block_len, const float* scale, cudaStream_t stream);
+
+}  // namespace rapt::gpu
