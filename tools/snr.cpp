@@ -5,6 +5,7 @@
 //   snr --mode peak obs_DM*.dat     (max - mean) / std per chunk
 //   snr fold.pfd.bestprof           S/N of a folded profile
 //   snr --numdms 200 --dmstep 2 obs.fil   dedisperse in memory, then search (fused mode)
+//   recorder | snr --realtime --numdms 2048 --dmstep 0.25 -   chunk by chunk as data arrive
 //
 // Every series of a call must share length and sampling time; the clustered candidate list
 // joins events over DM, time and width (friends of friends).
@@ -22,6 +23,7 @@
 #include "io/singlepulse.hpp"
 #include "snr/candidate_clustering.hpp"
 #include "snr/fused_search.hpp"
+#include "snr/realtime_search.hpp"
 #include "snr/profile_snr.hpp"
 #include "snr/single_pulse_search.hpp"
 #include "snr/singlepulse_plot.hpp"
@@ -73,18 +75,27 @@ void write_text(const std::string& path, const std::string& text, bool overwrite
 
 }  // namespace
 
-// The series of this call: described (.dat/.tim, loaded later batch by batch) or dedispersed
-// in memory (one filterbank with a DM plan).
+bool is_fused(const std::vector<std::string>& paths) {
+  return std::any_of(paths.begin(), paths.end(),
+                     [](const std::string& p) { return rapt::is_filterbank_path(p); });
+}
+
+rapt::FusedDedispPlan fused_plan(const rapt::SnrRunOptions& run, const std::string& path) {
+  return {path, run.lodm, run.dmstep, run.numdms, run.device, run.threads};
+}
+
+// The series of this call: described (.dat/.tim, loaded later batch by batch), dedispersed in
+// memory (one filterbank with a DM plan), or only described when the whole fused search runs
+// on the GPU (`gpu_resident`).
 std::vector<rapt::SeriesInput> open_series(const rapt::SnrRunOptions& run,
-                                           const std::vector<std::string>& paths) {
+                                           const std::vector<std::string>& paths,
+                                           bool gpu_resident) {
   std::vector<rapt::SeriesInput> series;
-  const bool fused = std::any_of(paths.begin(), paths.end(),
-                                 [](const std::string& p) { return rapt::is_filterbank_path(p); });
-  if (fused) {
+  if (is_fused(paths)) {
     if (paths.size() != 1)
       throw rapt::UsageError("give one filterbank (with --numdms) or time series, not both");
-    series = rapt::dedisperse_in_memory(
-        {paths[0], run.lodm, run.dmstep, run.numdms, run.device, run.threads});
+    series = gpu_resident ? rapt::describe_fused_series(fused_plan(run, paths[0]))
+                          : rapt::dedisperse_in_memory(fused_plan(run, paths[0]));
   } else {
     if (run.numdms > 0) throw rapt::UsageError("--numdms needs a filterbank input");
     for (const std::string& path : paths) series.push_back(rapt::describe_series(path));
@@ -129,6 +140,23 @@ SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrR
   return result;
 }
 
+// The fused search with the series kept on the GPU: events of every series at once, then
+// one .singlepulse per series.
+SearchResult search_on_gpu(const std::string& filterbank,
+                           const std::vector<rapt::SeriesInput>& series,
+                           const rapt::SnrRunOptions& run, int gpu,
+                           const rapt::ParsedOptions& args) {
+  SearchResult result;
+  const auto events =
+      rapt::search_fused_on_gpu(fused_plan(run, filterbank), series, run.search, gpu);
+  for (size_t i = 0; i < series.size(); ++i) {
+    rapt::write_singlepulse(singlepulse_path(series[i], run.outdir), events[i], args.force);
+    result.events.insert(result.events.end(), events[i].begin(), events[i].end());
+    result.dms.push_back(series[i].dm);
+  }
+  return result;
+}
+
 // A boxcar wider than the shortest series has no sample to slide over: such widths are
 // dropped, saying so, rather than searched in silence.
 void restrict_widths_to_data(std::vector<int>& widths, const std::vector<rapt::SeriesInput>& series,
@@ -145,6 +173,84 @@ void restrict_widths_to_data(std::vector<int>& widths, const std::vector<rapt::S
                    " usable samples; boxcars up to " + std::to_string(asked) +
                    " samples were asked, widths up to " + std::to_string(widths.back()) +
                    " are searched");
+}
+
+// --realtime: one filterbank (or stdin) searched chunk by chunk; candidates go out as they are
+// final (to stdout as they come, or into --cands at the end), the .singlepulse files and the
+// timing summary at the end.
+int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>& paths,
+                 const rapt::ParsedOptions& args) {
+  if (paths.size() != 1) throw rapt::UsageError("--realtime takes one filterbank (or - for stdin)");
+  rapt::RealtimePlan plan;
+  plan.input = paths.front();
+  plan.dms = rapt::fused_dms(fused_plan(run, plan.input));
+  plan.settings = run.search;
+  plan.max_width_s = run.max_width_s;
+  plan.cluster = run.cluster;
+  plan.chunk = run.realtime_chunk;
+  plan.device = run.device;
+  plan.threads = run.threads;
+  const bool streaming = run.cands == "-";
+  std::vector<rapt::PulseCandidate> kept;
+  if (streaming) std::fputs(rapt::format_candidates({}).c_str(), stdout);
+  const auto on_candidates = [&](const std::vector<rapt::PulseCandidate>& found) {
+    if (!streaming) {
+      kept.insert(kept.end(), found.begin(), found.end());
+      return;
+    }
+    const std::string text = rapt::format_candidates(found);
+    std::fputs(text.c_str() + text.find('\n') + 1, stdout);  // without the header line
+    std::fflush(stdout);
+  };
+  const auto on_chunk = [&](const rapt::RealtimeProgress& p) {
+    if (args.messages.progress)
+      std::fprintf(stderr, "\rsnr: %.1f s of data searched, %.1f ms per s of data", p.data_s,
+                   1e3 * p.busy_s / p.data_s);
+  };
+  const rapt::RealtimeResult result = rapt::run_realtime_search(plan, on_candidates, on_chunk);
+  if (args.messages.progress) std::fputc('\n', stderr);
+  if (!streaming) write_text(run.cands, rapt::format_candidates(kept), args.force);
+  std::vector<rapt::SinglePulseEvent> all;
+  for (size_t i = 0; i < result.series.size(); ++i) {
+    rapt::write_singlepulse(singlepulse_path(result.series[i], run.outdir), result.events[i],
+                            args.force);
+    all.insert(all.end(), result.events[i].begin(), result.events[i].end());
+  }
+  const rapt::RealtimeProgress& p = result.progress;
+  const double ms_per_s = 1e3 * p.busy_s / p.data_s;
+  const bool keeps_up = p.busy_s + p.read_s <= p.data_s;
+  if (!run.plot.empty()) {
+    rapt::SinglePulsePlotRange range;
+    range.duration_s = p.data_s;
+    range.threshold = run.search.threshold;
+    range.lo_dm = plan.dms.front();
+    range.hi_dm = plan.dms.back();
+    rapt::plot_singlepulse_png(run.plot, all, range,
+                               "Single pulse search: " + observation_name(result.series[0].root),
+                               args.force);
+  }
+  if (!run.json.empty()) {
+    char json[768];
+    std::snprintf(json, sizeof json,
+                  "{\"program\": \"snr\", \"mode\": \"realtime\", \"engine\": \"%s\", "
+                  "\"dms\": %zu, \"chunks\": %lld, \"data_seconds\": %.6f, "
+                  "\"processing_seconds\": %.6f, \"read_seconds\": %.6f, "
+                  "\"ms_per_second_of_data\": %.3f, \"realtime_factor\": %.2f, "
+                  "\"keeps_up\": %s, \"events\": %zu, \"candidates\": %zu}\n",
+                  result.engine.c_str(), plan.dms.size(), static_cast<long long>(p.chunks),
+                  p.data_s, p.busy_s, p.read_s, ms_per_s, p.data_s / p.busy_s,
+                  keeps_up ? "true" : "false", all.size(), result.candidates);
+    write_text(run.json, json, args.force);
+  }
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "%.1f s of data in %lld chunks: %.1f ms of processing per s of data (%.0fx real "
+                "time), %.1f s reading; %s; %zu events, %zu candidates",
+                p.data_s, static_cast<long long>(p.chunks), ms_per_s, p.data_s / p.busy_s,
+                p.read_s, keeps_up ? "keeps up" : "falls behind", all.size(), result.candidates);
+  args.messages.info(line);
+  args.messages.detail("engine " + result.engine);
+  return 0;
 }
 
 int main(int argc, char** argv) {
@@ -164,28 +270,35 @@ int main(int argc, char** argv) {
       (is_bestprof(path) ? folds : series_paths).push_back(path);
     if (!folds.empty()) print_profile_snrs(folds);
     if (series_paths.empty()) return 0;
+    if (run.realtime) return run_realtime(run, series_paths, args);
 
     if (!run.plot.empty() && !rapt::singlepulse_plot_available())
       rapt::plot_singlepulse_png(run.plot, {}, {}, "", args.force);  // says why it cannot
     const int threads = run.threads > 0 ? run.threads
                                         : int(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<rapt::SeriesInput> series = open_series(run, series_paths);
+    const rapt::DeviceChoice device = rapt::choose_device(run.device);
+    // Fused boxcar searches on a GPU keep every series there (and never hold them on the host).
+    const bool gpu_resident = device.use_gpu && is_fused(series_paths) &&
+                              run.mode == rapt::SnrMode::kBoxcar;
+    std::vector<rapt::SeriesInput> series = open_series(run, series_paths, gpu_resident);
     if (run.max_width_s > 0.0)
       run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
     restrict_widths_to_data(run.search.widths, series, messages);
-    const rapt::DeviceChoice device = rapt::choose_device(run.device);
     auto engine = device.use_gpu
         ? rapt::make_gpu_boxcar_engine(run.search.widths, float(run.search.threshold),
                                        device.gpu_index)
         : rapt::make_cpu_boxcar_engine(run.search.widths, float(run.search.threshold), threads);
-    messages.detail("engine " + engine->name() + ", widths up to " +
+    messages.detail("engine " + engine->name() + (gpu_resident ? " (fused, series on the GPU)" : "") +
+                    ", widths up to " +
                     std::to_string(run.search.max_width()) + " samples");
 
     rapt::SinglePulsePlotRange range;
     range.duration_s = double(series.front().total_samples) * series.front().dt_s;
     range.threshold = run.search.threshold;
     const std::string name = observation_name(series.front().root);
-    const SearchResult found = search_all(series, run, *engine, threads, args);
+    const SearchResult found = gpu_resident
+        ? search_on_gpu(series_paths.front(), series, run, device.gpu_index, args)
+        : search_all(series, run, *engine, threads, args);
     const auto candidates = rapt::cluster_events(found.events, found.dms, run.cluster);
     write_text(run.cands, rapt::format_candidates(candidates), args.force);
     if (!run.plot.empty()) {

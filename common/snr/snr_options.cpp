@@ -49,6 +49,12 @@ void add_snr_options(cxxopts::Options& options) {
       ("dmstep", "filterbank input: the DM step", cxxopts::value<double>()->default_value("1"))
       ("numdms", "filterbank input: the number of DM trials (dedispersed in memory)",
        cxxopts::value<int>()->default_value("0"))
+      ("realtime", "filterbank input (or - for stdin): search chunk by chunk as the data "
+       "arrive, printing candidates as they are found")
+      ("chunk", "real-time mode: new samples per chunk (0 = about 65536; a multiple of the "
+       "detrend length and of 4)", cxxopts::value<int64_t>()->default_value("0"))
+      ("json", "real-time mode: write the timing summary as JSON ('-' = stdout)",
+       cxxopts::value<std::string>())
       ("plot", "write a PNG plot: DM vs time, S/N histogram, S/N vs DM",
        cxxopts::value<std::string>())
       ("files", "input series: .dat (with .inf), .tim, or .bestprof",
@@ -139,6 +145,13 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
   o.dmstep = result["dmstep"].as<double>();
   o.numdms = result["numdms"].as<int>();
   if (result.count("plot")) o.plot = result["plot"].as<std::string>();
+  o.realtime = result.count("realtime") > 0;
+  o.realtime_chunk = result["chunk"].as<int64_t>();
+  if (result.count("json")) o.json = result["json"].as<std::string>();
+  if (!o.realtime && (result.count("chunk") || result.count("json")))
+    throw UsageError("--chunk and --json belong to --realtime");
+  if (o.realtime && o.numdms < 1) throw UsageError("--realtime needs --numdms (and --lodm, --dmstep)");
+  if (o.realtime && o.mode != SnrMode::kBoxcar) throw UsageError("--realtime runs the boxcar search");
   if (result.count("max-width")) o.max_width_s = result["max-width"].as<double>();
   o.files = positional;
   if (result.count("glob"))

@@ -24,6 +24,9 @@ struct SnrRunOptions {
   double lodm = 0.0, dmstep = 1.0;  // fused mode (a filterbank input)
   int numdms = 0;
   double max_width_s = 0.0;   // -m: widths follow from the series' sampling time
+  bool realtime = false;      // --realtime: chunk by chunk as the data arrive
+  int64_t realtime_chunk = 0; // --chunk (0 = default)
+  std::string json;           // --json: real-time timing summary; "" = none
   std::vector<std::string> files;  // positional inputs plus --glob matches, in order
 };
 

@@ -1,0 +1,63 @@
+// snr's real-time mode: a filterbank read as it arrives (stdin, a pipe from a recorder, a
+// FIFO, or `tail -c +1 -f` of a growing file), dedispersed and searched chunk by chunk, with
+// candidates handed out as soon as no later data can change them.
+//
+// Each chunk of `chunk` new samples per DM is dedispersed (the spectra overlap by the largest
+// delay), normalised per detrend block, and searched with the previous chunk's last samples
+// in front, so boxcars across a chunk boundary see both sides. The normalisation and boxcars
+// are the file search's; what differs is that the bad-block test judges each chunk's blocks
+// among themselves (the whole series is not known yet) and that the search ends at the last
+// whole detrend block that every DM has data for. Events and candidates within a few boxcar
+// widths of a chunk's end wait for the next chunk.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "io/singlepulse.hpp"
+#include "snr/candidate_clustering.hpp"
+#include "snr/series_input.hpp"
+#include "snr/snr_settings.hpp"
+
+namespace rapt {
+
+struct RealtimePlan {
+  std::string input;           // path, or "-" for stdin
+  std::vector<double> dms;
+  SnrSettings settings;
+  double max_width_s = 0.0;    // > 0: widths up to this many seconds (from the header's sampling)
+  ClusterSettings cluster;
+  int64_t chunk = 0;           // new samples per chunk; 0 = about 2^16, whole detrend blocks
+  std::string device = "auto";
+  int threads = 0;             // 0 = all cores
+};
+
+struct RealtimeProgress {
+  int64_t chunks = 0;
+  double data_s = 0.0;         // seconds of data searched so far
+  double busy_s = 0.0;         // time spent processing them (not waiting for input)
+  double read_s = 0.0;         // time spent reading (including waiting for input)
+};
+
+struct RealtimeResult {
+  std::vector<SeriesInput> series;                    // one per DM (names, DM, sampling)
+  std::vector<std::vector<SinglePulseEvent>> events;  // per DM, by sample
+  size_t candidates = 0;
+  RealtimeProgress progress;
+  std::string engine;
+};
+
+// Chunk length for `requested` (0 = default): a multiple of the detrend length and of 4.
+// Throws UsageError for a requested length that is not one.
+int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len);
+
+// Runs to the end of the input. `on_candidates` gets each chunk's final candidates (sorted by
+// time); `on_chunk` the running totals after each chunk. Throws DataError for unreadable input
+// or data shorter than the largest delay plus one detrend block.
+RealtimeResult run_realtime_search(
+    const RealtimePlan& plan,
+    const std::function<void(const std::vector<PulseCandidate>&)>& on_candidates,
+    const std::function<void(const RealtimeProgress&)>& on_chunk);
+
+}  // namespace rapt

@@ -1,0 +1,76 @@
+#!/bin/sh
+# snr --realtime fed by a simulated recorder writing into a pipe: the recorder writes half the
+# observation, then waits until the first burst's candidate has come out, then writes the rest
+# (so candidates are printed as they are found, not at the end). Both bursts are found where
+# the fused file search finds them; the .singlepulse files and the --json timing summary are
+# written; stdin gives the same candidates. On the CPU and (where there is one) the GPU.
+# Exit 0 = pass, 1 = fail, 77 = skip.
+BIN=${BIN:-build/bin}
+[ -x "$BIN/snr" ] && [ -x "$BIN/simulate" ] || { echo "snr not built"; exit 77; }
+command -v mkfifo >/dev/null || { echo "mkfifo not found"; exit 77; }
+W=$(mktemp -d) || exit 1
+writer=
+trap '[ -n "$writer" ] && kill $writer 2>/dev/null; rm -rf "$W"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$BIN/simulate" -q --nchans 128 --fch1 1500 --bw 300 --tsamp 256e-6 --tobs 12 --seed 5 \
+  --burst t=3.0,DM=150,width=0.002,snr=25 --burst t=9.0,DM=80,width=0.004,snr=30 \
+  -o "$W/obs.fil" || fail simulate
+size=$(wc -c < "$W/obs.fil")
+half=$((size / 2))
+plan="-t 6 --lodm 50 --dmstep 2 --numdms 76"
+
+# The strongest candidate near (DM, t) in a candidate list: "DM t S/N", or nothing.
+near() {
+  grep -v '^#' "$1" | awk -v dm="$2" -v t="$3" \
+    '$1 >= dm - 6 && $1 <= dm + 6 && $2 >= t - 0.01 && $2 <= t + 0.01 { print $1, $2, $5 }' \
+    | sort -g -k 3 | tail -n 1
+}
+
+for device in cpu auto; do
+  rm -rf "$W/rt" "$W/file" "$W/live.txt" "$W/released" "$W/pipe" "$W/rt.json"
+  mkdir -p "$W/rt" "$W/file"
+  mkfifo "$W/pipe" || fail mkfifo
+  (
+    head -c $half "$W/obs.fil"
+    i=0
+    until [ -n "$(near "$W/live.txt" 150 3.0)" ]; do
+      sleep 0.2
+      i=$((i + 1))
+      [ $i -gt 300 ] && break
+    done
+    [ $i -le 300 ] && touch "$W/released"
+    tail -c +$((half + 1)) "$W/obs.fil"
+  ) > "$W/pipe" &
+  writer=$!
+  # shellcheck disable=SC2086
+  "$BIN/snr" -q --device $device --realtime --chunk 8000 $plan -o "$W/rt" \
+    --json "$W/rt.json" "$W/pipe" > "$W/live.txt" || fail "snr --realtime --device $device"
+  wait $writer
+  writer=
+  [ -f "$W/released" ] || fail "--device $device: no candidate came out before the recorder finished"
+  # shellcheck disable=SC2086
+  "$BIN/snr" -q --device $device $plan -o "$W/file" "$W/obs.fil" > "$W/file.txt" \
+    || fail "snr fused on the file, --device $device"
+  for burst in "150 3.0" "80 9.0"; do
+    # shellcheck disable=SC2086
+    live=$(near "$W/live.txt" $burst)
+    # shellcheck disable=SC2086
+    file=$(near "$W/file.txt" $burst)
+    [ -n "$live" ] || fail "--device $device: burst $burst not in $(cat "$W/live.txt")"
+    # shellcheck disable=SC2086
+    echo $live $file | awk '{ exit !($1 == $4 && $2 == $5 && $3 - $6 < 0.05 && $6 - $3 < 0.05) }' \
+      || fail "--device $device: burst $burst: real time '$live', file search '$file'"
+  done
+  [ -f "$W/rt/pipe_DM150.00.singlepulse" ] || fail "--device $device: no .singlepulse files"
+  [ "$(ls "$W"/rt/*.singlepulse | wc -l)" -eq 76 ] || fail "--device $device: not 76 .singlepulse files"
+  for key in '"mode": "realtime"' '"keeps_up": ' '"ms_per_second_of_data": ' '"data_seconds": '; do
+    grep -q "$key" "$W/rt.json" || fail "--device $device: $key missing from $(cat "$W/rt.json")"
+  done
+  # stdin: the same candidates.
+  # shellcheck disable=SC2086
+  "$BIN/snr" -q --device $device --realtime --chunk 8000 $plan -o "$W/rt" --force - \
+    < "$W/obs.fil" > "$W/stdin.txt" || fail "snr --realtime from stdin, --device $device"
+  cmp -s "$W/live.txt" "$W/stdin.txt" || fail "--device $device: stdin and the pipe give different candidates"
+done
+exit 0

@@ -1,0 +1,192 @@
+// Real-time mode against the file search: the same filterbank searched chunk by chunk (small
+// chunks, pulses across chunk boundaries) gives the same events and candidates as the fused
+// file search over the samples both cover, on the CPU and the GPU; the chunk length rules and
+// the error for data too short.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "cli/errors.hpp"
+#include "gpu_device.hpp"
+#include "io/sigproc.hpp"
+#include "snr/fused_search.hpp"
+#include "snr/realtime_search.hpp"
+#include "snr/single_pulse_search.hpp"
+
+namespace rapt {
+namespace {
+
+constexpr int kChans = 32;
+constexpr double kTsamp = 1e-3;
+
+// Noise (mean 100, sigma 10, 8 bits) and dispersed pulses of several widths; two of them
+// centred on multiples of 4000 samples, the chunk the tests use.
+std::string write_pulses(const std::string& dir, size_t nspectra) {
+  SigprocHeader h;
+  h.source_name = "realtime";
+  h.tsamp = kTsamp;
+  h.fch1 = 1400.0;
+  h.foff = -4.0;
+  h.nchans = kChans;
+  h.nbits = 8;
+  h.tstart = 60000.0;
+  std::vector<float> data(nspectra * kChans);
+  std::mt19937 rng(3);
+  std::normal_distribution<float> noise(100.0f, 10.0f);
+  for (float& v : data) v = noise(rng);
+  const double pulses[][3] = {{4.0, 40.0, 3}, {8.001, 20.0, 10}, {13.3, 60.0, 2}, {19.5, 30.0, 6}};
+  for (const auto& pulse : pulses)
+    for (int c = 0; c < kChans; ++c) {
+      const double f = h.fch1 + c * h.foff;
+      const double delay = pulse[1] / 2.41e-4 * (1.0 / (f * f) - 1.0 / (h.fch1 * h.fch1));
+      const size_t t0 = size_t((pulse[0] + delay) / kTsamp) - size_t(pulse[2]) / 2;
+      for (size_t t = t0; t < t0 + size_t(pulse[2]) && t < nspectra; ++t)
+        data[t * kChans + size_t(c)] += 18.0f;
+    }
+  const std::string path = dir + "/pulses.fil";
+  SigprocWriter writer(path, h, true);
+  writer.write(data.data(), nspectra);
+  writer.commit();
+  return path;
+}
+
+class SnrRealtime : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char dir[] = "/tmp/rapt_realtime_XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    dir_ = dir;
+    path_ = write_pulses(dir_, 24000);
+  }
+  void TearDown() override {
+    std::remove(path_.c_str());
+    ::rmdir(dir_.c_str());
+  }
+  RealtimePlan plan(const std::string& device) const {
+    RealtimePlan p;
+    p.input = path_;
+    for (int i = 0; i < 40; ++i) p.dms.push_back(2.0 * i);
+    p.settings.reject_bad_blocks = false;  // judged per chunk here, per series in the file
+    p.chunk = 4000;
+    p.device = device;
+    p.threads = 2;
+    return p;
+  }
+  std::string dir_, path_;
+};
+
+struct LiveRun {
+  RealtimeResult result;
+  std::vector<PulseCandidate> candidates;
+  int calls = 0;
+};
+
+LiveRun run(const RealtimePlan& plan) {
+  LiveRun r;
+  r.result = run_realtime_search(
+      plan,
+      [&](const std::vector<PulseCandidate>& c) {
+        r.candidates.insert(r.candidates.end(), c.begin(), c.end());
+      },
+      [&](const RealtimeProgress&) { ++r.calls; });
+  return r;
+}
+
+// Events equal in sample and width, S/N within `tolerance` (relative). With `margin` > 0, only
+// events at least `margin` above the threshold of 5 are compared (float sums in another order
+// may put a boxcar just at the threshold on either side).
+void expect_same(std::vector<SinglePulseEvent> a, std::vector<SinglePulseEvent> b,
+                 double tolerance, double margin = 0.0) {
+  if (margin > 0.0)
+    for (auto* list : {&a, &b})
+      list->erase(std::remove_if(list->begin(), list->end(),
+                                 [&](const SinglePulseEvent& e) { return e.sigma < 5.0 + margin; }),
+                  list->end());
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].sample, b[i].sample);
+    EXPECT_EQ(a[i].downfact, b[i].downfact);
+    EXPECT_NEAR(a[i].sigma, b[i].sigma, tolerance * a[i].sigma);
+  }
+}
+
+TEST_F(SnrRealtime, MatchesTheFileSearchAcrossChunkBoundaries) {
+  const RealtimePlan p = plan("cpu");
+  const LiveRun live = run(p);
+  // 24000 spectra, largest delay 34 at DM 78: five whole chunks and a last one of three
+  // detrend blocks (its fourth would need spectra past the end).
+  EXPECT_EQ(live.result.progress.chunks, 6);
+  EXPECT_EQ(live.calls, 6);
+  const int64_t searched = live.result.series.front().total_samples;
+  EXPECT_EQ(searched, 23000);
+
+  FusedDedispPlan fused{path_, 0.0, 2.0, 40, "cpu", 2};
+  std::vector<SeriesInput> series = dedisperse_in_memory(fused);
+  for (SeriesInput& s : series) s.samples.resize(size_t(searched));  // what real time covered
+  auto engine = make_cpu_boxcar_engine(p.settings.widths, float(p.settings.threshold), 2);
+  const auto file = search_batch(series, p.settings, *engine, 2);
+  size_t total = 0;
+  for (size_t d = 0; d < series.size(); ++d) {
+    SCOPED_TRACE("DM " + std::to_string(p.dms[d]));
+    expect_same(file[d], live.result.events[d], 1e-6);
+    total += file[d].size();
+  }
+  EXPECT_GT(total, 20u);
+
+  std::vector<SinglePulseEvent> all;
+  for (const auto& e : file) all.insert(all.end(), e.begin(), e.end());
+  const std::vector<PulseCandidate> expected = cluster_events(all, p.dms, p.cluster);
+  ASSERT_EQ(expected.size(), live.candidates.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(expected[i].best.sample, live.candidates[i].best.sample);
+    EXPECT_EQ(expected[i].best.dm, live.candidates[i].best.dm);
+    EXPECT_EQ(expected[i].members, live.candidates[i].members);
+  }
+  // The four pulses are among the candidates, near their DMs and times.
+  for (const auto& [t, dm] : {std::pair{4.0, 40.0}, {8.001, 20.0}, {13.3, 60.0}, {19.5, 30.0}}) {
+    bool found = false;
+    for (const PulseCandidate& c : live.candidates)
+      found = found || (std::abs(c.best.time_s - t) < 0.01 && std::abs(c.best.dm - dm) <= 6.0 &&
+                        c.best.sigma > 7.0);
+    EXPECT_TRUE(found) << "pulse at t " << t << " s, DM " << dm << "; candidates:\n"
+                       << format_candidates(live.candidates);
+  }
+}
+
+TEST_F(SnrRealtime, GpuGivesTheCpuEvents) {
+  if (gpu_device_count() == 0) GTEST_SKIP() << "no GPU";
+  RealtimePlan p = plan("cpu");
+  p.settings.reject_bad_blocks = true;
+  const LiveRun cpu = run(p);
+  p.device = "gpu:0";
+  const LiveRun gpu = run(p);
+  ASSERT_EQ(cpu.result.events.size(), gpu.result.events.size());
+  for (size_t d = 0; d < cpu.result.events.size(); ++d) {
+    SCOPED_TRACE("DM " + std::to_string(p.dms[d]));
+    expect_same(cpu.result.events[d], gpu.result.events[d], 1e-4, 0.01);
+  }
+}
+
+TEST_F(SnrRealtime, ChunkLengthsAndShortData) {
+  EXPECT_EQ(realtime_chunk_length(0, 1000), 66000);
+  EXPECT_EQ(realtime_chunk_length(4000, 1000), 4000);
+  EXPECT_EQ(realtime_chunk_length(0, 30), 65580);  // multiples of 60
+  EXPECT_THROW(realtime_chunk_length(4500, 1000), UsageError);  // not whole blocks
+  EXPECT_THROW(realtime_chunk_length(3030, 30), UsageError);    // whole blocks, not 4 | chunk
+  EXPECT_THROW(realtime_chunk_length(-60, 30), UsageError);
+  RealtimePlan p = plan("cpu");
+  p.settings.detrend_len = 30000;  // more than the data
+  p.chunk = 0;
+  EXPECT_THROW(run(p), DataError);
+}
+
+}  // namespace
+}  // namespace rapt
