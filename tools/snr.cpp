@@ -147,8 +147,16 @@ SearchResult search_on_gpu(const std::string& filterbank,
                            const rapt::SnrRunOptions& run, int gpu,
                            const rapt::ParsedOptions& args) {
   SearchResult result;
+  rapt::FusedSearchTiming t;
   const auto events =
-      rapt::search_fused_on_gpu(fused_plan(run, filterbank), series, run.search, gpu);
+      rapt::search_fused_on_gpu(fused_plan(run, filterbank), series, run.search, gpu, &t);
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "GPU: %.3f s reading and dedispersing, %.3f s normalising, %.3f s boxcars, "
+                "%.3f s events (%d DM batch%s)",
+                t.dedisperse_s, t.normalise_s, t.search_s, t.events_s, t.batches,
+                t.batches == 1 ? "" : "es");
+  args.messages.detail(line);
   for (size_t i = 0; i < series.size(); ++i) {
     rapt::write_singlepulse(singlepulse_path(series[i], run.outdir), events[i], args.force);
     result.events.insert(result.events.end(), events[i].begin(), events[i].end());

@@ -134,11 +134,12 @@ std::vector<SeriesInput> describe_fused_series(const FusedDedispPlan& plan) {
 
 std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpu(
     const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
-    const SnrSettings& settings, int gpu_index) {
+    const SnrSettings& settings, int gpu_index, FusedSearchTiming* timing) {
 #ifdef RAPT_WITH_CUDA
-  return run_fused_search_cuda(plan, series, settings, gpu_index);
+  FusedSearchTiming own;
+  return run_fused_search_cuda(plan, series, settings, gpu_index, timing ? *timing : own);
 #else
-  (void)plan, (void)series, (void)settings, (void)gpu_index;
+  (void)plan, (void)series, (void)settings, (void)gpu_index, (void)timing;
   throw UsageError("the GPU fused search needs a build with CUDA");
 #endif
 }

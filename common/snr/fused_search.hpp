@@ -40,9 +40,19 @@ std::vector<SeriesInput> describe_fused_series(const FusedDedispPlan& plan);
 // reading the input once per batch). The same events as dedisperse_in_memory() followed by
 // search_batch(). `series` from describe_fused_series(); `settings` with the widths to search.
 // Throws UsageError in a build without CUDA.
+struct FusedSearchTiming;
 std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpu(
     const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
-    const SnrSettings& settings, int gpu_index);
+    const SnrSettings& settings, int gpu_index, FusedSearchTiming* timing = nullptr);
+
+// Where the GPU fused search's time went, in seconds of wall time.
+struct FusedSearchTiming {
+  double dedisperse_s = 0.0;  // reading the input and dedispersing it (the two overlap)
+  double normalise_s = 0.0;   // detrending, sigmas, the bad-block test, scaling
+  double search_s = 0.0;      // boxcars, hits to the host
+  double events_s = 0.0;      // events from the hits
+  int batches = 0;            // DM batches (the input is read once per batch)
+};
 
 // One DM trial's series as dedisp describes it in its .inf: `nsamples` long, real data in the
 // first `real_samples`, then padding.

@@ -17,7 +17,7 @@ std::unique_ptr<BoxcarEngine> make_cuda_boxcar_engine(std::vector<int> widths, f
 // search_fused_on_gpu()'s body.
 std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
     const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
-    const SnrSettings& settings, int gpu_index);
+    const SnrSettings& settings, int gpu_index, FusedSearchTiming& timing);
 
 std::unique_ptr<RealtimeEngine> make_cuda_realtime_engine(const RealtimeShape& shape, int gpu);
 

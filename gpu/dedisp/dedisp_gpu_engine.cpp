@@ -117,14 +117,15 @@ class GpuDedispEngine final : public DeviceDedispEngine {
   void execute_to_device(const SpectraBlock& in, float* out_device, size_t out_stride) override {
     check_block(in, out_device, out_stride);
     const cuda::DeviceGuard device(gpu_);
-    synchronize_all();
+    // No synchronisation with earlier calls: the staging and row slots wait on their events,
+    // and each call writes other columns of the output.
     const DedispDeviceRunner& runner = runner_for(in.nbits);
     const DedispGeometry geometry = geometry_for(runner, in.nbits);
     const size_t n_out = in.nspectra - size_t(max_delay());
     const DedispChunking chunking =
         choose_chunking(geometry, n_out, device_budget(), pinned_budget());
     const DedispChunkMemory memory = chunk_memory(geometry, chunking);
-    reserve(memory, geometry.kind);
+    reserve(memory, geometry.kind, false);
     const std::vector<DedispChunk> schedule = chunk_schedule(n_out, runner.dm_units(), chunking);
     for (size_t i = 0; i < schedule.size(); ++i) {
       const DedispChunk& chunk = schedule[i];
@@ -133,7 +134,11 @@ class GpuDedispEngine final : public DeviceDedispEngine {
       const bool last_use = i + 1 == schedule.size() || schedule[i + 1].new_time_chunk;
       compute_into(chunk, memory, input, runner, last_use, out_device, out_stride);
     }
-    res_->compute.synchronize();
+  }
+
+  void synchronize() override {
+    const cuda::DeviceGuard device(gpu_);
+    synchronize_all();
   }
 
  private:
@@ -146,7 +151,7 @@ class GpuDedispEngine final : public DeviceDedispEngine {
     const DedispChunking chunking =
         choose_chunking(geometry, n_out, device_budget(), pinned_budget());
     const DedispChunkMemory memory = chunk_memory(geometry, chunking);
-    reserve(memory, geometry.kind);
+    reserve(memory, geometry.kind, true);
     const std::vector<DedispChunk> schedule = chunk_schedule(n_out, runner.dm_units(), chunking);
     const DedispChunk* pending = nullptr;
     for (size_t i = 0; i < schedule.size(); ++i) {
@@ -212,8 +217,9 @@ class GpuDedispEngine final : public DeviceDedispEngine {
     return options_.pinned_memory_bytes ? options_.pinned_memory_bytes : kDefaultPinnedBudget;
   }
 
-  // Grows the buffers to `m` (never shrinks: the next gulp is usually the same size).
-  void reserve(const DedispChunkMemory& m, DedispSampleKind kind) {
+  // Grows the buffers to `m` (never shrinks: the next gulp is usually the same size). Output
+  // staging only for output that goes to the host.
+  void reserve(const DedispChunkMemory& m, DedispSampleKind kind, bool host_output) {
     const size_t row_words = (m.rows_elems * (kind == DedispSampleKind::u8 ? 1 : 4) + 3) / 4 + 4;
     for (InputSlot& s : res_->inputs) {
       grow(s.pinned, m.raw_bytes);
@@ -222,7 +228,7 @@ class GpuDedispEngine final : public DeviceDedispEngine {
     }
     for (OutputSlot& s : res_->outputs) {
       grow(s.out, m.out_elems);
-      grow(s.pinned, m.out_elems);
+      if (host_output) grow(s.pinned, m.out_elems);
     }
     grow(res_->full, m.full_elems);
   }

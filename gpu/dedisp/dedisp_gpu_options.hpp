@@ -41,10 +41,14 @@ std::unique_ptr<DedispEngine> make_gpu_dedisp_engine(const DedispPlan& plan, int
 class DeviceDedispEngine : public DedispEngine {
  public:
   // As execute(), into device memory of the engine's GPU: out_device[dm * out_stride + t], plan
-  // DM order. The work is finished on return. There is no CPU self-check on this path (the
-  // output never reaches the host); the equivalence tests cover it.
+  // DM order. Returns once `in` has been copied to page-locked staging (the caller may refill
+  // it) and the kernels are queued: call synchronize() before reading the output. There is no
+  // CPU self-check on this path (the output never reaches the host); the equivalence tests
+  // cover it.
   virtual void execute_to_device(const SpectraBlock& in, float* out_device,
                                  size_t out_stride) = 0;
+  // Waits for the work of every execute_to_device() so far.
+  virtual void synchronize() = 0;
   virtual int gpu() const = 0;
 
  protected:

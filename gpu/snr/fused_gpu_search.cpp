@@ -9,6 +9,7 @@
 //   4. the boxcar kernel searches every row and only the hits come back.
 // Events are then made on the host, as for series read from files.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -54,9 +55,14 @@ void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dm
       at_end = true;
       buffer.pad_with_means();
     }
-    engine->execute_to_device(buffer.block(), rows + first, stride);
-    buffer.shift(kGulp);
+    engine->execute_to_device(buffer.block(), rows + first, stride);  // returns before the GPU
+    buffer.shift(kGulp);                                               // is done: reads overlap
   }
+  engine->synchronize();
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 template <typename T>
@@ -72,7 +78,7 @@ namespace rapt {
 
 std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
     const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
-    const SnrSettings& settings, int gpu_index) {
+    const SnrSettings& settings, int gpu_index, FusedSearchTiming& timing) {
   using namespace rapt::gpu;
   const cuda::DeviceGuard guard(gpu_index);
   const std::vector<double> dms = fused_dms(plan);
@@ -118,7 +124,11 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
     const int64_t length =
         *std::max_element(searched.begin() + int64_t(first), searched.begin() + int64_t(first + count));
     const int blocks = int(length / len);
+    auto start = std::chrono::steady_clock::now();
     dedisperse_into(plan, batch_dms, gpu_index, rows.get(), stride, length);
+    timing.dedisperse_s += seconds_since(start);
+    timing.batches += 1;
+    start = std::chrono::steady_clock::now();
 
     std::vector<int32_t> whole(count);
     for (size_t i = 0; i < count; ++i) whole[i] = int32_t(searched[first + i] / len);
@@ -154,10 +164,17 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
     upload(scale_dev.get(), scale, stream.get());
     launch_scale_blocks(rows.get(), int64_t(stride), int(count), blocks, int(len), scale_dev.get(),
                         stream.get());
+    stream.synchronize();
+    timing.normalise_s += seconds_since(start);
+    start = std::chrono::steady_clock::now();
     search.search(rows.get(), int64_t(stride), int(first), int(count), length, stream.get(), hits);
+    timing.search_s += seconds_since(start);
   }
+  const auto start = std::chrono::steady_clock::now();
   sort_boxcar_hits(hits);
-  return events_of_series(hits, series, searched, bad_blocks, settings.widths, len);
+  auto events = events_of_series(hits, series, searched, bad_blocks, settings.widths, len);
+  timing.events_s += seconds_since(start);
+  return events;
 }
 
 }  // namespace rapt

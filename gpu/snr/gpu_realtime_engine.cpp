@@ -46,6 +46,7 @@ class GpuRealtimeEngine final : public RealtimeEngine {
 
   std::vector<double> detrend(int blocks) override {
     const cuda::DeviceGuard device(gpu_);
+    dedisp_->synchronize();  // the rows are written on the engine's streams
     const std::vector<int32_t> whole(ndm_, blocks);
     RAPT_CUDA_CHECK(cudaMemcpyAsync(whole_.get(), whole.data(), whole.size() * sizeof(int32_t),
                                     cudaMemcpyHostToDevice, stream_.get()));
