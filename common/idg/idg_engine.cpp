@@ -57,15 +57,16 @@ void IdgEngine::check(const IdgPlan& plan, const IdgVisibilities& vis) const {
     throw UsageError("IDG visibilities: uvw, weights and frequencies are needed");
 }
 
-IdgImage IdgEngine::grid_normalised(const IdgPlan& plan, const IdgVisibilities& vis, bool unit) {
+void IdgEngine::grid_normalised(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
+                                IdgImage& image) {
   check(plan, vis);
   if (!unit && !plan.timestep_rows.empty() && !vis.vis) throw UsageError("IDG visibilities: no values to grid");
   const int npol = settings_.npol, n = settings_.grid_size;
   const size_t plane = size_t(n) * n;
-  IdgImage image;
   image.npol = npol;
   image.size = n;
-  image.pixels.resize(size_t(npol) * plane);  // unset: the engine sets every value
+  image.pixels.resize(size_t(npol) * plane);  // new values unset: the engine sets every one
+  image.weight_sum.clear();
   const bool normalised = grid_image(plan, vis, unit, image);
   if (image.weight_sum.size() != size_t(npol)) {
     if (normalised) throw std::logic_error("IDG engine normalised an image without its weights");
@@ -75,15 +76,26 @@ IdgImage IdgEngine::grid_normalised(const IdgPlan& plan, const IdgVisibilities& 
     if (image.weight_sum[size_t(p)] == 0) continue;
     idg_scale(image.plane(p), plane, float(1.0 / image.weight_sum[size_t(p)]), host_threads_);
   }
-  return image;
 }
 
 IdgImage IdgEngine::grid(const IdgPlan& plan, const IdgVisibilities& vis) {
-  return grid_normalised(plan, vis, false);
+  IdgImage image;
+  grid_normalised(plan, vis, false, image);
+  return image;
 }
 
 IdgImage IdgEngine::psf(const IdgPlan& plan, const IdgVisibilities& vis) {
-  return grid_normalised(plan, vis, true);
+  IdgImage image;
+  grid_normalised(plan, vis, true, image);
+  return image;
+}
+
+void IdgEngine::grid(const IdgPlan& plan, const IdgVisibilities& vis, IdgImage& image) {
+  grid_normalised(plan, vis, false, image);
+}
+
+void IdgEngine::psf(const IdgPlan& plan, const IdgVisibilities& vis, IdgImage& image) {
+  grid_normalised(plan, vis, true, image);
 }
 
 void IdgEngine::degrid(const IdgPlan& plan, const IdgImage& model, const IdgVisibilities& vis,

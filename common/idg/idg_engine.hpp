@@ -90,6 +90,11 @@ class IdgEngine {
   IdgImage grid(const IdgPlan& plan, const IdgVisibilities& vis);
   // Point spread function: grid() with every visibility 1 (vis.vis is not read).
   IdgImage psf(const IdgPlan& plan, const IdgVisibilities& vis);
+  // The same into `image`, whose memory is kept when it already holds npol planes of N x N: a
+  // fresh image of a large grid costs page faults (hundreds of MB at N = 4096) that can
+  // outweigh the gridding itself, so callers that grid repeatedly pass one image back in.
+  void grid(const IdgPlan& plan, const IdgVisibilities& vis, IdgImage& image);
+  void psf(const IdgPlan& plan, const IdgVisibilities& vis, IdgImage& image);
   // Predicted visibilities of `model` (npol planes of N x N, e.g. a CLEAN model in Jy per
   // pixel) into `predicted`, laid out [row][chan][product] like vis.vis (vis.products values
   // per row and channel; only the planned polarisations' products are written). Every value
@@ -114,7 +119,8 @@ class IdgEngine {
   virtual void degrid_image(const IdgPlan& plan, const IdgImage& model,
                             const IdgVisibilities& vis, std::complex<float>* predicted) = 0;
   void check(const IdgPlan& plan, const IdgVisibilities& vis) const;
-  IdgImage grid_normalised(const IdgPlan& plan, const IdgVisibilities& vis, bool unit);
+  void grid_normalised(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
+                       IdgImage& image);
   IdgSettings settings_;
   int host_threads_ = 1;
 };

@@ -174,11 +174,12 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       "channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %d w-layer%s of %.4g "
       "wavelengths", group.first, last, extent.max_uv_lambda, extent.max_w_lambda,
       settings.nr_w_layers, settings.nr_w_layers == 1 ? "" : "s", settings.w_step_lambda));
+  IdgImage dirty, psf;  // kept between calls: a fresh image costs page faults of its own
   for (size_t p = 0; p < out.pols.size(); ++p) {
     const IdgVisibilities view = view_of(vs, samples, p);
     const IdgPlan plan = make_idg_plan(settings, view, engine->host_threads());
     check_plan(plan, o, extent);
-    const IdgImage dirty = engine->grid(plan, view);
+    engine->grid(plan, view, dirty);
     result.placed += plan.visibilities_placed;
     result.gridded += plan.visibilities_placed;
     const int stokes = out.pols[p].fits_stokes;
@@ -189,7 +190,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
           "%s: channels %d-%d hold no unflagged %s visibilities: %s is empty", o.input.c_str(),
           group.first, last, out.pols[p].name.c_str(), result.images.back().path.c_str()));
     if (p == 0 && o.psf) {
-      const IdgImage psf = engine->psf(plan, view);
+      engine->psf(plan, view, psf);
       result.gridded += plan.visibilities_placed;
       result.images.push_back({psf_name(o, out, g), sky_image(psf.plane(0), o.nx, o.cell_rad, vs,
                                                               samples.freq_hz, stokes)});

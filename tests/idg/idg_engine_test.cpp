@@ -85,6 +85,24 @@ TEST(IdgEngine, ThreadsDoNotChangeTheAnswer) {
   EXPECT_EQ(predicted_one, predicted_three);
 }
 
+TEST(IdgEngine, GridIntoAnImageKeepsItsMemoryAndGivesTheSameAnswer) {
+  const IdgSettings s = small_settings();
+  testing::IdgObservation obs = testing::make_idg_observation(6, 400.0, 50.0, 8, 0.05, 2, 150e6, 2e6, 1);
+  testing::fill_point_sources(obs, {{0.01, 0.005, 1.0}});
+  const IdgPlan plan = make_idg_plan(s, obs.view());
+  auto engine = make_cpu_idg_engine(s, 2);
+  const IdgImage fresh = engine->grid(plan, obs.view());
+  const IdgImage fresh_psf = engine->psf(plan, obs.view());
+  IdgImage image = fresh_psf;  // other values in it
+  const std::complex<float>* memory = image.pixels.data();
+  engine->grid(plan, obs.view(), image);
+  EXPECT_EQ(image.pixels.data(), memory);
+  EXPECT_EQ(image.pixels, fresh.pixels);
+  EXPECT_EQ(image.weight_sum, fresh.weight_sum);
+  engine->psf(plan, obs.view(), image);
+  EXPECT_EQ(image.pixels, fresh_psf.pixels);
+}
+
 TEST(IdgEngine, MisuseIsAUsageError) {
   const IdgSettings s = small_settings();
   const testing::IdgObservation obs = testing::make_idg_observation(4, 400.0, 50.0, 4, 0.05, 2, 150e6, 2e6, 1);
