@@ -1,6 +1,8 @@
 #include "dedisp/spectra_input.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "dedisp/channel_rows.hpp"
 #include "io/sigproc.hpp"
@@ -28,13 +30,14 @@ size_t SpectraInput::read(uint8_t* out, size_t max_spectra) {
   return raw_->read_raw(out, max_spectra);
 }
 
-SpectraBuffer::SpectraBuffer(SpectraInput& input, size_t capacity)
+SpectraBuffer::SpectraBuffer(SpectraInput& input, size_t capacity, bool channel_sums)
     : input_(input),
       nchans_(input.info().nchans),
       nbits_(input.nbits()),
       capacity_(capacity),
       spectrum_bytes_(input.spectrum_bytes()),
       data_(capacity * spectrum_bytes_),
+      channel_sums_(channel_sums),
       sums_(size_t(nchans_), 0.0) {}
 
 size_t SpectraBuffer::fill() {
@@ -42,7 +45,7 @@ size_t SpectraBuffer::fill() {
     uint8_t* at = data_.data() + filled_ * spectrum_bytes_;
     const size_t got = input_.read(at, capacity_ - filled_);
     if (got == 0) break;
-    add_to_sums(at, got);
+    if (channel_sums_) add_to_sums(at, got);
     filled_ += got;
     spectra_read_ += int64_t(got);
   }
@@ -88,6 +91,7 @@ void SpectraBuffer::switch_to_float() {
 }
 
 std::vector<double> SpectraBuffer::channel_means() const {
+  if (!channel_sums_) throw std::logic_error("spectra buffer: channel sums were not kept");
   std::vector<double> means(sums_);
   for (double& m : means) m = spectra_read_ > 0 ? m / double(spectra_read_) : 0.0;
   return means;
@@ -99,6 +103,11 @@ void SpectraBuffer::pad_with_means() {
   float* out = reinterpret_cast<float*>(data_.data());
   for (; filled_ < capacity_; ++filled_)
     for (int c = 0; c < nchans_; ++c) out[filled_ * nchans_ + c] = float(means[c]);
+}
+
+void SpectraBuffer::pad_with_zeros() {
+  std::fill(data_.begin() + int64_t(filled_ * spectrum_bytes_), data_.end(), uint8_t(0));
+  filled_ = capacity_;
 }
 
 }  // namespace rapt

@@ -31,7 +31,9 @@ class SpectraInput {
 
 class SpectraBuffer {
  public:
-  SpectraBuffer(SpectraInput& input, size_t capacity);
+  // Without `channel_sums` the buffer skips the running sums (a pass over every sample) and
+  // can pad only with zeros: for searches that never use samples computed from padding.
+  SpectraBuffer(SpectraInput& input, size_t capacity, bool channel_sums = true);
   // Reads until the buffer holds `capacity` spectra or the input ends; returns filled().
   size_t fill();
   size_t filled() const { return filled_; }
@@ -43,6 +45,8 @@ class SpectraBuffer {
   void switch_to_float();
   // Fills the buffer up to `capacity` spectra with each channel's mean over all spectra read.
   void pad_with_means();
+  // Fills the buffer up to `capacity` spectra with zeros, in the buffer's sample format.
+  void pad_with_zeros();
   std::vector<double> channel_means() const;
 
  private:
@@ -56,6 +60,7 @@ class SpectraBuffer {
   std::vector<uint8_t> data_;
   size_t filled_ = 0;
   int64_t spectra_read_ = 0;
+  bool channel_sums_;
   std::vector<double> sums_;   // per channel; exact for integer samples
 };
 

@@ -83,27 +83,37 @@ RealtimeResult run_realtime_search(
   SpectraInput input(*source, raw);
   const size_t delay = size_t(engine->max_delay());
   const size_t capacity = size_t(shape.chunk) + delay;
-  SpectraBuffer buffer(input, capacity);
+  // Samples computed from padding are never searched (the last chunk stops at the last sample
+  // every DM trial has data for), so the end is padded with zeros.
+  SpectraBuffer buffer(input, capacity, false);
   const int full_blocks = int(shape.chunk / len);
   std::vector<std::vector<BoxcarHit>> pending(ndm);  // hits at series sample numbers
   std::vector<std::vector<bool>> bad_blocks(ndm);
   std::vector<SinglePulseEvent> unclustered;
   RealtimeProgress& progress = result.progress;
   int64_t base = 0;  // series sample of the chunk's first new sample
+  auto read_start = std::chrono::steady_clock::now();
+  size_t filled = buffer.fill();
+  progress.read_s += seconds_since(read_start);
   for (bool at_end = false; !at_end;) {
-    const auto read_start = std::chrono::steady_clock::now();
-    const size_t filled = buffer.fill();
-    progress.read_s += seconds_since(read_start);
-    const auto work_start = std::chrono::steady_clock::now();
+    auto work_start = std::chrono::steady_clock::now();
     int blocks = full_blocks;
     if (filled < capacity) {
       at_end = true;
       blocks = filled > delay ? int(int64_t(filled - delay) / len) : 0;
       if (blocks == 0) break;
-      buffer.switch_to_float();
-      buffer.pad_with_means();
+      buffer.pad_with_zeros();
     }
     engine->dedisperse(buffer.block());
+    // The block has gone to the engine: the next chunk is read while the GPU works on this one.
+    progress.busy_s += seconds_since(work_start);
+    if (!at_end) {
+      buffer.shift(size_t(shape.chunk));
+      read_start = std::chrono::steady_clock::now();
+      filled = buffer.fill();
+      progress.read_s += seconds_since(read_start);
+    }
+    work_start = std::chrono::steady_clock::now();
     const std::vector<double> sigma = engine->detrend(blocks);
 
     // The bad-block test among this chunk's blocks, as the file search does over a series.
@@ -168,7 +178,6 @@ RealtimeResult run_realtime_search(
     on_chunk(progress);
     if (!at_end) {
       engine->shift(blocks);
-      buffer.shift(size_t(shape.chunk));
       base += shape.chunk;
     }
   }

@@ -1,8 +1,8 @@
 // snr's fused mode on one GPU (common/snr/fused_search.hpp): the dedispersed series never leave
 // the device. For each batch of DMs that fits in half the free GPU memory:
-//   1. the filterbank is read in gulps (overlapping by the batch's largest delay, the end
-//      padded with channel means, as the dedispersion runner does) and each gulp is
-//      dedispersed straight into the batch's rows (DeviceDedispEngine::execute_to_device);
+//   1. the filterbank is read in gulps (overlapping by the batch's largest delay) and each
+//      gulp is dedispersed straight into the batch's rows (DeviceDedispEngine::
+//      execute_to_device), the next gulp read while the GPU works on the last;
 //   2. every detrend block is detrended and its sigma measured (snr_normalise_kernels);
 //   3. the host takes each series' bad-block decision from its sigmas and sends back one scale
 //      per block; the blocks are scaled (bad ones zeroed);
@@ -47,14 +47,11 @@ void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dm
       make_device_dedisp_engine(fused_dedisp_plan(info, dms), gpu, GpuDedispOptions{});
   SpectraInput input(*source, raw);
   const size_t capacity = kGulp + size_t(engine->max_delay());
-  SpectraBuffer buffer(input, capacity);
-  bool at_end = false;
+  // Samples of a DM trial past its last real one are never searched, so the padding after the
+  // end of the data is never seen: zeros will do.
+  SpectraBuffer buffer(input, capacity, false);
   for (int64_t first = 0; first < length; first += int64_t(kGulp)) {
-    if (buffer.fill() < capacity) {
-      if (!at_end) buffer.switch_to_float();
-      at_end = true;
-      buffer.pad_with_means();
-    }
+    if (buffer.fill() < capacity) buffer.pad_with_zeros();
     engine->execute_to_device(buffer.block(), rows + first, stride);  // returns before the GPU
     buffer.shift(kGulp);                                               // is done: reads overlap
   }
