@@ -226,7 +226,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   }
   const rapt::RealtimeProgress& p = result.progress;
   const double ms_per_s = 1e3 * p.busy_s / p.data_s;
-  const bool keeps_up = p.busy_s + p.read_s <= p.data_s;
+  const bool keeps_up = p.busy_s <= p.data_s;  // reading overlaps the processing
   if (!run.plot.empty()) {
     rapt::SinglePulsePlotRange range;
     range.duration_s = p.data_s;
@@ -253,7 +253,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   char line[256];
   std::snprintf(line, sizeof line,
                 "%.1f s of data in %lld chunks: %.1f ms of processing per s of data (%.0fx real "
-                "time), %.1f s reading; %s; %zu events, %zu candidates",
+                "time), %.1f s reading (and waiting for data); %s; %zu events, %zu candidates",
                 p.data_s, static_cast<long long>(p.chunks), ms_per_s, p.data_s / p.busy_s,
                 p.read_s, keeps_up ? "keeps up" : "falls behind", all.size(), result.candidates);
   args.messages.info(line);

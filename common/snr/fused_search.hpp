@@ -47,7 +47,9 @@ std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpu(
 
 // Where the GPU fused search's time went, in seconds of wall time.
 struct FusedSearchTiming {
-  double dedisperse_s = 0.0;  // reading the input and dedispersing it (the two overlap)
+  double dedisperse_s = 0.0;  // reading the input and dedispersing it (the two overlap), of which
+  double setup_s = 0.0;       //   opening the input, making the engine (tables, buffers)
+  double read_s = 0.0;        //   reading (the GPU works meanwhile)
   double normalise_s = 0.0;   // detrending, sigmas, the bad-block test, scaling
   double search_s = 0.0;      // boxcars, hits to the host
   double events_s = 0.0;      // events from the hits

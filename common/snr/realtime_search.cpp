@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <numeric>
 #include <thread>
@@ -92,9 +93,10 @@ RealtimeResult run_realtime_search(
   std::vector<SinglePulseEvent> unclustered;
   RealtimeProgress& progress = result.progress;
   int64_t base = 0;  // series sample of the chunk's first new sample
-  auto read_start = std::chrono::steady_clock::now();
+  const auto read_start = std::chrono::steady_clock::now();
   size_t filled = buffer.fill();
   progress.read_s += seconds_since(read_start);
+  double read_s_of_next = 0.0;
   for (bool at_end = false; !at_end;) {
     auto work_start = std::chrono::steady_clock::now();
     int blocks = full_blocks;
@@ -105,14 +107,18 @@ RealtimeResult run_realtime_search(
       buffer.pad_with_zeros();
     }
     engine->dedisperse(buffer.block());
-    // The block has gone to the engine: the next chunk is read while the GPU works on this one.
     progress.busy_s += seconds_since(work_start);
-    if (!at_end) {
-      buffer.shift(size_t(shape.chunk));
-      read_start = std::chrono::steady_clock::now();
-      filled = buffer.fill();
-      progress.read_s += seconds_since(read_start);
-    }
+    // The block has gone to the engine: the next chunk is read on another thread while this
+    // one is searched (and its candidates handed out, without waiting for the next data).
+    std::future<size_t> next;
+    if (!at_end)
+      next = std::async(std::launch::async, [&] {
+        buffer.shift(size_t(shape.chunk));
+        const auto start = std::chrono::steady_clock::now();
+        const size_t n = buffer.fill();
+        read_s_of_next = seconds_since(start);
+        return n;
+      });
     work_start = std::chrono::steady_clock::now();
     const std::vector<double> sigma = engine->detrend(blocks);
 
@@ -179,6 +185,8 @@ RealtimeResult run_realtime_search(
     if (!at_end) {
       engine->shift(blocks);
       base += shape.chunk;
+      filled = next.get();
+      progress.read_s += read_s_of_next;
     }
   }
   if (progress.chunks == 0)

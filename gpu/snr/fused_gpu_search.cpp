@@ -37,9 +37,14 @@ constexpr size_t kGulp = 32768;              // new spectra per dedispersion cal
 constexpr double kSeriesMemoryShare = 0.5;   // of the free GPU memory, for the series rows
 constexpr size_t kMaxBatch = 65535;          // rows per kernel launch (grid y)
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Dedisperses `dms` over the first `length` samples into rows of `stride` floats at `rows`.
 void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dms, int gpu,
-                     float* rows, size_t stride, int64_t length) {
+                     float* rows, size_t stride, int64_t length, FusedSearchTiming& timing) {
+  auto start = std::chrono::steady_clock::now();
   std::unique_ptr<SpectraSource> source = open_spectra_source(fused.input);
   auto* raw = dynamic_cast<SigprocReader*>(source.get());
   const ObservationInfo info = source->info();
@@ -50,16 +55,15 @@ void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dm
   // Samples of a DM trial past its last real one are never searched, so the padding after the
   // end of the data is never seen: zeros will do.
   SpectraBuffer buffer(input, capacity, false);
+  timing.setup_s += seconds_since(start);
   for (int64_t first = 0; first < length; first += int64_t(kGulp)) {
+    start = std::chrono::steady_clock::now();
     if (buffer.fill() < capacity) buffer.pad_with_zeros();
+    timing.read_s += seconds_since(start);
     engine->execute_to_device(buffer.block(), rows + first, stride);  // returns before the GPU
     buffer.shift(kGulp);                                               // is done: reads overlap
   }
   engine->synchronize();
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 template <typename T>
@@ -122,7 +126,7 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
         *std::max_element(searched.begin() + int64_t(first), searched.begin() + int64_t(first + count));
     const int blocks = int(length / len);
     auto start = std::chrono::steady_clock::now();
-    dedisperse_into(plan, batch_dms, gpu_index, rows.get(), stride, length);
+    dedisperse_into(plan, batch_dms, gpu_index, rows.get(), stride, length, timing);
     timing.dedisperse_s += seconds_since(start);
     timing.batches += 1;
     start = std::chrono::steady_clock::now();

@@ -189,7 +189,8 @@ void add_gpu_resident_row(BenchTable& table, int gpu, int ndm, double seconds,
   notes.push_back("# snr: fused D1 on GPU = series kept on the device; target <= 20 ms per s of "
                   "data: " + percent_cell(0.020 / per_second) + " of it (100% = met); per s of "
                   "data: read + dedisperse " + number_cell(parts.dedisperse_s / seconds * 1e3) +
-                  " ms, normalise " + number_cell(parts.normalise_s / seconds * 1e3) +
+                  " ms (setup " + number_cell(parts.setup_s / seconds * 1e3) + " ms, reading " +
+                  number_cell(parts.read_s / seconds * 1e3) + " ms), normalise " + number_cell(parts.normalise_s / seconds * 1e3) +
                   " ms, boxcars " + number_cell(parts.search_s / seconds * 1e3) + " ms, events " +
                   number_cell(parts.events_s / seconds * 1e3) + " ms");
 }
