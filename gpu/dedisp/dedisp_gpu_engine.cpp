@@ -120,13 +120,8 @@ class GpuDedispEngine final : public DeviceDedispEngine {
     // No synchronisation with earlier calls: the staging and row slots wait on their events,
     // and each call writes other columns of the output.
     const DedispDeviceRunner& runner = runner_for(in.nbits);
-    const DedispGeometry geometry = geometry_for(runner, in.nbits);
-    const size_t n_out = in.nspectra - size_t(max_delay());
-    const DedispChunking chunking =
-        choose_chunking(geometry, n_out, device_budget(), pinned_budget());
-    const DedispChunkMemory memory = chunk_memory(geometry, chunking);
-    reserve(memory, geometry.kind, false);
-    const std::vector<DedispChunk> schedule = chunk_schedule(n_out, runner.dm_units(), chunking);
+    DedispChunkMemory memory;
+    const std::vector<DedispChunk> schedule = plan_block(in, runner, false, memory);
     for (size_t i = 0; i < schedule.size(); ++i) {
       const DedispChunk& chunk = schedule[i];
       InputSlot& input = res_->inputs[chunk.time_chunk % 2];
@@ -146,13 +141,8 @@ class GpuDedispEngine final : public DeviceDedispEngine {
     const cuda::DeviceGuard device(gpu_);
     synchronize_all();  // a previous call that failed half-way may have left work behind
     const DedispDeviceRunner& runner = runner_for(in.nbits);
-    const DedispGeometry geometry = geometry_for(runner, in.nbits);
-    const size_t n_out = in.nspectra - size_t(max_delay());
-    const DedispChunking chunking =
-        choose_chunking(geometry, n_out, device_budget(), pinned_budget());
-    const DedispChunkMemory memory = chunk_memory(geometry, chunking);
-    reserve(memory, geometry.kind, true);
-    const std::vector<DedispChunk> schedule = chunk_schedule(n_out, runner.dm_units(), chunking);
+    DedispChunkMemory memory;
+    const std::vector<DedispChunk> schedule = plan_block(in, runner, true, memory);
     const DedispChunk* pending = nullptr;
     for (size_t i = 0; i < schedule.size(); ++i) {
       const DedispChunk& chunk = schedule[i];
@@ -170,6 +160,18 @@ class GpuDedispEngine final : public DeviceDedispEngine {
         throw DataError("GPU dedispersion self-check failed (" + runner.description() +
                         "): " + problem);
     }
+  }
+
+  // The chunks of a block, their buffers grown to fit (output staging only for host output).
+  std::vector<DedispChunk> plan_block(const SpectraBlock& in, const DedispDeviceRunner& runner,
+                                      bool host_output, DedispChunkMemory& memory) {
+    const DedispGeometry geometry = geometry_for(runner, in.nbits);
+    const size_t n_out = in.nspectra - size_t(max_delay());
+    const DedispChunking chunking =
+        choose_chunking(geometry, n_out, device_budget(), pinned_budget());
+    memory = chunk_memory(geometry, chunking);
+    reserve(memory, geometry.kind, host_output);
+    return chunk_schedule(n_out, runner.dm_units(), chunking);
   }
 
   // The kernel for this sample width, chosen (tuned, cached) on first use.

@@ -18,6 +18,7 @@
 #include "snr/fused_search.hpp"
 #include "snr/series_normaliser.hpp"
 #include "snr/single_pulse_search.hpp"
+#include "snr_test_support.hpp"
 
 namespace rapt {
 namespace {
@@ -29,34 +30,15 @@ constexpr size_t kSpectra = 40000;
 // 8-bit noise (mean 96, sigma 12) with three dispersed pulses and two bursts of broadband
 // interference (blocks the bad-block test should reject at low DMs).
 std::string write_test_filterbank(const std::string& dir) {
-  SigprocHeader h;
-  h.source_name = "fused";
-  h.tsamp = kTsamp;
-  h.fch1 = 1500.0;
-  h.foff = -2.0;
-  h.nchans = kChans;
-  h.nbits = 8;
-  h.tstart = 60000.0;
-  std::vector<float> data(kSpectra * kChans);
-  std::mt19937 rng(7);
-  std::normal_distribution<float> noise(96.0f, 12.0f);
-  for (float& v : data) v = noise(rng);
-  const double pulses[][3] = {{3.0, 60.0, 4}, {9.5, 150.0, 12}, {15.0, 30.0, 2}};  // t, DM, width
-  for (const auto& pulse : pulses)
-    for (int c = 0; c < kChans; ++c) {
-      const double f = h.fch1 + c * h.foff;
-      const double delay = pulse[1] / 2.41e-4 * (1.0 / (f * f) - 1.0 / (h.fch1 * h.fch1));
-      const size_t t0 = size_t((pulse[0] + delay) / kTsamp);
-      for (size_t t = t0; t < t0 + size_t(pulse[2]) && t < kSpectra; ++t)
-        data[t * kChans + size_t(c)] += 30.0f;
-    }
+  const SigprocHeader h = testing::test_header(kChans, kTsamp, 1500.0, -2.0);
+  std::vector<float> data = testing::noise_with_pulses(
+      h, kSpectra, 96.0f, 12.0f, 7, {{3.0, 60.0, 4, 30.0f}, {9.5, 150.0, 12, 30.0f},
+                                     {15.0, 30.0, 2, 30.0f}});
   for (size_t t : {size_t(12000), size_t(30500)})
     for (size_t k = t; k < t + 900; ++k)
       for (int c = 0; c < kChans; ++c) data[k * kChans + size_t(c)] += 25.0f * float(k % 7);
   const std::string path = dir + "/obs.fil";
-  SigprocWriter writer(path, h, true);
-  writer.write(data.data(), kSpectra);
-  writer.commit();
+  testing::write_filterbank(path, h, data);
   return path;
 }
 

@@ -20,6 +20,7 @@
 #include "snr/fused_search.hpp"
 #include "snr/realtime_search.hpp"
 #include "snr/single_pulse_search.hpp"
+#include "snr_test_support.hpp"
 
 namespace rapt {
 namespace {
@@ -30,31 +31,13 @@ constexpr double kTsamp = 1e-3;
 // Noise (mean 100, sigma 10, 8 bits) and dispersed pulses of several widths; two of them
 // centred on multiples of 4000 samples, the chunk the tests use.
 std::string write_pulses(const std::string& dir, size_t nspectra) {
-  SigprocHeader h;
-  h.source_name = "realtime";
-  h.tsamp = kTsamp;
-  h.fch1 = 1400.0;
-  h.foff = -4.0;
-  h.nchans = kChans;
-  h.nbits = 8;
-  h.tstart = 60000.0;
-  std::vector<float> data(nspectra * kChans);
-  std::mt19937 rng(3);
-  std::normal_distribution<float> noise(100.0f, 10.0f);
-  for (float& v : data) v = noise(rng);
-  const double pulses[][3] = {{4.0, 40.0, 3}, {8.001, 20.0, 10}, {13.3, 60.0, 2}, {19.5, 30.0, 6}};
-  for (const auto& pulse : pulses)
-    for (int c = 0; c < kChans; ++c) {
-      const double f = h.fch1 + c * h.foff;
-      const double delay = pulse[1] / 2.41e-4 * (1.0 / (f * f) - 1.0 / (h.fch1 * h.fch1));
-      const size_t t0 = size_t((pulse[0] + delay) / kTsamp) - size_t(pulse[2]) / 2;
-      for (size_t t = t0; t < t0 + size_t(pulse[2]) && t < nspectra; ++t)
-        data[t * kChans + size_t(c)] += 18.0f;
-    }
+  const SigprocHeader h = testing::test_header(kChans, kTsamp, 1400.0, -4.0);
   const std::string path = dir + "/pulses.fil";
-  SigprocWriter writer(path, h, true);
-  writer.write(data.data(), nspectra);
-  writer.commit();
+  testing::write_filterbank(
+      path, h,
+      testing::noise_with_pulses(h, nspectra, 100.0f, 10.0f, 3,
+                                 {{4.0, 40.0, 3, 18.0f}, {8.001, 20.0, 10, 18.0f},
+                                  {13.3, 60.0, 2, 18.0f}, {19.5, 30.0, 6, 18.0f}}));
   return path;
 }
 
