@@ -128,22 +128,14 @@ std::vector<rapt::DmTrialGroup> dm_groups(const cxxopts::ParseResult& r,
 rapt::SpectraPreparation preparation(const cxxopts::ParseResult& r,
                                      const rapt::ObservationInfo& info,
                                      std::vector<bool>* zapped) {
-  rapt::SpectraPreparation prep;
-  prep.interval_spectra = r["stats-interval"].as<size_t>();
-  zapped->assign(info.nchans, false);
-  if (r.count("ignorechan"))
-    for (int p : rapt::parse_channel_list(r["ignorechan"].as<std::string>(), info.nchans))
-      (*zapped)[rapt::stored_channel(info, p)] = true;
-  if (r.count("mask")) {
-    const std::string path = r["mask"].as<std::string>();
-    rapt::apply_rfifind_mask(rapt::read_rfifind_mask(path), path, info, zapped, &prep);
-  }
-  prep.zerodm = r.count("zerodm") > 0;
-  prep.normalise = r.count("normalise") > 0;
-  prep.clip_sigma = r["clip"].as<double>();
-  if (prep.clip_sigma < 0) throw rapt::UsageError("--clip must be >= 0");
-  prep.zapped = *zapped;
-  return prep;
+  rapt::SpectraCleaning cleaning;
+  cleaning.interval_spectra = r["stats-interval"].as<size_t>();
+  if (r.count("ignorechan")) cleaning.ignorechan = r["ignorechan"].as<std::string>();
+  if (r.count("mask")) cleaning.mask_path = r["mask"].as<std::string>();
+  cleaning.zerodm = r.count("zerodm") > 0;
+  cleaning.normalise = r.count("normalise") > 0;
+  cleaning.clip_sigma = r["clip"].as<double>();
+  return rapt::spectra_preparation(cleaning, info, zapped);
 }
 
 // Many DM trials keep many files open at once: raise the soft limit as far as allowed.

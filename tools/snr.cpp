@@ -81,7 +81,9 @@ bool is_fused(const std::vector<std::string>& paths) {
 }
 
 rapt::FusedDedispPlan fused_plan(const rapt::SnrRunOptions& run, const std::string& path) {
-  return {path, run.lodm, run.dmstep, run.numdms, run.device, run.threads};
+  rapt::FusedDedispPlan plan{path, run.lodm, run.dmstep, run.numdms, run.device, run.threads};
+  plan.cleaning = run.cleaning;
+  return plan;
 }
 
 // The series of this call: described (.dat/.tim, loaded later batch by batch), dedispersed in
@@ -98,6 +100,9 @@ std::vector<rapt::SeriesInput> open_series(const rapt::SnrRunOptions& run,
                           : rapt::dedisperse_in_memory(fused_plan(run, paths[0]));
   } else {
     if (run.numdms > 0) throw rapt::UsageError("--numdms needs a filterbank input");
+    const rapt::SpectraCleaning& c = run.cleaning;
+    if (!c.mask_path.empty() || !c.ignorechan.empty() || c.zerodm)
+      throw rapt::UsageError("--mask, --ignorechan and --zerodm need a filterbank input");
     for (const std::string& path : paths) series.push_back(rapt::describe_series(path));
   }
   rapt::check_series_agree(series);
@@ -191,6 +196,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   if (paths.size() != 1) throw rapt::UsageError("--realtime takes one filterbank (or - for stdin)");
   rapt::RealtimePlan plan;
   plan.input = paths.front();
+  plan.cleaning = run.cleaning;
   plan.dms = rapt::fused_dms(fused_plan(run, plan.input));
   plan.settings = run.search;
   plan.max_width_s = run.max_width_s;

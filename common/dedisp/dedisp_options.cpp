@@ -6,6 +6,7 @@
 
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_plan.hpp"
+#include "io/rfifind_mask.hpp"
 
 namespace rapt {
 namespace {
@@ -83,6 +84,25 @@ double parse_dm_const(const std::string& value) {
     throw UsageError("--dm-const " + value +
                      ": expected a positive number (s MHz^2 cm^3/pc), presto or sigproc");
   return k;
+}
+
+SpectraPreparation spectra_preparation(const SpectraCleaning& cleaning,
+                                       const ObservationInfo& info, std::vector<bool>* zapped) {
+  SpectraPreparation prep;
+  prep.interval_spectra = cleaning.interval_spectra;
+  zapped->assign(size_t(info.nchans), false);
+  if (!cleaning.ignorechan.empty())
+    for (int p : parse_channel_list(cleaning.ignorechan, info.nchans))
+      (*zapped)[size_t(stored_channel(info, p))] = true;
+  if (!cleaning.mask_path.empty())
+    apply_rfifind_mask(read_rfifind_mask(cleaning.mask_path), cleaning.mask_path, info, zapped,
+                       &prep);
+  prep.zerodm = cleaning.zerodm;
+  prep.normalise = cleaning.normalise;
+  prep.clip_sigma = cleaning.clip_sigma;
+  if (prep.clip_sigma < 0) throw UsageError("--clip must be >= 0");
+  prep.zapped = *zapped;
+  return prep;
 }
 
 }  // namespace rapt

@@ -30,6 +30,21 @@ void apply_rfifind_mask(const RfifindMask& mask, const std::string& mask_path,
                         const ObservationInfo& info, std::vector<bool>* zapped,
                         SpectraPreparation* preparation);
 
+// The cleaning options dedisp takes (and snr's fused and real-time modes with it).
+struct SpectraCleaning {
+  std::string mask_path;        // --mask: an rfifind mask; "" = none
+  std::string ignorechan;       // --ignorechan: channels to leave out; "" = none
+  bool zerodm = false;          // --zerodm
+  bool normalise = false;       // --normalise
+  double clip_sigma = 0.0;      // --clip
+  size_t interval_spectra = 4096;  // --stats-interval
+};
+
+// The cleaning for this observation, and the channels to leave out (file order) into
+// `zapped`. Throws UsageError for a bad channel list or clip, DataError for a bad mask.
+SpectraPreparation spectra_preparation(const SpectraCleaning& cleaning,
+                                       const ObservationInfo& info, std::vector<bool>* zapped);
+
 // The DM constant from --dm-const: a number, or "presto" (1/2.41e-4) or "sigproc" (4148.808).
 double parse_dm_const(const std::string& value);
 

@@ -6,6 +6,7 @@
 
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_runner.hpp"
+#include "dedisp/spectra_preparer.hpp"
 #include "io/presto_inf.hpp"
 #include "io/sigproc.hpp"
 #include "io/spectra_source.hpp"
@@ -90,34 +91,52 @@ std::vector<double> fused_dms(const FusedDedispPlan& plan) {
   return dms;
 }
 
-DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms) {
+FusedInput::FusedInput(const std::string& path, const SpectraCleaning& cleaning)
+    : file_(open_spectra_source(path)) {
+  const SpectraPreparation prep = spectra_preparation(cleaning, file_->info(), &zapped_);
+  if (prep.any()) prepared_ = std::make_unique<PreparedSpectra>(*file_, prep);
+}
+
+FusedInput::~FusedInput() = default;
+
+SpectraSource& FusedInput::source() { return prepared_ ? *prepared_ : *file_; }
+
+SigprocReader* FusedInput::raw() {
+  return prepared_ ? nullptr : dynamic_cast<SigprocReader*>(file_.get());
+}
+
+DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms,
+                             const std::vector<bool>& zapped) {
   DedispPlan plan;
   plan.nchans = info.nchans;
   plan.fch1_mhz = info.fch1_mhz;
   plan.foff_mhz = info.foff_mhz;
   plan.tsamp_s = info.tsamp_s;
   plan.dms = dms;
+  if (std::find(zapped.begin(), zapped.end(), true) != zapped.end()) plan.zapped = zapped;
   return plan;
 }
 
 std::vector<SeriesInput> describe_fused_series(const FusedDedispPlan& plan) {
   const std::vector<double> dms = fused_dms(plan);
-  std::unique_ptr<SpectraSource> source = open_spectra_source(plan.input);
-  const ObservationInfo& info = source->info();
+  FusedInput input(plan.input, plan.cleaning);
+  const ObservationInfo& info = input.info();
   if (info.nspectra <= 0)
     throw file_error(plan.input, "the header does not give the number of spectra");
-  const DedispPlan dedisp = fused_dedisp_plan(info, dms);
+  const DedispPlan dedisp = fused_dedisp_plan(info, dms, input.zapped());
   dedisp.validate();
   // As the dedispersion runner counts them: output length as dedisp writes .dat files, real
-  // data up to the lowest channel's delay.
-  int lowest = 0;
-  for (int c = 1; c < dedisp.nchans; ++c)
-    if (dedisp.delay_s(c, 1.0) > dedisp.delay_s(lowest, 1.0)) lowest = c;
+  // data up to the delay of the lowest channel used.
+  int lowest = -1;
+  for (int c = 0; c < dedisp.nchans; ++c) {
+    if (!dedisp.zapped.empty() && dedisp.zapped[size_t(c)]) continue;
+    if (lowest < 0 || dedisp.delay_s(c, 1.0) > dedisp.delay_s(lowest, 1.0)) lowest = c;
+  }
   const int64_t nspectra = info.nspectra;
   const int64_t nsamples = good_series_length(nspectra);
   std::vector<SeriesInput> series;
   for (double dm : dms) {
-    const int64_t delay = dedisp.delay_samples(lowest, dm);
+    const int64_t delay = lowest < 0 ? 0 : dedisp.delay_samples(lowest, dm);
     if (nspectra - delay < 1) {
       char text[32];
       std::snprintf(text, sizeof text, "%g", dm);
@@ -152,10 +171,10 @@ std::vector<SeriesInput> dedisperse_in_memory(const FusedDedispPlan& plan) {
   config.device = plan.device;
   config.cpu_threads = plan.threads;
   config.length = OutputLength::kGoodN;  // as dedisp writes .dat files
-  std::unique_ptr<SpectraSource> source = open_spectra_source(plan.input);
-  auto* raw = dynamic_cast<SigprocReader*>(source.get());
+  FusedInput input(plan.input, plan.cleaning);
+  config.zapped = input.zapped();
   MemorySeriesSink sink(fused_input_root(plan.input));
-  run_dedispersion(*source, raw, config, sink);
+  run_dedispersion(input.source(), input.raw(), config, sink);
   return sink.take();
 }
 

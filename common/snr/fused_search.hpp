@@ -3,9 +3,11 @@
 // the same lengths and padding, the same on/off pairs, so the same events as
 // `dedisp ... && snr <root>_DM*.dat`.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "dedisp/dedisp_options.hpp"
 #include "dedisp/dedisp_plan.hpp"
 #include "io/singlepulse.hpp"
 #include "io/spectra_source.hpp"
@@ -22,6 +24,29 @@ struct FusedDedispPlan {
   std::string device = "auto";
   int threads = 0;            // CPU dedispersion threads (0 = all cores)
   size_t gpu_batch_dms = 0;   // GPU-resident search: DMs per batch (0 = what fits in memory)
+  SpectraCleaning cleaning = {};  // --mask, --ignorechan, --zerodm as dedisp takes them
+};
+
+class PreparedSpectra;
+class SigprocReader;
+
+// The input of a fused or real-time search: the file (or stdin), cleaned as dedisp cleans it,
+// and the channels it leaves out.
+class FusedInput {
+ public:
+  // Throws DataError for an unreadable file or mask, UsageError for a bad channel list.
+  FusedInput(const std::string& path, const SpectraCleaning& cleaning);
+  ~FusedInput();
+  SpectraSource& source();
+  // The file's reader when its packed samples can go to the engine as they are (no cleaning).
+  SigprocReader* raw();
+  const ObservationInfo& info() const { return file_->info(); }
+  const std::vector<bool>& zapped() const { return zapped_; }
+
+ private:
+  std::unique_ptr<SpectraSource> file_;
+  std::unique_ptr<PreparedSpectra> prepared_;
+  std::vector<bool> zapped_;
 };
 
 // Dedisperses `plan.input` and returns one series per DM, with samples loaded, named
@@ -63,7 +88,8 @@ SeriesInput fused_series(const std::string& root, double dm, double tsamp_s, int
 
 // The plan's DM list (UsageError for a bad plan) and the dedispersion plan for it.
 std::vector<double> fused_dms(const FusedDedispPlan& plan);
-DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms);
+DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms,
+                             const std::vector<bool>& zapped);
 
 // "dir/obs.fil" -> "dir/obs": the root dedisp -o would be given to write beside the input.
 std::string fused_input_root(const std::string& path);

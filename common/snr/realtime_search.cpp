@@ -53,15 +53,14 @@ RealtimeResult run_realtime_search(
     const std::function<void(const std::vector<PulseCandidate>&)>& on_candidates,
     const std::function<void(const RealtimeProgress&)>& on_chunk) {
   if (plan.dms.empty()) throw UsageError("the real-time search needs --numdms");
-  std::unique_ptr<SpectraSource> source = open_spectra_source(plan.input);
-  auto* raw = dynamic_cast<SigprocReader*>(source.get());
-  const ObservationInfo info = source->info();
+  FusedInput file(plan.input, plan.cleaning);
+  const ObservationInfo info = file.info();
   SnrSettings settings = plan.settings;
   if (plan.max_width_s > 0.0) settings.widths = widths_for_max_seconds(plan.max_width_s, info.tsamp_s);
   const int64_t len = settings.detrend_len;
   const int max_width = settings.widths.back();
   RealtimeShape shape;
-  shape.plan = fused_dedisp_plan(info, plan.dms);
+  shape.plan = fused_dedisp_plan(info, plan.dms, file.zapped());
   shape.history = (2 * int64_t(max_width) + 3) / 4 * 4;  // a boxcar's reach on both sides
   shape.chunk = realtime_chunk_length(plan.chunk, len);
   shape.settings = settings;
@@ -81,7 +80,7 @@ RealtimeResult run_realtime_search(
   result.events.resize(ndm);
   const std::string root = plan.input == "-" ? "stdin" : fused_input_root(plan.input);
 
-  SpectraInput input(*source, raw);
+  SpectraInput input(file.source(), file.raw());
   const size_t delay = size_t(engine->max_delay());
   const size_t capacity = size_t(shape.chunk) + delay;
   // Samples computed from padding are never searched (the last chunk stops at the last sample

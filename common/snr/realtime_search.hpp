@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "dedisp/dedisp_options.hpp"
 #include "io/singlepulse.hpp"
 #include "snr/candidate_clustering.hpp"
 #include "snr/series_input.hpp"
@@ -24,6 +25,7 @@ namespace rapt {
 
 struct RealtimePlan {
   std::string input;           // path, or "-" for stdin
+  SpectraCleaning cleaning;    // --mask, --ignorechan, --zerodm as dedisp takes them
   std::vector<double> dms;
   SnrSettings settings;
   double max_width_s = 0.0;    // > 0: widths up to this many seconds (from the header's sampling)

@@ -49,6 +49,10 @@ void add_snr_options(cxxopts::Options& options) {
       ("dmstep", "filterbank input: the DM step", cxxopts::value<double>()->default_value("1"))
       ("numdms", "filterbank input: the number of DM trials (dedispersed in memory)",
        cxxopts::value<int>()->default_value("0"))
+      ("mask", "filterbank input: rfifind mask FILE, as dedisp --mask", cxxopts::value<std::string>())
+      ("ignorechan", "filterbank input: leave out channels, as dedisp --ignorechan (0:10,34)",
+       cxxopts::value<std::string>())
+      ("zerodm", "filterbank input: zero-DM filter, as dedisp --zerodm")
       ("realtime", "filterbank input (or - for stdin): search chunk by chunk as the data "
        "arrive, printing candidates as they are found")
       ("chunk", "real-time mode: new samples per chunk (0 = about 65536; a multiple of the "
@@ -145,6 +149,9 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
   o.dmstep = result["dmstep"].as<double>();
   o.numdms = result["numdms"].as<int>();
   if (result.count("plot")) o.plot = result["plot"].as<std::string>();
+  if (result.count("mask")) o.cleaning.mask_path = result["mask"].as<std::string>();
+  if (result.count("ignorechan")) o.cleaning.ignorechan = result["ignorechan"].as<std::string>();
+  o.cleaning.zerodm = result.count("zerodm") > 0;
   o.realtime = result.count("realtime") > 0;
   o.realtime_chunk = result["chunk"].as<int64_t>();
   if (result.count("json")) o.json = result["json"].as<std::string>();

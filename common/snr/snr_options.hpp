@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "dedisp/dedisp_options.hpp"
 #include "snr/candidate_clustering.hpp"
 #include "snr/snr_settings.hpp"
 
@@ -23,6 +24,7 @@ struct SnrRunOptions {
   std::string plot;           // PNG path, "" = none
   double lodm = 0.0, dmstep = 1.0;  // fused mode (a filterbank input)
   int numdms = 0;
+  SpectraCleaning cleaning;   // fused and real-time modes: --mask, --ignorechan, --zerodm
   double max_width_s = 0.0;   // -m: widths follow from the series' sampling time
   bool realtime = false;      // --realtime: chunk by chunk as the data arrive
   int64_t realtime_chunk = 0; // --chunk (0 = default)

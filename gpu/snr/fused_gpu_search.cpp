@@ -45,12 +45,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dms, int gpu,
                      float* rows, size_t stride, int64_t length, FusedSearchTiming& timing) {
   auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<SpectraSource> source = open_spectra_source(fused.input);
-  auto* raw = dynamic_cast<SigprocReader*>(source.get());
-  const ObservationInfo info = source->info();
-  const std::unique_ptr<DeviceDedispEngine> engine =
-      make_device_dedisp_engine(fused_dedisp_plan(info, dms), gpu, GpuDedispOptions{});
-  SpectraInput input(*source, raw);
+  FusedInput file(fused.input, fused.cleaning);
+  const std::unique_ptr<DeviceDedispEngine> engine = make_device_dedisp_engine(
+      fused_dedisp_plan(file.info(), dms, file.zapped()), gpu, GpuDedispOptions{});
+  SpectraInput input(file.source(), file.raw());
   const size_t capacity = kGulp + size_t(engine->max_delay());
   // Samples of a DM trial past its last real one are never searched, so the padding after the
   // end of the data is never seen: zeros will do.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fused mode (snr on a filterbank with a DM plan) gives the same .singlepulse files and the
-# same candidates as dedisp followed by snr on the written series. Exit 0 = pass, 1 = fail,
+# same candidates as dedisp followed by snr on the written series, with and without cleaning. Exit 0 = pass, 1 = fail,
 # 77 = skip.
 BIN=${BIN:-build/bin}
 [ -x "$BIN/snr" ] && [ -x "$BIN/simulate" ] && [ -x "$BIN/dedisp" ] || { echo "snr not built"; exit 77; }
@@ -29,5 +29,27 @@ for device in cpu auto; do
   cmp -s "$W/files/cands.txt" "$W/fused/cands.txt" || fail "--device $device: candidate lists differ"
   grep -v '^#' "$W/fused/cands.txt" | awk '$1 >= 76 && $1 <= 84 && $5 > 15' | grep -q . \
     || fail "--device $device: the burst at DM 80 is not among $(cat "$W/fused/cands.txt")"
+done
+
+# With dedisp's cleaning: zero-DM, channels left out and (where the shared data are) PRESTO's
+# rfifind mask of a 128-channel observation; the same files either way.
+DATA=${RAPT_SHARED_DATA:-../shared/data}
+MASK=$DATA/presto-golden/test_rfifind.mask
+clean="--zerodm --ignorechan 0:9,100"
+[ -f "$MASK" ] && clean="$clean --mask $MASK"
+for device in cpu auto; do
+  rm -f "$W"/files/* "$W"/fused/*
+  # shellcheck disable=SC2086
+  "$BIN/dedisp" -q --device $device $clean --lodm 20 --dmstep 2 --numdms 40 -o "$W/files/obs" \
+    "$W/obs.fil" || fail "dedisp $clean --device $device"
+  "$BIN/snr" -q --device $device -t 5.5 "$W"/files/obs_DM*.dat > "$W/files/cands.txt" \
+    || fail "snr on cleaned files, --device $device"
+  # shellcheck disable=SC2086
+  "$BIN/snr" -q --device $device $clean -t 5.5 --lodm 20 --dmstep 2 --numdms 40 -o "$W/fused" \
+    "$W/obs.fil" > "$W/fused/cands.txt" || fail "snr fused $clean, --device $device"
+  for f in "$W"/files/obs_DM*.singlepulse; do
+    cmp -s "$f" "$W/fused/$(basename "$f")" || fail "$clean --device $device: $(basename "$f") differs"
+  done
+  cmp -s "$W/files/cands.txt" "$W/fused/cands.txt" || fail "$clean --device $device: candidate lists differ"
 done
 exit 0
