@@ -77,15 +77,19 @@ std::vector<double> coefficients_in(const std::string& text, const std::string& 
   return values;
 }
 
-// Scales to sum h^2 = 1; a filter of zeros is refused (it would pass nothing).
+// Scales to sum h^2 = 1; a filter of zeros is refused (it would pass nothing). The squares are
+// summed after dividing by the largest magnitude, so neither tiny nor huge (finite) values
+// overflow or lose their precision.
 std::vector<float> unit_noise_gain(const std::vector<double>& h, const std::string& what) {
+  double largest = 0;
+  for (double v : h) largest = std::max(largest, std::fabs(v));
+  if (!(largest > 0) || !std::isfinite(largest))
+    throw DataError(what + ": the coefficients are all zero");
   double sum2 = 0;
-  for (double v : h) sum2 += v * v;
-  if (!(sum2 > 0) || !std::isfinite(sum2))
-    throw DataError(what + ": the coefficients are all zero or too large");
-  const double scale = 1.0 / std::sqrt(sum2);
+  for (double v : h) sum2 += (v / largest) * (v / largest);
+  const double norm = std::sqrt(sum2);
   std::vector<float> out(h.size());
-  for (size_t k = 0; k < h.size(); ++k) out[k] = float(h[k] * scale);
+  for (size_t k = 0; k < h.size(); ++k) out[k] = float((h[k] / largest) / norm);
   return out;
 }
 

@@ -128,6 +128,17 @@ TEST(PfbPrototype, ParsesCoefficientsFromTextAsFromAFile) {
   }
 }
 
+TEST(PfbPrototype, CoefficientsOfAnyFiniteSizeScaleToUnitNoiseGain) {
+  // Squares of 1e-170 underflow and of 1e200 overflow in double; the filter is still (1, 2).
+  for (const char* text : {"1e-170\n2e-170\n", "1e200\n2e200\n", "1\n2\n"}) {
+    SCOPED_TRACE(text);
+    const std::vector<float> h = parse_pfb_coefficients(text, "mem.txt", complex_shape(2, 1));
+    ASSERT_EQ(h.size(), 2u);
+    EXPECT_NEAR(h[0], 1.0 / std::sqrt(5.0), 1e-7);
+    EXPECT_NEAR(h[1], 2.0 / std::sqrt(5.0), 1e-7);
+  }
+}
+
 TEST(PfbPrototype, BadCoefficientsFilesNameTheFile) {
   auto message = [](const std::string& text, int nfine, bool real) {
     const TempFile file(text);
@@ -153,7 +164,7 @@ TEST(PfbPrototype, BadCoefficientsFilesNameTheFile) {
   EXPECT_EQ(message("1\nabc\n", 2, false), "line 2: expected one finite number, got 'abc'");
   EXPECT_EQ(message("1 2\n", 2, false), "line 1: expected one finite number, got '1 2'");
   EXPECT_EQ(message("nan\n1\n", 2, false), "line 1: expected one finite number, got 'nan'");
-  EXPECT_EQ(message("0\n0\n", 2, false), "the coefficients are all zero or too large");
+  EXPECT_EQ(message("0\n0\n", 2, false), "the coefficients are all zero");
   EXPECT_EQ(message("", 2, false),
             "holds 0 coefficients; a filter of 2-sample frames (--nchan) needs a whole number of "
             "frames, one per tap");
