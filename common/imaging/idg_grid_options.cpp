@@ -33,6 +33,8 @@ void add_idg_grid_options(cxxopts::Options& options) {
        "one the rows use)", cxxopts::value<int>())
       ("pol", "images to make: I, Q, U, V, XX, YY, XY, YX, RR, LL, RL, LR or a list (IQUV, xx,yy)",
        cxxopts::value<std::string>()->default_value("I"))
+      ("taper", "Gaussian uv taper: the FWHM it gives the PSF, e.g. 60asec (WSClean's "
+       "-taper-gaussian)", cxxopts::value<std::string>())
       ("weight", "natural, uniform or briggs:R (robustness R, -5..5)",
        cxxopts::value<std::string>()->default_value("natural"));
   options.add_options("Image")
@@ -108,12 +110,17 @@ void read_input_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   }
   o.polarisations = parse_polarisation_list(r["pol"].as<std::string>());
   o.weighting = parse_weighting(r["weight"].as<std::string>());
+  if (r.count("taper")) {
+    o.weighting.taper_fwhm_rad = parse_cell_size_rad(r["taper"].as<std::string>(), "--taper");
+    if (!(o.weighting.taper_fwhm_rad > 0))
+      throw UsageError("--taper must be a positive angle (the FWHM, e.g. 60asec)");
+  }
 }
 
 void read_image_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   if (r.count("predict")) {
     o.predict_model = r["predict"].as<std::string>();
-    for (const char* key : {"pol", "weight", "no-psf", "channels-out"})
+    for (const char* key : {"pol", "weight", "taper", "no-psf", "channels-out"})
       if (r.count(key))
         throw UsageError(std::string("--") + key + " does not apply to --predict (one Stokes I "
                          "or product model, every channel)");

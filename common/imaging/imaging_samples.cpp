@@ -50,11 +50,9 @@ ImagingSamples make_imaging_samples(const VisibilitySet& vs, const ChannelGroup&
       }
     }
   }
-  if (weighting.mode == WeightingMode::natural) return s;
   // Each polarisation is weighted by the density of its own weights (they differ where one
-  // product is flagged and another is not).
+  // product is flagged and another is not); the taper comes last.
   for (size_t p = 0; p < s.npol; ++p) {
-    ImagingWeights density(weighting, nx, ny, cell_rad);
     auto for_each_sample = [&](auto&& visit) {
       for (size_t row = 0; row < nrows; ++row) {
         const std::array<double, 3>& uvw = vs.uvw_m[row];
@@ -67,9 +65,16 @@ ImagingSamples make_imaging_samples(const VisibilitySet& vs, const ChannelGroup&
         }
       }
     };
-    for_each_sample([&](double u, double v, float& w) { density.add(u, v, w); });
-    density.finish();
-    for_each_sample([&](double u, double v, float& w) { w = density.weight(u, v, w); });
+    if (weighting.mode != WeightingMode::natural) {
+      ImagingWeights density(weighting, nx, ny, cell_rad);
+      for_each_sample([&](double u, double v, float& w) { density.add(u, v, w); });
+      density.finish();
+      for_each_sample([&](double u, double v, float& w) { w = density.weight(u, v, w); });
+    }
+    if (weighting.taper_fwhm_rad > 0)
+      for_each_sample([&](double u, double v, float& w) {
+        w = float(w * gaussian_taper(weighting, u, v));
+      });
   }
   return s;
 }

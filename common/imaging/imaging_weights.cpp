@@ -22,11 +22,21 @@ Weighting parse_weighting(const std::string& text) {
 }
 
 std::string describe_weighting(const Weighting& w) {
-  if (w.mode == WeightingMode::natural) return "natural";
-  if (w.mode == WeightingMode::uniform) return "uniform";
-  char text[48];
-  std::snprintf(text, sizeof text, "briggs %g", w.robustness);
-  return text;
+  char text[96];
+  if (w.mode == WeightingMode::briggs) std::snprintf(text, sizeof text, "briggs %g", w.robustness);
+  else std::snprintf(text, sizeof text, "%s", w.mode == WeightingMode::natural ? "natural" : "uniform");
+  std::string out = text;
+  if (w.taper_fwhm_rad > 0) {
+    std::snprintf(text, sizeof text, ", Gaussian taper %gasec", w.taper_fwhm_rad * 180 / M_PI * 3600);
+    out += text;
+  }
+  return out;
+}
+
+double gaussian_taper(const Weighting& w, double u, double v) {
+  if (!(w.taper_fwhm_rad > 0)) return 1.0;
+  const double sigma = w.taper_fwhm_rad / (2 * std::sqrt(2 * std::log(2.0)));
+  return std::exp(-2 * M_PI * M_PI * sigma * sigma * (u * u + v * v));
 }
 
 ImagingWeights::ImagingWeights(const Weighting& weighting, int nx, int ny, double cell_rad)

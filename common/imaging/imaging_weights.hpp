@@ -10,6 +10,10 @@
 //   briggs R:  w'_k = w_k / (1 + W(c_k) f^2),  f^2 = (5 * 10^-R)^2 / (sum_c W(c)^2 / sum_c W(c))
 // A sample whose cell is off the grid keeps its weight: it is off the image's uv grid too, and
 // the gridder's plan reports it (idg-grid then refuses the cell size).
+//
+// A Gaussian taper (--taper FWHM, WSClean's -taper-gaussian) then multiplies every weight by
+// exp(-2 pi^2 sigma^2 (u^2 + v^2)), sigma = FWHM / (2 sqrt(2 ln 2)) radians: the PSF is
+// convolved with a Gaussian of that full width at half maximum.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -22,11 +26,15 @@ enum class WeightingMode { natural, uniform, briggs };
 struct Weighting {
   WeightingMode mode = WeightingMode::natural;
   double robustness = 0;  // briggs only
+  double taper_fwhm_rad = 0;  // Gaussian uv taper; 0 = none
 };
+
+// The taper's factor for a sample at (u, v) wavelengths (1 without a taper).
+double gaussian_taper(const Weighting& weighting, double u_lambda, double v_lambda);
 
 // "natural", "uniform", "briggs:R" (also "briggs R", "briggs=R"); UsageError otherwise.
 Weighting parse_weighting(const std::string& text);
-std::string describe_weighting(const Weighting& w);  // "briggs 0.5", "uniform"
+std::string describe_weighting(const Weighting& w);  // "briggs 0.5", "uniform, taper 60asec"
 
 class ImagingWeights {
  public:

@@ -3,8 +3,8 @@
 # scale, weighting and polarisation must give images with the same orientation and phase
 # centre pixel, a correlation of at least 0.99 over the inner 80 % and peaks within 1 %
 # (tests/e2e/idg_grid_compare.py prints both numbers). Data: a simulated MS of three point
-# sources (natural, uniform and Briggs weighting; XX; two channel groups), and the real EVLA
-# and PAPER Measurement Sets of ../shared/data/pyuvdata (RAPT_SHARED_DATA overrides the
+# sources (natural, uniform and Briggs weighting, a Gaussian taper; XX; two channel groups), and
+# the real EVLA and PAPER Measurement Sets of ../shared/data/pyuvdata (RAPT_SHARED_DATA overrides the
 # folder); PAPER's XY, which WSClean cannot image alone, against the direct DFT of
 # vis_dft_image.py; and a model predicted into MODEL_DATA by both. WSClean runs without its
 # weighting rank filter and, for uniform and Briggs weighting, without padding, so that both
@@ -76,6 +76,12 @@ compare "simulated, uniform" "$dir/sim.ms" "--size 256 --scale 4asec --weight un
   "-size 256 256 -scale 4asec -weight uniform -padding 1 -pol I"
 compare "simulated, briggs 0" "$dir/sim.ms" "--size 256 --scale 4asec --weight briggs:0" \
   "-size 256 256 -scale 4asec -weight briggs 0 -padding 1 -pol I"
+compare "simulated, natural, taper 30asec" "$dir/sim.ms" \
+  "--size 256 --scale 4asec --weight natural --taper 30asec" \
+  "-size 256 256 -scale 4asec -weight natural -taper-gaussian 30asec -pol I"
+compare "simulated, uniform, taper 30asec, PSF" "$dir/sim.ms" \
+  "--size 256 --scale 4asec --weight uniform --taper 30asec" \
+  "-size 256 256 -scale 4asec -weight uniform -padding 1 -taper-gaussian 30asec -pol I" psf.fits
 compare "simulated, XX" "$dir/sim.ms" "--size 256 --scale 4asec --pol XX" \
   "-size 256 256 -scale 4asec -weight natural -pol xx"
 compare "simulated, channel group 1 of 2" "$dir/sim.ms" \

@@ -2,6 +2,8 @@
 // whose cells are one wavelength (N * cell = 1).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "cli/errors.hpp"
 #include "imaging/imaging_weights.hpp"
 
@@ -75,6 +77,28 @@ TEST(ImagingWeights, CellsScaleWithImageSizeAndPixel) {
   EXPECT_DOUBLE_EQ(w.cell_sum(70, 0), 1);
   EXPECT_DOUBLE_EQ(w.cell_sum(-70, -0.001), 1);  // mirrored
   EXPECT_DOUBLE_EQ(w.cell_sum(-70, 0), 0);       // v = 0 is not mirrored: column 47
+}
+
+TEST(ImagingWeights, GaussianTaperHalvesThePsfAtItsFwhm) {
+  // A taper of FWHM theta is a Gaussian of that FWHM convolved into the PSF: in the uv plane
+  // exp(-2 pi^2 sigma^2 |uv|^2) with sigma = theta / 2.3548. Its transform, at l = theta / 2,
+  // is half its peak: checked by summing the taper over a fine uv grid (a direct transform).
+  Weighting w;
+  w.taper_fwhm_rad = 60.0 / 3600 * M_PI / 180;  // 60 arcsec
+  EXPECT_DOUBLE_EQ(gaussian_taper(w, 0, 0), 1.0);
+  EXPECT_DOUBLE_EQ(gaussian_taper(w, 3000, -4000), gaussian_taper(w, 5000, 0));
+  const double du = 50;  // wavelengths
+  double peak = 0, half = 0;
+  for (int i = -400; i <= 400; ++i)
+    for (int j = -400; j <= 400; ++j) {
+      const double u = i * du, v = j * du, t = gaussian_taper(w, u, v);
+      peak += t;
+      half += t * std::cos(2 * M_PI * u * w.taper_fwhm_rad / 2);
+    }
+  EXPECT_NEAR(half / peak, 0.5, 1e-6);
+  EXPECT_DOUBLE_EQ(gaussian_taper(Weighting{}, 1e6, 1e6), 1.0);  // no taper
+  w.mode = WeightingMode::uniform;
+  EXPECT_EQ(describe_weighting(w), "uniform, Gaussian taper 60asec");
 }
 
 TEST(Weighting, ParsesModesAndRobustness) {
