@@ -20,6 +20,7 @@
 #include "cli/program.hpp"
 #include "gpu_device.hpp"
 #include "io/bestprof.hpp"
+#include "io/presto_inf.hpp"
 #include "io/singlepulse.hpp"
 #include "snr/candidate_clustering.hpp"
 #include "snr/fused_search.hpp"
@@ -204,16 +205,26 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   plan.chunk = run.realtime_chunk;
   plan.device = run.device;
   plan.threads = run.threads;
+  // Outputs that would be refused at the end are refused before hours of data are searched.
+  const std::string root = plan.input == "-" ? "stdin" : rapt::fused_input_root(plan.input);
+  for (double dm : plan.dms) {
+    rapt::SeriesInput s;
+    s.root = rapt::dm_trial_root(root, dm);
+    rapt::check_replaceable_output(singlepulse_path(s, run.outdir), args.force);
+  }
+  if (run.cands != "-") rapt::check_replaceable_output(run.cands, args.force);
+  if (!run.json.empty() && run.json != "-") rapt::check_replaceable_output(run.json, args.force);
   const bool streaming = run.cands == "-";
   std::vector<rapt::PulseCandidate> kept;
-  if (streaming) std::fputs(rapt::format_candidates({}).c_str(), stdout);
+  bool header_printed = false;  // only once the input has been read: no output for bad input
   const auto on_candidates = [&](const std::vector<rapt::PulseCandidate>& found) {
     if (!streaming) {
       kept.insert(kept.end(), found.begin(), found.end());
       return;
     }
     const std::string text = rapt::format_candidates(found);
-    std::fputs(text.c_str() + text.find('\n') + 1, stdout);  // without the header line
+    std::fputs(header_printed ? text.c_str() + text.find('\n') + 1 : text.c_str(), stdout);
+    header_printed = true;
     std::fflush(stdout);
   };
   const auto on_chunk = [&](const rapt::RealtimeProgress& p) {
@@ -223,6 +234,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   };
   const rapt::RealtimeResult result = rapt::run_realtime_search(plan, on_candidates, on_chunk);
   if (args.messages.progress) std::fputc('\n', stderr);
+  if (streaming && !header_printed) std::fputs(rapt::format_candidates({}).c_str(), stdout);
   if (!streaming) write_text(run.cands, rapt::format_candidates(kept), args.force);
   std::vector<rapt::SinglePulseEvent> all;
   for (size_t i = 0; i < result.series.size(); ++i) {
