@@ -69,9 +69,14 @@ std::vector<int32_t> DedispPlan::delay_table() const {
 
 int32_t DedispPlan::max_delay_samples() const {
   int32_t largest = 0;
-  for (double dm : dms)
-    for (int c = 0; c < nchans; ++c)
-      if (zapped.empty() || !zapped[c]) largest = std::max(largest, delay_samples(c, dm));
+  for (double dm : dms) largest = std::max(largest, trial_delay_samples(dm));
+  return largest;
+}
+
+int32_t DedispPlan::trial_delay_samples(double dm) const {
+  int32_t largest = 0;
+  for (int c = 0; c < nchans; ++c)
+    if (zapped.empty() || !zapped[c]) largest = std::max(largest, delay_samples(c, dm));
   return largest;
 }
 

@@ -35,6 +35,9 @@ struct DedispPlan {
   std::vector<int32_t> delay_table() const;
   // Largest delay over all DMs and unzapped channels, input samples.
   int32_t max_delay_samples() const;
+  // Largest delay at `dm` over the unzapped channels (the lowest one used), input samples; 0
+  // when every channel is zapped.
+  int32_t trial_delay_samples(double dm) const;
 };
 
 }  // namespace rapt

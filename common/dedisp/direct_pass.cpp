@@ -8,14 +8,8 @@ namespace {
 class DirectPass final : public DedispPass {
  public:
   explicit DirectPass(std::unique_ptr<DedispEngine> engine) : engine_(std::move(engine)) {
-    const DedispPlan& plan = engine_->plan();
-    int lowest_used = -1;  // the used channel with the largest delay: the lowest frequency
-    for (int c = 0; c < plan.nchans; ++c) {
-      if (!plan.zapped.empty() && plan.zapped[c]) continue;
-      if (lowest_used < 0 || plan.delay_s(c, 1.0) > plan.delay_s(lowest_used, 1.0)) lowest_used = c;
-    }
-    for (double dm : plan.dms)
-      trial_delays_.push_back(lowest_used < 0 ? 0 : plan.delay_samples(lowest_used, dm));
+    for (double dm : engine_->plan().dms)
+      trial_delays_.push_back(engine_->plan().trial_delay_samples(dm));
   }
 
   size_t overlap() const override { return size_t(engine_->max_delay()); }

@@ -127,16 +127,11 @@ std::vector<SeriesInput> describe_fused_series(const FusedDedispPlan& plan) {
   dedisp.validate();
   // As the dedispersion runner counts them: output length as dedisp writes .dat files, real
   // data up to the delay of the lowest channel used.
-  int lowest = -1;
-  for (int c = 0; c < dedisp.nchans; ++c) {
-    if (!dedisp.zapped.empty() && dedisp.zapped[size_t(c)]) continue;
-    if (lowest < 0 || dedisp.delay_s(c, 1.0) > dedisp.delay_s(lowest, 1.0)) lowest = c;
-  }
   const int64_t nspectra = info.nspectra;
   const int64_t nsamples = good_series_length(nspectra);
   std::vector<SeriesInput> series;
   for (double dm : dms) {
-    const int64_t delay = lowest < 0 ? 0 : dedisp.delay_samples(lowest, dm);
+    const int64_t delay = dedisp.trial_delay_samples(dm);
     if (nspectra - delay < 1) {
       char text[32];
       std::snprintf(text, sizeof text, "%g", dm);
