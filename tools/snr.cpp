@@ -206,7 +206,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   plan.device = run.device;
   plan.threads = run.threads;
   // Outputs that would be refused at the end are refused before hours of data are searched.
-  const std::string root = plan.input == "-" ? "stdin" : rapt::fused_input_root(plan.input);
+  const std::string root = rapt::realtime_root(plan.input);
   for (double dm : plan.dms) {
     rapt::SeriesInput s;
     s.root = rapt::dm_trial_root(root, dm);

@@ -35,7 +35,6 @@ class CpuRealtimeEngine final : public RealtimeEngine {
       for (int b = 0; b < blocks; ++b)
         sigma[d * size_t(blocks) + size_t(b)] = detrend_block(
             row + int64_t(b) * len, len, shape_.settings.baseline, shape_.settings.noise);
-      std::fill(row + int64_t(blocks) * len, row + shape_.chunk, 0.0f);
     });
     return sigma;
   }

@@ -27,7 +27,8 @@ class RealtimeEngine {
   // Dedisperses `block` (chunk + max_delay() spectra) into the new part of every row.
   virtual void dedisperse(const SpectraBlock& block) = 0;
   // Removes the baseline of the first `blocks` detrend blocks of the new part and returns their
-  // sigmas, sigma[dm * blocks + b]. The rest of the new part becomes zeros.
+  // sigmas, sigma[dm * blocks + b]. (Fewer than a chunk's blocks only at the end: what follows
+  // them is never searched.)
   virtual std::vector<double> detrend(int blocks) = 0;
   // Multiplies each of those blocks by scale[dm * blocks + b] (0: the block becomes zeros) and
   // searches every row's first history + blocks x detrend_len samples. Hits are at row

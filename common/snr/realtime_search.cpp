@@ -1,14 +1,15 @@
 #include "snr/realtime_search.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <future>
 #include <limits>
 #include <numeric>
 #include <thread>
+#include <utility>
 
 #include "cli/errors.hpp"
+#include "cli/stopwatch.hpp"
 #include "dedisp/parallel_for.hpp"
 #include "dedisp/spectra_input.hpp"
 #include "gpu_device.hpp"
@@ -24,10 +25,6 @@ namespace rapt {
 namespace {
 
 constexpr int64_t kDefaultChunk = int64_t(1) << 16;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Moves the elements of `from` that `ready` accepts to the end of `to`; keeps the others.
 template <typename T, typename Pred>
@@ -46,6 +43,10 @@ int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len) {
                      " samples (the detrend length and 4), not " + std::to_string(requested));
   if (requested > 0) return requested;
   return std::max(unit, (kDefaultChunk + unit - 1) / unit * unit);
+}
+
+std::string realtime_root(const std::string& input) {
+  return input == "-" ? "stdin" : fused_input_root(input);
 }
 
 RealtimeResult run_realtime_search(
@@ -78,7 +79,7 @@ RealtimeResult run_realtime_search(
   result.engine = engine->name();
   const size_t ndm = plan.dms.size();
   result.events.resize(ndm);
-  const std::string root = plan.input == "-" ? "stdin" : fused_input_root(plan.input);
+  const std::string root = realtime_root(plan.input);
 
   SpectraInput input(file.source(), file.raw());
   const size_t delay = size_t(engine->max_delay());
@@ -92,12 +93,12 @@ RealtimeResult run_realtime_search(
   std::vector<SinglePulseEvent> unclustered;
   RealtimeProgress& progress = result.progress;
   int64_t base = 0;  // series sample of the chunk's first new sample
-  const auto read_start = std::chrono::steady_clock::now();
+  const Stopwatch read_start;
   size_t filled = buffer.fill();
-  progress.read_s += seconds_since(read_start);
+  progress.read_s += read_start.seconds();
   double read_s_of_next = 0.0;
   for (bool at_end = false; !at_end;) {
-    auto work_start = std::chrono::steady_clock::now();
+    Stopwatch work_start;
     int blocks = full_blocks;
     if (filled < capacity) {
       at_end = true;
@@ -106,31 +107,26 @@ RealtimeResult run_realtime_search(
       buffer.pad_with_zeros();
     }
     engine->dedisperse(buffer.block());
-    progress.busy_s += seconds_since(work_start);
+    progress.busy_s += work_start.seconds();
     // The block has gone to the engine: the next chunk is read on another thread while this
     // one is searched (and its candidates handed out, without waiting for the next data).
     std::future<size_t> next;
     if (!at_end)
       next = std::async(std::launch::async, [&] {
         buffer.shift(size_t(shape.chunk));
-        const auto start = std::chrono::steady_clock::now();
+        const Stopwatch start;
         const size_t n = buffer.fill();
-        read_s_of_next = seconds_since(start);
+        read_s_of_next = start.seconds();
         return n;
       });
-    work_start = std::chrono::steady_clock::now();
+    work_start = Stopwatch();
     const std::vector<double> sigma = engine->detrend(blocks);
 
     // The bad-block test among this chunk's blocks, as the file search does over a series.
     std::vector<float> scale(sigma.size(), 0.0f);
     parallel_for(threads, ndm, [&](size_t d, int) {
-      const double* own = sigma.data() + d * size_t(blocks);
-      double median_sigma = 1.0;
-      const std::vector<bool> bad = find_bad_blocks(std::vector<double>(own, own + blocks),
-                                                    settings.reject_bad_blocks, len,
-                                                    &median_sigma);
-      for (int b = 0; b < blocks; ++b)
-        if (!bad[size_t(b)]) scale[d * size_t(blocks) + size_t(b)] = float(1.0 / own[b]);
+      const size_t at = d * size_t(blocks);
+      const std::vector<bool> bad = block_scales(sigma.data() + at, blocks, settings, &scale[at]);
       bad_blocks[d].insert(bad_blocks[d].end(), bad.begin(), bad.end());
     });
     const std::vector<BoxcarHit> hits = engine->search(scale, blocks);
@@ -160,8 +156,9 @@ RealtimeResult run_realtime_search(
       context.dm = plan.dms[d];
       context.dt_s = info.tsamp_s;
       context.detrend_len = len;
-      context.bad_blocks = bad_blocks[d];
+      context.bad_blocks = std::move(bad_blocks[d]);  // lent, not copied: it grows all run
       fresh[d] = events_from_hits(ready, settings.widths, context);
+      bad_blocks[d] = std::move(context.bad_blocks);
     });
     for (size_t d = 0; d < ndm; ++d) {
       result.events[d].insert(result.events[d].end(), fresh[d].begin(), fresh[d].end());
@@ -177,7 +174,7 @@ RealtimeResult run_realtime_search(
       if (!candidates.empty()) on_candidates(candidates);
     }
 
-    progress.busy_s += seconds_since(work_start);
+    progress.busy_s += work_start.seconds();
     progress.chunks += 1;
     progress.data_s = double(searched_end) * info.tsamp_s;
     on_chunk(progress);

@@ -54,6 +54,9 @@ struct RealtimeResult {
 // Throws UsageError for a requested length that is not one.
 int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len);
 
+// What the series of `input` are named after: its path without the suffix, "stdin" for "-".
+std::string realtime_root(const std::string& input);
+
 // Runs to the end of the input. `on_candidates` gets each chunk's final candidates (sorted by
 // time); `on_chunk` the running totals after each chunk. Throws DataError for unreadable input
 // or data shorter than the largest delay plus one detrend block.

@@ -113,19 +113,28 @@ NormalisedSeries normalise_series(const std::vector<float>& samples, const SnrSe
   for (int64_t b = 0; b < nblocks; ++b)
     out.block_sigma[b] =
         detrend_block(out.samples.data() + b * len, len, settings.baseline, settings.noise);
-  double median_sigma = 1.0;
-  out.bad_blocks = find_bad_blocks(out.block_sigma, settings.reject_bad_blocks, len,
-                                   &median_sigma);
+  std::vector<float> scale(size_t(nblocks), 0.0f);
+  out.bad_blocks = block_scales(out.block_sigma.data(), nblocks, settings, scale.data());
   for (int64_t b = 0; b < nblocks; ++b) {
     float* block = out.samples.data() + b * len;
     if (out.bad_blocks[b]) {
       std::fill(block, block + len, 0.0f);
       continue;
     }
-    const float scale = float(1.0 / out.block_sigma[b]);
-    for (int64_t i = 0; i < len; ++i) block[i] *= scale;
+    for (int64_t i = 0; i < len; ++i) block[i] *= scale[size_t(b)];
   }
   return out;
+}
+
+std::vector<bool> block_scales(const double* block_sigma, int64_t nblocks,
+                               const SnrSettings& settings, float* scale) {
+  double median_sigma = 1.0;
+  std::vector<bool> bad =
+      find_bad_blocks(std::vector<double>(block_sigma, block_sigma + nblocks),
+                      settings.reject_bad_blocks, settings.detrend_len, &median_sigma);
+  for (int64_t b = 0; b < nblocks; ++b)
+    scale[b] = bad[size_t(b)] ? 0.0f : float(1.0 / block_sigma[b]);
+  return bad;
 }
 
 }  // namespace rapt

@@ -29,4 +29,9 @@ double detrend_block(float* block, int64_t len, Baseline baseline, NoiseEstimate
 std::vector<bool> find_bad_blocks(const std::vector<double>& block_sigma, bool reject_outliers,
                                   int64_t block_len, double* median_sigma);
 
+// The bad-block test on one series' `nblocks` block sigmas, and the factor each block is then
+// multiplied by: 1/sigma, or 0 for a bad block (it becomes zeros). Returns the bad flags.
+std::vector<bool> block_scales(const double* block_sigma, int64_t nblocks,
+                               const SnrSettings& settings, float* scale);
+
 }  // namespace rapt

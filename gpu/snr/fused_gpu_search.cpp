@@ -9,7 +9,6 @@
 //   4. the boxcar kernel searches every row and only the hits come back.
 // Events are then made on the host, as for series read from files.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -20,6 +19,7 @@
 #include "../cuda/device_buffer.hpp"
 #include "../dedisp/dedisp_gpu_options.hpp"
 #include "cli/errors.hpp"
+#include "cli/stopwatch.hpp"
 #include "dedisp/parallel_for.hpp"
 #include "dedisp/spectra_input.hpp"
 #include "io/sigproc.hpp"
@@ -37,14 +37,10 @@ constexpr size_t kGulp = 32768;              // new spectra per dedispersion cal
 constexpr double kSeriesMemoryShare = 0.5;   // of the free GPU memory, for the series rows
 constexpr size_t kMaxBatch = 65535;          // rows per kernel launch (grid y)
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Dedisperses `dms` over the first `length` samples into rows of `stride` floats at `rows`.
 void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dms, int gpu,
                      float* rows, size_t stride, int64_t length, FusedSearchTiming& timing) {
-  auto start = std::chrono::steady_clock::now();
+  Stopwatch start;
   FusedInput file(fused.input, fused.cleaning);
   const std::unique_ptr<DeviceDedispEngine> engine = make_device_dedisp_engine(
       fused_dedisp_plan(file.info(), dms, file.zapped()), gpu, GpuDedispOptions{});
@@ -53,11 +49,11 @@ void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dm
   // Samples of a DM trial past its last real one are never searched, so the padding after the
   // end of the data is never seen: zeros will do.
   SpectraBuffer buffer(input, capacity, false);
-  timing.setup_s += seconds_since(start);
+  timing.setup_s += start.seconds();
   for (int64_t first = 0; first < length; first += int64_t(kGulp)) {
-    start = std::chrono::steady_clock::now();
+    start = Stopwatch();
     if (buffer.fill() < capacity) buffer.pad_with_zeros();
-    timing.read_s += seconds_since(start);
+    timing.read_s += start.seconds();
     engine->execute_to_device(buffer.block(), rows + first, stride);  // returns before the GPU
     buffer.shift(kGulp);                                               // is done: reads overlap
   }
@@ -83,10 +79,7 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
   const std::vector<double> dms = fused_dms(plan);
   if (series.size() != dms.size()) throw std::logic_error("fused search: series and DMs differ");
   const int64_t len = settings.detrend_len;
-  if (len > max_gpu_detrend_len())
-    throw UsageError("detrend blocks of " + std::to_string(len) +
-                     " samples are longer than the GPU search takes (" +
-                     std::to_string(max_gpu_detrend_len()) + "); use --device cpu");
+  DetrendParams p = detrend_params(settings);
   const size_t n = series.size();
   std::vector<int64_t> searched(n);
   for (size_t i = 0; i < n; ++i)
@@ -123,24 +116,20 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
     const int64_t length =
         *std::max_element(searched.begin() + int64_t(first), searched.begin() + int64_t(first + count));
     const int blocks = int(length / len);
-    auto start = std::chrono::steady_clock::now();
+    Stopwatch start;
     dedisperse_into(plan, batch_dms, gpu_index, rows.get(), stride, length, timing);
-    timing.dedisperse_s += seconds_since(start);
+    timing.dedisperse_s += start.seconds();
     timing.batches += 1;
-    start = std::chrono::steady_clock::now();
+    start = Stopwatch();
 
     std::vector<int32_t> whole(count);
     for (size_t i = 0; i < count; ++i) whole[i] = int32_t(searched[first + i] / len);
     upload(whole_dev.get(), whole, stream.get());
-    DetrendParams p;
     p.series = rows.get();
     p.row_stride = int64_t(stride);
     p.num_series = int(count);
     p.whole_blocks = whole_dev.get();
     p.max_blocks = blocks;
-    p.block_len = int(len);
-    p.linear_baseline = settings.baseline == Baseline::kLinear;
-    p.clipped_rms = settings.noise == NoiseEstimate::kClippedRms;
     p.sigma = sigma_dev.get();
     launch_detrend_blocks(p, stream.get());
     std::vector<double> sigma(count * size_t(blocks));
@@ -151,28 +140,22 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
     // The bad-block test needs all of a series' sigmas: the one step on the host.
     std::vector<float> scale(sigma.size(), 0.0f);
     parallel_for(threads, count, [&](size_t i, int) {
-      const double* own = sigma.data() + i * size_t(blocks);
-      const std::vector<double> block_sigma(own, own + whole[i]);
-      double median_sigma = 1.0;
-      std::vector<bool> bad =
-          find_bad_blocks(block_sigma, settings.reject_bad_blocks, len, &median_sigma);
-      for (int b = 0; b < whole[i]; ++b)
-        if (!bad[size_t(b)]) scale[i * size_t(blocks) + size_t(b)] = float(1.0 / own[b]);
-      bad_blocks[first + i] = std::move(bad);
+      const size_t at = i * size_t(blocks);
+      bad_blocks[first + i] = block_scales(sigma.data() + at, whole[i], settings, scale.data() + at);
     });
     upload(scale_dev.get(), scale, stream.get());
     launch_scale_blocks(rows.get(), int64_t(stride), int(count), blocks, int(len), scale_dev.get(),
                         stream.get());
     stream.synchronize();
-    timing.normalise_s += seconds_since(start);
-    start = std::chrono::steady_clock::now();
+    timing.normalise_s += start.seconds();
+    start = Stopwatch();
     search.search(rows.get(), int64_t(stride), int(first), int(count), length, stream.get(), hits);
-    timing.search_s += seconds_since(start);
+    timing.search_s += start.seconds();
   }
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch start;
   sort_boxcar_hits(hits);
   auto events = events_of_series(hits, series, searched, bad_blocks, settings.widths, len);
-  timing.events_s += seconds_since(start);
+  timing.events_s += start.seconds();
   return events;
 }
 

@@ -25,11 +25,8 @@ class GpuRealtimeEngine final : public RealtimeEngine {
         ndm_(shape.plan.dms.size()),
         stride_(size_t(shape.history + shape.chunk)),
         dedisp_(make_device_dedisp_engine(shape.plan, gpu, GpuDedispOptions{})),
-        search_(shape.settings.widths, float(shape.settings.threshold), gpu) {
-    if (shape.settings.detrend_len > max_gpu_detrend_len())
-      throw UsageError("detrend blocks of " + std::to_string(shape.settings.detrend_len) +
-                       " samples are longer than the GPU search takes (" +
-                       std::to_string(max_gpu_detrend_len()) + "); use --device cpu");
+        search_(shape.settings.widths, float(shape.settings.threshold), gpu),
+        detrend_(detrend_params(shape.settings)) {
     const size_t max_blocks = size_t(shape.chunk / shape.settings.detrend_len);
     rows_ = cuda::DeviceBuffer<float>(ndm_ * stride_);
     RAPT_CUDA_CHECK(cudaMemsetAsync(rows_.get(), 0, rows_.bytes(), stream_.get()));
@@ -50,25 +47,18 @@ class GpuRealtimeEngine final : public RealtimeEngine {
     const std::vector<int32_t> whole(ndm_, blocks);
     RAPT_CUDA_CHECK(cudaMemcpyAsync(whole_.get(), whole.data(), whole.size() * sizeof(int32_t),
                                     cudaMemcpyHostToDevice, stream_.get()));
-    DetrendParams p;
+    DetrendParams p = detrend_;
     p.series = rows_.get() + shape_.history;
     p.row_stride = int64_t(stride_);
     p.num_series = int(ndm_);
     p.whole_blocks = whole_.get();
-    p.max_blocks = int(shape_.chunk / shape_.settings.detrend_len);  // the rest become zeros
-    p.block_len = int(shape_.settings.detrend_len);
-    p.linear_baseline = shape_.settings.baseline == Baseline::kLinear;
-    p.clipped_rms = shape_.settings.noise == NoiseEstimate::kClippedRms;
+    p.max_blocks = blocks;
     p.sigma = sigma_.get();
     launch_detrend_blocks(p, stream_.get());
-    std::vector<double> all(ndm_ * size_t(p.max_blocks));
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(all.data(), sigma_.get(), all.size() * sizeof(double),
+    std::vector<double> sigma(ndm_ * size_t(blocks));
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(sigma.data(), sigma_.get(), sigma.size() * sizeof(double),
                                     cudaMemcpyDeviceToHost, stream_.get()));
     stream_.synchronize();
-    std::vector<double> sigma(ndm_ * size_t(blocks));
-    for (size_t d = 0; d < ndm_; ++d)
-      std::copy_n(all.begin() + int64_t(d) * p.max_blocks, blocks,
-                  sigma.begin() + int64_t(d) * blocks);
     return sigma;
   }
 
@@ -106,6 +96,7 @@ class GpuRealtimeEngine final : public RealtimeEngine {
   size_t stride_;
   std::unique_ptr<DeviceDedispEngine> dedisp_;
   DeviceBoxcarSearch search_;
+  DetrendParams detrend_;  // from the settings; rows filled in per call
   cuda::Stream stream_;
   cuda::DeviceBuffer<float> rows_;
   cuda::DeviceBuffer<int32_t> whole_;

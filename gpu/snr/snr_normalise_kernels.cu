@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <string>
+
 #include "../cuda/cuda_check.hpp"
+#include "cli/errors.hpp"
 
 namespace rapt::gpu {
 namespace {
@@ -153,13 +156,21 @@ __global__ void scale_blocks_kernel(float* series, int64_t row_stride, int max_b
 
 }  // namespace
 
-int max_gpu_detrend_len() {
+DetrendParams detrend_params(const SnrSettings& settings) {
   int gpu = 0, optin = 0;
   RAPT_CUDA_CHECK(cudaGetDevice(&gpu));
   RAPT_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, gpu));
-  int len = kMaxSortLength;
-  while (len > 8 && shared_bytes(len) > size_t(optin)) len /= 2;
-  return len;
+  int longest = kMaxSortLength;
+  while (longest > 8 && shared_bytes(longest) > size_t(optin)) longest /= 2;
+  if (settings.detrend_len > longest)
+    throw UsageError("detrend blocks of " + std::to_string(settings.detrend_len) +
+                     " samples are longer than the GPU search takes (" + std::to_string(longest) +
+                     "); use --device cpu");
+  DetrendParams p;
+  p.block_len = int(settings.detrend_len);
+  p.linear_baseline = settings.baseline == Baseline::kLinear;
+  p.clipped_rms = settings.noise == NoiseEstimate::kClippedRms;
+  return p;
 }
 
 void launch_detrend_blocks(const DetrendParams& p, cudaStream_t stream) {

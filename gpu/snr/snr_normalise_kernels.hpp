@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "snr/snr_settings.hpp"
+
 namespace rapt::gpu {
 
 struct DetrendParams {
@@ -28,9 +30,10 @@ struct DetrendParams {
   double* sigma = nullptr;              // device, [series * max_blocks + block]
 };
 
-// Largest detrend block the kernel takes on the current device (shared memory holds two
-// power-of-two copies of a block).
-int max_gpu_detrend_len();
+// The parameters that follow from the search settings (block length, baseline, noise
+// estimate); the caller fills in the rows. Throws UsageError when the block is longer than the
+// kernel takes on the current device (shared memory holds two power-of-two copies of a block).
+DetrendParams detrend_params(const SnrSettings& settings);
 
 void launch_detrend_blocks(const DetrendParams& p, cudaStream_t stream);
 
