@@ -83,6 +83,8 @@ class GpuDedispEngine final : public DeviceDedispEngine {
     delays_ = std::make_shared<const DedispDelays>(make_dedisp_delays(this->plan()));
     if (delays_->max_delay != max_delay())
       throw std::logic_error("GPU dedispersion: maximum delay differs from the plan's");
+    for (size_t j = 0; j < delays_->dm_order.size(); ++j)
+      sorted_is_plan_order_ = sorted_is_plan_order_ && delays_->dm_order[j] == int32_t(j);
     nthreads_ = options_.host_threads > 0
                     ? options_.host_threads
                     : int(std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
@@ -282,12 +284,9 @@ class GpuDedispEngine final : public DeviceDedispEngine {
     const SortedDmRange dms = chunk_dms(chunk, runner.dms_per_unit(), delays_->ndm());
     const size_t ds = size_t(plan().downsamp);
     const size_t col = chunk.first_sample / ds;
-    bool in_order = true;
-    for (int r = 0; r < dms.count; ++r)
-      in_order = in_order && delays_->dm_order[size_t(dms.first + r)] == dms.first + r;
     float* direct = out + size_t(dms.first) * out_stride + col;
     const bool aligned = out_stride % 4 == 0 && reinterpret_cast<uintptr_t>(direct) % 16 == 0;
-    if (in_order && aligned) {
+    if (sorted_is_plan_order_ && aligned) {
       runner.dedisperse(chunk, input.rows.get(), m.row_stride, direct, out_stride,
                         res_->full.get(), m.full_stride, stream);
     } else {
@@ -331,6 +330,7 @@ class GpuDedispEngine final : public DeviceDedispEngine {
   GpuDedispOptions options_;
   std::string description_;
   std::shared_ptr<const DedispDelays> delays_;
+  bool sorted_is_plan_order_ = true;  // DMs given ascending: rows can go straight to the caller
   int nthreads_ = 1;
   std::unique_ptr<Resources> res_;
   KernelChoice choices_[2];  // 8-bit and float input

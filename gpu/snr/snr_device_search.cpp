@@ -35,6 +35,12 @@ DeviceBoxcarSearch::DeviceBoxcarSearch(const std::vector<int>& widths, float thr
 void DeviceBoxcarSearch::search(const float* series, int64_t row_stride, int first_series, int n,
                                 int64_t length, cudaStream_t stream,
                                 std::vector<BoxcarHit>& out) {
+  do launch(series, row_stride, first_series, n, length, stream);
+  while (!collect(stream, out));
+}
+
+void DeviceBoxcarSearch::launch(const float* series, int64_t row_stride, int first_series, int n,
+                                int64_t length, cudaStream_t stream) {
   BoxcarKernelParams p;
   p.series = series;
   p.length = length;
@@ -48,18 +54,21 @@ void DeviceBoxcarSearch::search(const float* series, int64_t row_stride, int fir
   p.threshold = threshold_;
   p.default_widths = uses_default_boxcar_widths(widths_.data(), int(widths_.size()));
   p.count = count_.get();
+  p.hits = hits_.get();
+  p.capacity = hits_.size();
+  RAPT_CUDA_CHECK(cudaMemsetAsync(count_.get(), 0, sizeof(unsigned long long), stream));
+  launch_boxcar_search(p, stream);
+}
+
+bool DeviceBoxcarSearch::collect(cudaStream_t stream, std::vector<BoxcarHit>& out) {
   unsigned long long found = 0;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    RAPT_CUDA_CHECK(cudaMemsetAsync(count_.get(), 0, sizeof(unsigned long long), stream));
-    p.hits = hits_.get();
-    p.capacity = hits_.size();
-    launch_boxcar_search(p, stream);
-    RAPT_CUDA_CHECK(
-        cudaMemcpyAsync(&found, count_.get(), sizeof found, cudaMemcpyDeviceToHost, stream));
-    RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (found <= hits_.size()) break;
+  RAPT_CUDA_CHECK(
+      cudaMemcpyAsync(&found, count_.get(), sizeof found, cudaMemcpyDeviceToHost, stream));
+  RAPT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (found > hits_.size()) {
     hits_ = cuda::DeviceBuffer<DeviceBoxcarHit>();
     hits_ = cuda::DeviceBuffer<DeviceBoxcarHit>(size_t(found));
+    return false;
   }
   std::vector<DeviceBoxcarHit> host(static_cast<size_t>(found));
   if (found > 0)
@@ -67,6 +76,7 @@ void DeviceBoxcarSearch::search(const float* series, int64_t row_stride, int fir
                                cudaMemcpyDeviceToHost));
   for (const DeviceBoxcarHit& h : host)
     out.push_back(BoxcarHit{h.series, h.width_index, h.sample, h.snr});
+  return true;
 }
 
 }  // namespace rapt::gpu

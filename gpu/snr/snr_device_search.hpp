@@ -25,6 +25,13 @@ class DeviceBoxcarSearch {
   void search(const float* series, int64_t row_stride, int first_series, int n, int64_t length,
               cudaStream_t stream, std::vector<BoxcarHit>& out);
 
+  // search() in its two steps, for callers that time the kernel: launch() queues the search;
+  // collect() waits for it and appends its hits, or, when they overflowed the list, grows the
+  // list and returns false (launch again).
+  void launch(const float* series, int64_t row_stride, int first_series, int n, int64_t length,
+              cudaStream_t stream);
+  bool collect(cudaStream_t stream, std::vector<BoxcarHit>& out);
+
  private:
   std::vector<int> widths_;
   float threshold_;
