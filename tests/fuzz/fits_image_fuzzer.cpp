@@ -12,25 +12,19 @@
 // uvfits_fuzzer.cpp), which the disk driver reports as an error. Any input must either read
 // or throw DataError; a crash, a sanitizer report or another exception is a bug. What reads
 // holds nx x ny pixels, both sizes at least 1.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "cli/errors.hpp"
+#include "fuzz_temp_file.hpp"
 #include "io/fits_image.hpp"
 
 extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  char path[] = "/tmp/fits_image_fuzz_XXXXXX";
-  const int fd = ::mkstemp(path);
-  if (fd < 0) return 0;
-  const bool written = ::write(fd, data, size) == static_cast<ssize_t>(size);
-  ::close(fd);
-  if (written) {
+  rapt::fuzzing::with_temp_file(data, size, [](const std::string& path) {
     try {
       std::vector<std::string> warnings;
       const rapt::FitsImage image = rapt::read_fits_image(path, &warnings);
@@ -39,7 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         __builtin_trap();
     } catch (const rapt::DataError&) {
     }
-  }
-  ::unlink(path);
+  });
   return 0;
 }

@@ -15,8 +15,6 @@
 // Any input must either read or throw DataError; a crash, a sanitizer report or another
 // exception is a bug. What reads must hold together: every array sized by its rows, channels
 // and products, every antenna index inside the array, no negative weight.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +22,7 @@
 #include <string>
 
 #include "cli/errors.hpp"
+#include "fuzz_temp_file.hpp"
 #include "io/uvfits.hpp"
 
 namespace {
@@ -46,18 +45,12 @@ void check(const rapt::VisibilitySet& vis) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  char path[] = "/tmp/uvfits_fuzz_XXXXXX";
-  const int fd = ::mkstemp(path);
-  if (fd < 0) return 0;
-  const bool written = ::write(fd, data, size) == static_cast<ssize_t>(size);
-  ::close(fd);
-  if (written) {
+  rapt::fuzzing::with_temp_file(data, size, [](const std::string& path) {
     try {
       std::vector<std::string> warnings;
       check(rapt::read_uvfits(path, &warnings));
     } catch (const rapt::DataError&) {
     }
-  }
-  ::unlink(path);
+  });
   return 0;
 }
