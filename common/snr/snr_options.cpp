@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cli/errors.hpp"
+#include "snr/realtime_search.hpp"
 
 namespace rapt {
 
@@ -159,6 +160,7 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
     throw UsageError("--chunk and --json belong to --realtime");
   if (o.realtime && o.numdms < 1) throw UsageError("--realtime needs --numdms (and --lodm, --dmstep)");
   if (o.realtime && o.mode != SnrMode::kBoxcar) throw UsageError("--realtime runs the boxcar search");
+  if (o.realtime) o.realtime_chunk = realtime_chunk_length(o.realtime_chunk, o.search.detrend_len);
   if (result.count("max-width")) o.max_width_s = result["max-width"].as<double>();
   o.files = positional;
   if (result.count("glob"))

@@ -45,4 +45,18 @@ expect 2 "snr: --mode must be boxcar or peak, not 'fast'" "$BIN/snr" --mode fast
 expect 2 "snr: --glob '$W/nothing*.dat' matches no files" "$BIN/snr" -g "$W/nothing*.dat"
 expect 2 "snr: -d/--detrend-factor must be 1..32" "$BIN/snr" -d 40 "$W/a_DM0.00.dat"
 expect 2 "snr: no input files" "$BIN/snr"
+expect 2 "snr: --mask, --ignorechan and --zerodm need a filterbank input" \
+  "$BIN/snr" --zerodm "$W/a_DM0.00.dat"
+expect 2 "snr: --realtime needs --numdms" "$BIN/snr" --realtime "$W/a.fil"
+expect 2 "snr: --chunk and --json belong to --realtime" "$BIN/snr" --chunk 4000 --numdms 2 "$W/a.fil"
+expect 2 "snr: --chunk must be a positive multiple of 1000" \
+  "$BIN/snr" --realtime --chunk 4500 --numdms 2 "$W/a.fil"
+expect 1 "snr: -: not a SIGPROC filterbank or PSRFITS file" sh -c "echo nonsense | '$BIN/snr' --realtime --numdms 2 -"
+# Real time refuses an output it could not replace before it reads any data, and leaves no
+# candidate list on stdout.
+mkdir "$W/rt" || fail mkdir
+"$BIN/snr" -q --realtime --numdms 2 -o "$W/rt" "$W/a.fil" > /dev/null || fail "snr --realtime on a.fil"
+out=$("$BIN/snr" --realtime --numdms 2 -o "$W/rt" "$W/a.fil" 2> "$W/err"); status=$?
+[ $status -eq 1 ] && [ -z "$out" ] && grep -qF "a_DM0.00.singlepulse: already exists" "$W/err" ||
+  fail "--realtime over its own outputs: status $status, stdout '$out', $(cat "$W/err")"
 exit 0

@@ -3,7 +3,8 @@
 # observation, then waits until the first burst's candidate has come out, then writes the rest
 # (so candidates are printed as they are found, not at the end). Both bursts are found where
 # the fused file search finds them; the .singlepulse files and the --json timing summary are
-# written; stdin gives the same candidates. On the CPU and (where there is one) the GPU.
+# written; stdin gives the same candidates; with --zerodm --ignorechan as the file search with
+# them. On the CPU and (where there is one) the GPU.
 # Exit 0 = pass, 1 = fail, 77 = skip.
 BIN=${BIN:-build/bin}
 [ -x "$BIN/snr" ] && [ -x "$BIN/simulate" ] || { echo "snr not built"; exit 77; }
@@ -72,5 +73,23 @@ for device in cpu auto; do
   "$BIN/snr" -q --device $device --realtime --chunk 8000 $plan -o "$W/rt" --force - \
     < "$W/obs.fil" > "$W/stdin.txt" || fail "snr --realtime from stdin, --device $device"
   cmp -s "$W/live.txt" "$W/stdin.txt" || fail "--device $device: stdin and the pipe give different candidates"
+  # With dedisp's cleaning the bursts come out where the file search with it finds them.
+  clean="--zerodm --ignorechan 0:9"
+  # shellcheck disable=SC2086
+  "$BIN/snr" -q --device $device --realtime --chunk 8000 $plan $clean -o "$W/rt" --force - \
+    < "$W/obs.fil" > "$W/clean_live.txt" || fail "snr --realtime $clean, --device $device"
+  # shellcheck disable=SC2086
+  "$BIN/snr" -q --device $device $plan $clean -o "$W/file" --force "$W/obs.fil" \
+    > "$W/clean_file.txt" || fail "snr fused $clean, --device $device"
+  for burst in "150 3.0" "80 9.0"; do
+    # shellcheck disable=SC2086
+    live=$(near "$W/clean_live.txt" $burst)
+    # shellcheck disable=SC2086
+    file=$(near "$W/clean_file.txt" $burst)
+    [ -n "$live" ] || fail "--device $device $clean: burst $burst not found"
+    # shellcheck disable=SC2086
+    echo $live $file | awk '{ exit !($1 == $4 && $2 == $5 && $3 - $6 < 0.05 && $6 - $3 < 0.05) }' \
+      || fail "--device $device $clean: burst $burst: real time '$live', file search '$file'"
+  done
 done
 exit 0

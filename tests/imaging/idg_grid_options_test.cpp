@@ -84,6 +84,10 @@ TEST(IdgGridOptions, DefaultsAndValues) {
   EXPECT_EQ(o.field_id, 1);
   EXPECT_EQ(o.data_desc_id, 2);
   EXPECT_EQ(o.threads, 3);
+  EXPECT_EQ(o.weighting.taper_fwhm_rad, 0.0);
+  const IdgGridOptions tapered =
+      parse({"--size", "256", "--scale", "10asec", "--taper", "1amin", "-o", "t", "y.uvfits"});
+  EXPECT_NEAR(tapered.weighting.taper_fwhm_rad, M_PI / 180 / 60, 1e-15);
 }
 
 TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
@@ -108,6 +112,8 @@ TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
   EXPECT_EQ(with({"--size", "64", "--channels-out", "0"}), "--channels-out must be a positive number");
   EXPECT_NE(with({"--size", "64", "--pol", "IZ"}).find("--pol 'IZ'"), std::string::npos);
   EXPECT_NE(with({"--size", "64", "--weight", "robust"}).find("--weight must be"), std::string::npos);
+  EXPECT_NE(with({"--size", "64", "--taper", "0asec"}).find("--taper"), std::string::npos);
+  EXPECT_NE(with({"--size", "64", "--taper", "wide"}).find("--taper"), std::string::npos);
   EXPECT_EQ(usage_error({"--size", "64", "--scale", "60deg", "-o", "n", "x.ms"}),
             "--size x --scale spans more than the whole sky (direction cosines -1..1)");
   EXPECT_EQ(usage_error({"--size", "64", "--scale", "1amin", "x.ms"}),
