@@ -5,6 +5,8 @@
 //   dedisp --plan --dm-max 1000 --nsub 64 -o obs obs.fil         DDplan-style plan
 //   dedisp --dm-list dms.txt --tim -o obs obs.fil                SIGPROC .tim files
 //   simulate -o - | dedisp --lodm 56 -o - - > dm56.f32           one series to stdout
+//   dedisp --numdms 2048 --part 3/8 -o obs obs.fil              the third of eight DM shares
+//   dedisp --numdms 2048 --device gpu:all -o obs obs.fil        the DM trials over every GPU
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -15,6 +17,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/program.hpp"
+#include "cli/work_part.hpp"
 #include "dedisp/dedisp_options.hpp"
 #include "dedisp/dedisp_outputs.hpp"
 #include "dedisp/dedisp_runner.hpp"
@@ -66,7 +69,10 @@ cxxopts::Options dedisp_options() {
       ("tim", "write SIGPROC .tim files instead of .dat/.inf")
       ("numout", "make every series exactly N samples long (pad or cut)",
        cxxopts::value<long long>())
-      ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
+      ("device", "auto, cpu, gpu, gpu:N, gpu:N,M,... or gpu:all (the DM trials split over them)",
+       cxxopts::value<std::string>()->default_value("auto"))
+      ("part", "write only part K of N of the DM trials (whole subband groups with --nsub)",
+       cxxopts::value<std::string>())
       ("gulp", "spectra per processing step (0 = automatic)",
        cxxopts::value<size_t>()->default_value("0"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
@@ -241,6 +247,15 @@ int main(int argc, char** argv) {
     const rapt::ObservationInfo info = source->info();
     std::string plan_table;
     config.groups = dm_groups(r, info, config.dm_const, &plan_table);
+    if (r.count("part")) {
+      const rapt::WorkPart part = rapt::parse_work_part(r["part"].as<std::string>());
+      config.groups = rapt::part_of_trials(config, info, part);
+      plan_table.clear();  // the trials of this part are listed instead
+      if (config.groups.empty()) {
+        args.messages.info(rapt::describe(part) + " has no DM trials; nothing to do");
+        return 0;
+      }
+    }
     const std::vector<rapt::DedispTrial> trials = rapt::dedisp_trials(config, info.tsamp_s);
     if (r.count("dry-run")) {
       print_trials(trials, plan_table);
@@ -261,6 +276,11 @@ int main(int argc, char** argv) {
     args.messages.detail("engine: " + report.engine +
                          (report.packed_input ? "; packed samples to the engine" : ""));
     for (const std::string& note : report.notes) args.messages.detail(note);
+    char timing[200];
+    std::snprintf(timing, sizeof timing,
+                  "%.3f s setting up, %.3f s reading, %.3f s dedispersing, %.3f s writing",
+                  report.setup_s, report.read_s, report.compute_s, report.output_s);
+    args.messages.detail(timing);
     args.messages.info(summary(report, root, r.count("tim") > 0, trials.front().dm));
     return 0;
   });

@@ -42,4 +42,10 @@ std::unique_ptr<DedispPass> make_direct_pass(const DedispPlan& plan, const std::
 std::unique_ptr<DedispPass> make_subband_pass(const DedispPlan& plan, int nsub, double tolerance,
                                               const std::string& device, int cpu_threads);
 
+// The DM groups make_subband_pass forms for `plan` (indices into plan.dms, each group in
+// increasing DM). A pass over a subset made of whole groups computes its trials exactly as the
+// pass over every DM does. Empty for a bad nsub or tolerance.
+std::vector<std::vector<size_t>> subband_dm_groups(const DedispPlan& plan, int nsub,
+                                                  double tolerance);
+
 }  // namespace rapt

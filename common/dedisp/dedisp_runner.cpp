@@ -6,8 +6,11 @@
 #include <numeric>
 
 #include "cli/errors.hpp"
+#include "cli/stopwatch.hpp"
 #include "dedisp/dedisp_pass.hpp"
+#include "dedisp/parallel_for.hpp"
 #include "dedisp/spectra_input.hpp"
+#include "gpu_device.hpp"
 
 namespace rapt {
 namespace {
@@ -15,6 +18,45 @@ namespace {
 constexpr size_t kDefaultGulp = 16384;
 
 size_t lcm(size_t a, size_t b) { return a / std::gcd(a, b) * b; }
+
+DedispPlan group_plan(const ObservationInfo& info, const DedispRunConfig& config,
+                      const DmTrialGroup& group) {
+  DedispPlan plan;
+  plan.nchans = info.nchans;
+  plan.fch1_mhz = info.fch1_mhz;
+  plan.foff_mhz = info.foff_mhz;
+  plan.tsamp_s = info.tsamp_s;
+  plan.dms = group.dms;
+  plan.dm_const = config.dm_const;
+  plan.downsamp = group.downsamp;
+  plan.zapped = config.zapped;
+  return plan;
+}
+
+// The trials of `group` that are computed together (indices into group.dms): each trial on its
+// own, or one subband DM group each when subbands are formed, since a subband pass over whole
+// groups gives each trial exactly what the pass over all of them gives.
+std::vector<std::vector<size_t>> trial_units(const ObservationInfo& info,
+                                             const DedispRunConfig& config,
+                                             const DmTrialGroup& group) {
+  if (config.nsub > 1) {
+    std::vector<std::vector<size_t>> units =
+        subband_dm_groups(group_plan(info, config, group), config.nsub, config.subband_tolerance);
+    if (!units.empty()) return units;  // else make_subband_pass names the problem
+  }
+  std::vector<std::vector<size_t>> units(group.dms.size());
+  for (size_t i = 0; i < units.size(); ++i) units[i] = {i};
+  return units;
+}
+
+// The trials of units [begin, end), in the group's order.
+std::vector<size_t> trials_of_units(const std::vector<std::vector<size_t>>& units, size_t begin,
+                                    size_t end) {
+  std::vector<size_t> trials;
+  for (size_t u = begin; u < end; ++u) trials.insert(trials.end(), units[u].begin(), units[u].end());
+  std::sort(trials.begin(), trials.end());
+  return trials;
+}
 
 // The pieces of one run: passes, buffers and per-trial bookkeeping.
 class Runner {
@@ -24,7 +66,14 @@ class Runner {
     if (config.groups.empty()) throw UsageError("no DM trials: the DM list is empty");
     if (config.length == OutputLength::kNumout && config.numout <= 0)
       throw UsageError("--numout must be > 0 (got " + std::to_string(config.numout) + ")");
-    for (const DmTrialGroup& group : config.groups) add_pass(group);
+    const DeviceSet devices = choose_devices(config.device);
+    if (devices.parts() == 1) {
+      worker_devices_ = {config.device};
+    } else {
+      for (int gpu : devices.gpus) worker_devices_.push_back(gpu_name(gpu));
+    }
+    outs_.resize(worker_devices_.size());
+    for (const DmTrialGroup& group : config.groups) add_group(group);
     size_t step = 1;
     for (const auto& pass : passes_) {
       overlap_ = std::max(overlap_, pass->overlap());
@@ -40,7 +89,7 @@ class Runner {
   DedispRunReport run();
 
  private:
-  void add_pass(const DmTrialGroup& group);
+  void add_group(const DmTrialGroup& group);
   void check_delays_against_known_length() const;
   void check_delays(int64_t nspectra) const;
   void process(const SpectraBlock& block, bool at_end);
@@ -52,37 +101,49 @@ class Runner {
   const DedispRunConfig& config_;
   DedispSink& sink_;
   ObservationInfo info_;
+  std::vector<std::string> worker_devices_;  // one per part of the work (several GPUs: one each)
   std::vector<std::unique_ptr<DedispPass>> passes_;
-  std::vector<size_t> first_trial_;     // per pass: index of its first trial
+  std::vector<std::vector<size_t>> pass_trials_;  // per pass: the run's index of each trial
+  std::vector<std::vector<size_t>> rounds_;  // per DM group: its passes, one per worker, run at once
   std::vector<DedispTrial> trials_;
   std::vector<int32_t> trial_delays_;
   std::vector<int64_t> computed_;       // per trial: samples taken from the engines
   std::vector<int64_t> written_;        // per trial: samples handed to the sink
-  std::vector<float> pass_out_;
+  std::vector<std::vector<float>> outs_;  // per worker: its pass's output
   size_t overlap_ = 0;
   size_t gulp_ = 0;
   int64_t nspectra_ = 0;                // known at the end of the input
+  DedispRunReport report_;              // its timings add up as the run goes
 };
 
-void Runner::add_pass(const DmTrialGroup& group) {
-  DedispPlan plan;
-  plan.nchans = info_.nchans;
-  plan.fch1_mhz = info_.fch1_mhz;
-  plan.foff_mhz = info_.foff_mhz;
-  plan.tsamp_s = info_.tsamp_s;
-  plan.dms = group.dms;
-  plan.dm_const = config_.dm_const;
-  plan.downsamp = group.downsamp;
-  plan.zapped = config_.zapped;
-  first_trial_.push_back(trials_.size());
-  if (config_.nsub > 1)
-    passes_.push_back(make_subband_pass(plan, config_.nsub, config_.subband_tolerance,
-                                        config_.device, config_.cpu_threads));
-  else
-    passes_.push_back(make_direct_pass(plan, config_.device, config_.cpu_threads));
-  for (size_t i = 0; i < group.dms.size(); ++i) {
-    trials_.push_back({group.dms[i], group.downsamp, info_.tsamp_s * group.downsamp});
-    trial_delays_.push_back(passes_.back()->trial_delay(i));
+// One pass per worker for the group, each over its contiguous share of the group's units.
+void Runner::add_group(const DmTrialGroup& group) {
+  if (group.dms.empty()) throw UsageError("no DM trials: the DM list is empty");
+  const size_t first = trials_.size();
+  for (double dm : group.dms) trials_.push_back({dm, group.downsamp, info_.tsamp_s * group.downsamp});
+  trial_delays_.resize(trials_.size());
+  const std::vector<std::vector<size_t>> units = trial_units(info_, config_, group);
+  const int workers = int(worker_devices_.size());
+  rounds_.emplace_back();
+  for (int w = 0; w < workers; ++w) {
+    const ItemRange share = part_items(units.size(), {w + 1, workers});
+    const std::vector<size_t> mine = trials_of_units(units, share.begin, share.end);
+    if (mine.empty()) continue;
+    DmTrialGroup subset{{}, group.downsamp};
+    for (size_t i : mine) subset.dms.push_back(group.dms[i]);
+    const DedispPlan plan = group_plan(info_, config_, subset);
+    const std::string& device = worker_devices_[size_t(w)];
+    if (config_.nsub > 1)
+      passes_.push_back(make_subband_pass(plan, config_.nsub, config_.subband_tolerance, device,
+                                          config_.cpu_threads));
+    else
+      passes_.push_back(make_direct_pass(plan, device, config_.cpu_threads));
+    pass_trials_.emplace_back();
+    for (size_t k = 0; k < mine.size(); ++k) {
+      pass_trials_.back().push_back(first + mine[k]);
+      trial_delays_[first + mine[k]] = passes_.back()->trial_delay(k);
+    }
+    rounds_.back().push_back(passes_.size() - 1);
   }
 }
 
@@ -117,16 +178,28 @@ void Runner::emit(size_t trial, const float* samples, size_t count, bool at_end)
   written_[trial] += wanted;
 }
 
+// Each DM group's passes run at once (one per worker, several GPUs at a time); their series
+// then go to the sink in turn.
 void Runner::process(const SpectraBlock& block, bool at_end) {
-  for (size_t p = 0; p < passes_.size(); ++p) {
-    DedispPass& pass = *passes_[p];
-    const size_t per_trial = gulp_ / pass.downsamp();
-    pass_out_.resize(per_trial * pass.ntrials());
-    pass.process(block, gulp_, pass_out_.data(), per_trial);
-    for (size_t i = 0; i < pass.ntrials(); ++i)
-      emit(first_trial_[p] + i, pass_out_.data() + i * per_trial, per_trial, at_end);
+  for (const std::vector<size_t>& round : rounds_) {
+    const Stopwatch compute;
+    parallel_for(int(round.size()), round.size(), [&](size_t j, int) {
+      DedispPass& pass = *passes_[round[j]];
+      outs_[j].resize(gulp_ / pass.downsamp() * pass.ntrials());
+      pass.process(block, gulp_, outs_[j].data(), gulp_ / pass.downsamp());
+    });
+    report_.compute_s += compute.seconds();
+    const Stopwatch output;
+    for (size_t j = 0; j < round.size(); ++j) {
+      const size_t per_trial = gulp_ / passes_[round[j]]->downsamp();
+      const std::vector<size_t>& trials = pass_trials_[round[j]];
+      for (size_t i = 0; i < trials.size(); ++i)
+        emit(trials[i], outs_[j].data() + i * per_trial, per_trial, at_end);
+    }
+    report_.output_s += output.seconds();
   }
 }
+
 
 DedispRunReport Runner::run() {
   computed_.assign(trials_.size(), 0);
@@ -138,8 +211,14 @@ DedispRunReport Runner::run() {
 
   const size_t capacity = gulp_ + overlap_;
   SpectraBuffer buffer(input_, capacity);
+  const auto fill = [&] {
+    const Stopwatch read;
+    const size_t filled = buffer.fill();
+    report_.read_s += read.seconds();
+    return filled;
+  };
   int64_t done = 0;
-  while (buffer.fill() == capacity) {
+  while (fill() == capacity) {
     process(buffer.block(), false);
     buffer.shift(gulp_);
     done += int64_t(gulp_);
@@ -157,9 +236,11 @@ DedispRunReport Runner::run() {
     done = std::min(done + int64_t(gulp_), nspectra_);
     if (config_.on_progress) config_.on_progress(done);
   }
+  const Stopwatch finish;
   finish_trials(buffer.channel_means());
+  report_.output_s += finish.seconds();
 
-  DedispRunReport report;
+  DedispRunReport& report = report_;
   report.spectra_read = nspectra_;
   report.ntrials = trials_.size();
   report.packed_input = packed;
@@ -224,11 +305,39 @@ std::vector<DedispTrial> dedisp_trials(const DedispRunConfig& config, double tsa
   return trials;
 }
 
+std::vector<DmTrialGroup> part_of_trials(const DedispRunConfig& config,
+                                         const ObservationInfo& info, const WorkPart& part) {
+  std::vector<std::vector<std::vector<size_t>>> units;  // per group
+  size_t total = 0;
+  for (const DmTrialGroup& group : config.groups) {
+    units.push_back(trial_units(info, config, group));
+    total += units.back().size();
+  }
+  const ItemRange share = part_items(total, part);
+  std::vector<DmTrialGroup> groups;
+  size_t first = 0;  // the run's index of the group's first unit
+  for (size_t g = 0; g < config.groups.size(); ++g) {
+    const size_t begin = std::clamp(share.begin, first, first + units[g].size()) - first;
+    const size_t end = std::clamp(share.end, first, first + units[g].size()) - first;
+    first += units[g].size();
+    if (begin == end) continue;
+    DmTrialGroup subset{{}, config.groups[g].downsamp};
+    for (size_t i : trials_of_units(units[g], begin, end))
+      subset.dms.push_back(config.groups[g].dms[i]);
+    groups.push_back(std::move(subset));
+  }
+  return groups;
+}
+
 DedispRunReport run_dedispersion(SpectraSource& source, SigprocReader* raw,
                                  const DedispRunConfig& config, DedispSink& sink) {
   SpectraInput input(source, raw);
+  const Stopwatch setup;
   Runner runner(input, config, sink);
-  return runner.run();
+  const double setup_s = setup.seconds();
+  DedispRunReport report = runner.run();
+  report.setup_s = setup_s;
+  return report;
 }
 
 }  // namespace rapt

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/work_part.hpp"
 #include "dedisp/dedisp_plan.hpp"
 #include "io/spectra_source.hpp"
 
@@ -43,7 +44,8 @@ struct DedispRunConfig {
   OutputLength length = OutputLength::kGoodN;
   int64_t numout = 0;            // for OutputLength::kNumout
   size_t gulp = 0;               // new spectra per step (0 = a default); rounded to downsamp
-  std::string device = "cpu";    // make_dedisp_engine device string
+  std::string device = "cpu";    // --device: one device, or several GPUs (gpu:0,1, gpu:all)
+                                 // that each take a share of every group's trials
   int cpu_threads = 0;           // CPU engine threads (0 = all cores); for device "cpu"
   // Called after each gulp with the number of input spectra dedispersed so far.
   std::function<void(int64_t)> on_progress;
@@ -81,6 +83,11 @@ struct DedispRunReport {
   std::string engine;            // engine name(s)
   bool packed_input = false;     // samples went to the engine without conversion to float
   std::vector<std::string> notes;  // e.g. subband groups
+  // Where the time went, in seconds of wall time.
+  double setup_s = 0.0;          // the engines: tables, buffers, tuning
+  double read_s = 0.0;           // reading (and cleaning) the input
+  double compute_s = 0.0;        // dedispersing, series back to the host (GPUs at once)
+  double output_s = 0.0;         // handing the series to the sink (writing the files)
 };
 
 // Runs everything. `source` is read to its end. If `raw` is given (the same object as `source`,
@@ -89,6 +96,12 @@ struct DedispRunReport {
 // is covered, UsageError for a bad configuration.
 DedispRunReport run_dedispersion(SpectraSource& source, SigprocReader* raw,
                                  const DedispRunConfig& config, DedispSink& sink);
+
+// The trials that part K of N of the run computes (--part): the run's trials, in output order,
+// cut into N shares of whole units (single trials, or whole subband DM groups when config.nsub
+// > 1), so each trial comes out as the whole run makes it. Groups left empty are dropped.
+std::vector<DmTrialGroup> part_of_trials(const DedispRunConfig& config,
+                                         const ObservationInfo& info, const WorkPart& part);
 
 // Trials in output order (groups in order, DMs in order within a group).
 std::vector<DedispTrial> dedisp_trials(const DedispRunConfig& config, double tsamp_s);

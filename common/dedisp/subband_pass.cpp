@@ -18,6 +18,30 @@ struct DmGroup {
   std::vector<size_t> trials;  // indices into the plan's DMs
 };
 
+// Subband s of `plan` as a plan of its own (delays relative to its top channel).
+DedispPlan subband_plan(const DedispPlan& plan, int nsub, int s) {
+  const int chans_per_sub = plan.nchans / nsub;
+  DedispPlan p = plan;
+  p.nchans = chans_per_sub;
+  p.fch1_mhz = plan.fch1_mhz + s * chans_per_sub * plan.foff_mhz;
+  p.downsamp = 1;
+  if (!plan.zapped.empty())
+    p.zapped.assign(plan.zapped.begin() + s * chans_per_sub,
+                    plan.zapped.begin() + (s + 1) * chans_per_sub);
+  return p;
+}
+
+// DM half-width of a group: half_width * k (f_lo^-2 - f_hi^-2) over the subband with the
+// largest internal sweep stays below tolerance output samples.
+double group_half_width(const DedispPlan& plan, int nsub, double tolerance) {
+  const int lowest_channel = plan.foff_mhz < 0 ? plan.nchans / nsub - 1 : 0;
+  double widest_sweep = 0.0;  // seconds per unit DM across one subband
+  for (int s = 0; s < nsub; ++s)
+    widest_sweep = std::max(widest_sweep, subband_plan(plan, nsub, s).delay_s(lowest_channel, 1.0));
+  if (widest_sweep <= 0.0) return INFINITY;
+  return tolerance * plan.downsamp * plan.tsamp_s / widest_sweep;
+}
+
 // Greedy grouping in increasing DM: a group spans at most 2 * half_width in DM.
 std::vector<DmGroup> group_dms(const std::vector<double>& dms, double half_width) {
   std::vector<size_t> order(dms.size());
@@ -44,7 +68,7 @@ class SubbandPass final : public DedispPass {
               int cpu_threads)
       : plan_(plan), nsub_(nsub), chans_per_sub_(plan.nchans / nsub) {
     plan_.validate();
-    groups_ = group_dms(plan_.dms, group_half_width(tolerance));
+    groups_ = group_dms(plan_.dms, group_half_width(plan_, nsub_, tolerance));
     std::vector<double> sub_dms;
     for (const DmGroup& g : groups_) sub_dms.push_back(g.sub_dm);
     make_stage1(sub_dms, device, cpu_threads);
@@ -65,27 +89,6 @@ class SubbandPass final : public DedispPass {
   void process(const SpectraBlock& block, size_t span, float* out, size_t out_stride) override;
 
  private:
-  // DM half-width of a group: half_width * k (f_lo^-2 - f_hi^-2) over the subband with the
-  // largest internal sweep stays below tolerance output samples.
-  double group_half_width(double tolerance) const {
-    double widest_sweep = 0.0;  // seconds per unit DM across one subband
-    for (int s = 0; s < nsub_; ++s) widest_sweep = std::max(widest_sweep, subband_plan(s).delay_s(
-        subband_lowest_channel(s), 1.0));
-    if (widest_sweep <= 0.0) return INFINITY;
-    return tolerance * plan_.downsamp * plan_.tsamp_s / widest_sweep;
-  }
-
-  DedispPlan subband_plan(int s) const {
-    DedispPlan p = plan_;
-    p.nchans = chans_per_sub_;
-    p.fch1_mhz = plan_.fch1_mhz + s * chans_per_sub_ * plan_.foff_mhz;
-    p.downsamp = 1;
-    if (!plan_.zapped.empty())
-      p.zapped.assign(plan_.zapped.begin() + s * chans_per_sub_,
-                      plan_.zapped.begin() + (s + 1) * chans_per_sub_);
-    return p;
-  }
-  int subband_lowest_channel(int) const { return plan_.foff_mhz < 0 ? chans_per_sub_ - 1 : 0; }
   bool subband_used(int s) const {
     for (int c = 0; c < chans_per_sub_; ++c)
       if (plan_.zapped.empty() || !plan_.zapped[s * chans_per_sub_ + c]) return true;
@@ -98,7 +101,7 @@ class SubbandPass final : public DedispPass {
         stage1_.push_back(nullptr);
         continue;
       }
-      DedispPlan p = subband_plan(s);
+      DedispPlan p = subband_plan(plan_, nsub_, s);
       p.dms = sub_dms;
       stage1_.push_back(make_engine_for(p, device, threads));
       max_delay1_ = std::max(max_delay1_, stage1_.back()->max_delay());
@@ -195,6 +198,15 @@ std::vector<std::string> SubbandPass::notes() const {
 }
 
 }  // namespace
+
+std::vector<std::vector<size_t>> subband_dm_groups(const DedispPlan& plan, int nsub,
+                                                  double tolerance) {
+  std::vector<std::vector<size_t>> groups;
+  if (nsub < 1 || plan.nchans % nsub != 0 || !(tolerance > 0.0)) return groups;
+  for (DmGroup& g : group_dms(plan.dms, group_half_width(plan, nsub, tolerance)))
+    groups.push_back(std::move(g.trials));
+  return groups;
+}
 
 std::unique_ptr<DedispPass> make_subband_pass(const DedispPlan& plan, int nsub, double tolerance,
                                               const std::string& device, int cpu_threads) {

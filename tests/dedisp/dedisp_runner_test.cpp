@@ -11,50 +11,13 @@
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_runner.hpp"
 #include "io/sigproc.hpp"
+#include "dedisp_memory_io.hpp"
 #include "test_data.hpp"
 
 namespace {
 
-// Spectra held in memory; nspectra is hidden (-1) when `pipe` is set, as for stdin.
-class MemorySpectra : public rapt::SpectraSource {
- public:
-  MemorySpectra(rapt::ObservationInfo info, std::vector<float> data, bool pipe = false)
-      : info_(std::move(info)), data_(std::move(data)) {
-    total_ = data_.size() / info_.nchans;
-    info_.nspectra = pipe ? -1 : int64_t(total_);
-  }
-  const rapt::ObservationInfo& info() const override { return info_; }
-  size_t read(float* out, size_t max_spectra) override {
-    // Short reads on purpose: the runner must not care how the source splits the data.
-    const size_t n = std::min({max_spectra, total_ - next_, size_t(777)});
-    std::copy_n(data_.data() + next_ * info_.nchans, n * info_.nchans, out);
-    next_ += n;
-    return n;
-  }
-
- private:
-  rapt::ObservationInfo info_;
-  std::vector<float> data_;
-  size_t total_ = 0, next_ = 0;
-};
-
-class MemorySink : public rapt::DedispSink {
- public:
-  void begin(const rapt::ObservationInfo&, const std::vector<rapt::DedispTrial>& trials) override {
-    trials_ = trials;
-    series.assign(trials.size(), {});
-  }
-  void append(size_t trial, const float* samples, size_t count) override {
-    series[trial].insert(series[trial].end(), samples, samples + count);
-  }
-  void finish(const std::vector<rapt::TrialSummary>& s) override { summaries = s; }
-
-  std::vector<std::vector<float>> series;
-  std::vector<rapt::TrialSummary> summaries;
-
- private:
-  std::vector<rapt::DedispTrial> trials_;
-};
+using rapt::testing::MemorySink;
+using rapt::testing::MemorySpectra;
 
 rapt::ObservationInfo observation(int nchans, double foff_mhz = -2.0) {
   rapt::ObservationInfo info;
