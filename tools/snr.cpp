@@ -6,6 +6,8 @@
 //   snr fold.pfd.bestprof           S/N of a folded profile
 //   snr --numdms 200 --dmstep 2 obs.fil   dedisperse in memory, then search (fused mode)
 //   recorder | snr --realtime --numdms 2048 --dmstep 0.25 -   chunk by chunk as data arrive
+//   snr --numdms 2048 --device gpu:all obs.fil   the DM trials split over every GPU
+//   snr --part 2/8 obs_DM*.dat      the second of eight shares of the files (sift merges them)
 //
 // Every series of a call must share length and sampling time; the clustered candidate list
 // joins events over DM, time and width (friends of friends).
@@ -18,6 +20,7 @@
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/program.hpp"
+#include "cli/work_part.hpp"
 #include "gpu_device.hpp"
 #include "io/bestprof.hpp"
 #include "io/presto_inf.hpp"
@@ -81,9 +84,13 @@ bool is_fused(const std::vector<std::string>& paths) {
                      [](const std::string& p) { return rapt::is_filterbank_path(p); });
 }
 
+// The fused plan of this call: its --part's share of the DM trials.
 rapt::FusedDedispPlan fused_plan(const rapt::SnrRunOptions& run, const std::string& path) {
   rapt::FusedDedispPlan plan{path, run.lodm, run.dmstep, run.numdms, run.device, run.threads};
   plan.cleaning = run.cleaning;
+  const rapt::ItemRange share = rapt::part_items(size_t(std::max(run.numdms, 0)), run.part);
+  plan.first_trial = share.begin;
+  plan.trial_count = share.size();
   return plan;
 }
 
@@ -147,22 +154,27 @@ SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrR
 }
 
 // The fused search with the series kept on the GPU: events of every series at once, then
-// one .singlepulse per series.
+// one .singlepulse per series. With several GPUs each takes a contiguous share of the DM
+// trials, reads the input itself and searches its share; the events are put back in DM order,
+// so the outputs are those of one GPU.
 SearchResult search_on_gpu(const std::string& filterbank,
                            const std::vector<rapt::SeriesInput>& series,
-                           const rapt::SnrRunOptions& run, int gpu,
+                           const rapt::SnrRunOptions& run, const rapt::DeviceSet& devices,
                            const rapt::ParsedOptions& args) {
   SearchResult result;
-  rapt::FusedSearchTiming t;
-  const auto events =
-      rapt::search_fused_on_gpu(fused_plan(run, filterbank), series, run.search, gpu, &t);
-  char line[200];
-  std::snprintf(line, sizeof line,
-                "GPU: %.3f s reading and dedispersing, %.3f s normalising, %.3f s boxcars, "
-                "%.3f s events (%d DM batch%s)",
-                t.dedisperse_s, t.normalise_s, t.search_s, t.events_s, t.batches,
-                t.batches == 1 ? "" : "es");
-  args.messages.detail(line);
+  std::vector<rapt::FusedSearchTiming> timing;
+  const auto events = rapt::search_fused_on_gpus(fused_plan(run, filterbank), series, run.search,
+                                                 devices.gpus, &timing);
+  for (size_t d = 0; d < timing.size(); ++d) {
+    const rapt::FusedSearchTiming& t = timing[d];
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "%s: %.3f s reading and dedispersing, %.3f s normalising, %.3f s boxcars, "
+                  "%.3f s events (%d DM batch%s)",
+                  rapt::gpu_name(devices.gpus[d]).c_str(), t.dedisperse_s, t.normalise_s,
+                  t.search_s, t.events_s, t.batches, t.batches == 1 ? "" : "es");
+    args.messages.detail(line);
+  }
   for (size_t i = 0; i < series.size(); ++i) {
     rapt::write_singlepulse(singlepulse_path(series[i], run.outdir), events[i], args.force);
     result.events.insert(result.events.end(), events[i].begin(), events[i].end());
@@ -297,15 +309,31 @@ int main(int argc, char** argv) {
     if (!folds.empty()) print_profile_snrs(folds);
     if (series_paths.empty()) return 0;
     if (run.realtime) return run_realtime(run, series_paths, args);
+    const bool fused = is_fused(series_paths);
+    if (!run.part.whole()) {
+      const rapt::ItemRange share = rapt::part_items(
+          fused ? size_t(std::max(run.numdms, 0)) : series_paths.size(), run.part);
+      if (share.size() == 0) {
+        messages.info(rapt::describe(run.part) + " has no " +
+                      (fused ? "DM trials" : "files") + "; nothing to do");
+        return 0;
+      }
+      if (!fused)
+        series_paths = {series_paths.begin() + int64_t(share.begin),
+                        series_paths.begin() + int64_t(share.end)};
+    }
 
     if (!run.plot.empty() && !rapt::singlepulse_plot_available())
       rapt::plot_singlepulse_png(run.plot, {}, {}, "", args.force);  // says why it cannot
     const int threads = run.threads > 0 ? run.threads
                                         : int(std::max(1u, std::thread::hardware_concurrency()));
-    const rapt::DeviceChoice device = rapt::choose_device(run.device);
+    const rapt::DeviceSet devices = rapt::choose_devices(run.device);
+    const rapt::DeviceChoice device{devices.use_gpu, devices.use_gpu ? devices.gpus.front() : 0};
     // Fused boxcar searches on a GPU keep every series there (and never hold them on the host).
-    const bool gpu_resident = device.use_gpu && is_fused(series_paths) &&
-                              run.mode == rapt::SnrMode::kBoxcar;
+    const bool gpu_resident = device.use_gpu && fused && run.mode == rapt::SnrMode::kBoxcar;
+    if (devices.gpus.size() > 1 && !gpu_resident)
+      throw rapt::UsageError("--device " + run.device + ": several GPUs serve the fused boxcar "
+                             "search (a filterbank with --numdms); give gpu:N");
     std::vector<rapt::SeriesInput> series = open_series(run, series_paths, gpu_resident);
     if (run.max_width_s > 0.0)
       run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
@@ -323,7 +351,7 @@ int main(int argc, char** argv) {
     range.threshold = run.search.threshold;
     const std::string name = observation_name(series.front().root);
     const SearchResult found = gpu_resident
-        ? search_on_gpu(series_paths.front(), series, run, device.gpu_index, args)
+        ? search_on_gpu(series_paths.front(), series, run, devices, args)
         : search_all(series, run, *engine, threads, args);
     const auto candidates = rapt::cluster_events(found.events, found.dms, run.cluster);
     write_text(run.cands, rapt::format_candidates(candidates), args.force);

@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "cli/errors.hpp"
+#include "cli/work_part.hpp"
+#include "dedisp/parallel_for.hpp"
 #include "dedisp/dedisp_runner.hpp"
 #include "dedisp/spectra_preparer.hpp"
 #include "io/presto_inf.hpp"
@@ -88,7 +90,10 @@ std::vector<double> fused_dms(const FusedDedispPlan& plan) {
   if (!(plan.dmstep > 0.0)) throw UsageError("--dmstep must be > 0");
   std::vector<double> dms;
   for (int i = 0; i < plan.numdms; ++i) dms.push_back(plan.lodm + i * plan.dmstep);
-  return dms;
+  const size_t first = std::min(plan.first_trial, dms.size());
+  const size_t end = plan.trial_count == 0 ? dms.size()
+                                           : std::min(dms.size(), first + plan.trial_count);
+  return {dms.begin() + int64_t(first), dms.begin() + int64_t(end)};
 }
 
 FusedInput::FusedInput(const std::string& path, const SpectraCleaning& cleaning)
@@ -156,6 +161,32 @@ std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpu(
   (void)plan, (void)series, (void)settings, (void)gpu_index, (void)timing;
   throw UsageError("the GPU fused search needs a build with CUDA");
 #endif
+}
+
+std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpus(
+    const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
+    const SnrSettings& settings, const std::vector<int>& gpus,
+    std::vector<FusedSearchTiming>* timing) {
+  const size_t parts = gpus.size();
+  std::vector<std::vector<std::vector<SinglePulseEvent>>> shares(parts);
+  std::vector<FusedSearchTiming> times(parts);
+  parallel_for(int(parts), parts, [&](size_t d, int) {
+    const ItemRange share = part_items(series.size(), {int(d) + 1, int(parts)});
+    if (share.size() == 0) return;
+    FusedDedispPlan mine = plan;
+    mine.first_trial = plan.first_trial + share.begin;
+    mine.trial_count = share.size();
+    // Shares on one GPU share its memory.
+    mine.gpu_memory_share /= double(std::count(gpus.begin(), gpus.end(), gpus[d]));
+    const std::vector<SeriesInput> described(series.begin() + int64_t(share.begin),
+                                             series.begin() + int64_t(share.end));
+    shares[d] = search_fused_on_gpu(mine, described, settings, gpus[d], &times[d]);
+  });
+  std::vector<std::vector<SinglePulseEvent>> events;
+  for (auto& share : shares)
+    for (auto& e : share) events.push_back(std::move(e));
+  if (timing) *timing = std::move(times);
+  return events;
 }
 
 std::vector<SeriesInput> dedisperse_in_memory(const FusedDedispPlan& plan) {

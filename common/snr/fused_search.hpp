@@ -25,6 +25,11 @@ struct FusedDedispPlan {
   int threads = 0;            // CPU dedispersion threads (0 = all cores)
   size_t gpu_batch_dms = 0;   // GPU-resident search: DMs per batch (0 = what fits in memory)
   SpectraCleaning cleaning = {};  // --mask, --ignorechan, --zerodm as dedisp takes them
+  // A slice of the DM list (--part, or one GPU's share): trials [first_trial, first_trial +
+  // trial_count) of lodm + i x dmstep, i < numdms; trial_count 0 = to the end.
+  size_t first_trial = 0;
+  size_t trial_count = 0;
+  double gpu_memory_share = 0.5;  // GPU-resident search: of the free GPU memory, for the series
 };
 
 class PreparedSpectra;
@@ -70,6 +75,15 @@ std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpu(
     const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
     const SnrSettings& settings, int gpu_index, FusedSearchTiming* timing = nullptr);
 
+// The same search shared among several GPUs (`gpus`, one entry per share; a GPU may be named
+// twice): each takes a contiguous share of the series, reads the input itself and searches its
+// share on its own thread, and the events come back in series order, as one GPU gives them.
+// `timing`, when given, gets one entry per share.
+std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpus(
+    const FusedDedispPlan& plan, const std::vector<SeriesInput>& series,
+    const SnrSettings& settings, const std::vector<int>& gpus,
+    std::vector<FusedSearchTiming>* timing = nullptr);
+
 // Where the GPU fused search's time went, in seconds of wall time.
 struct FusedSearchTiming {
   double dedisperse_s = 0.0;  // reading the input and dedispersing it (the two overlap), of which
@@ -86,7 +100,8 @@ struct FusedSearchTiming {
 SeriesInput fused_series(const std::string& root, double dm, double tsamp_s, int64_t nsamples,
                          int64_t real_samples);
 
-// The plan's DM list (UsageError for a bad plan) and the dedispersion plan for it.
+// The plan's DM list, its slice only (UsageError for a bad plan), and the dedispersion plan
+// for it.
 std::vector<double> fused_dms(const FusedDedispPlan& plan);
 DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms,
                              const std::vector<bool>& zapped);

@@ -33,7 +33,10 @@ void add_snr_options(cxxopts::Options& options) {
        cxxopts::value<std::string>()->default_value("boxcar"))
       ("chunk-len", "peak mode: samples per chunk (0 = the detrend length)",
        cxxopts::value<int64_t>()->default_value("0"))
-      ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
+      ("device", "auto, cpu, gpu or gpu:N; fused mode also gpu:N,M,... or gpu:all",
+       cxxopts::value<std::string>()->default_value("auto"))
+      ("part", "search only part K of N of the files (fused mode: of the DM trials)",
+       cxxopts::value<std::string>())
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
       ("o,outdir", "write the .singlepulse files here (default: beside each input)",
        cxxopts::value<std::string>())
@@ -167,6 +170,8 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
     for (const std::string& pattern : result["glob"].as<std::vector<std::string>>())
       for (std::string& path : expand_glob(pattern)) o.files.push_back(std::move(path));
   if (o.files.empty()) throw UsageError("no input files");
+  if (result.count("part")) o.part = parse_work_part(result["part"].as<std::string>());
+  if (o.realtime && !o.part.whole()) throw UsageError("--part does not apply to --realtime");
   return o;
 }
 

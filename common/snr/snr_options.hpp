@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/work_part.hpp"
 #include "dedisp/dedisp_options.hpp"
 #include "snr/candidate_clustering.hpp"
 #include "snr/snr_settings.hpp"
@@ -30,6 +31,7 @@ struct SnrRunOptions {
   int64_t realtime_chunk = 0; // --chunk (0 = default)
   std::string json;           // --json: real-time timing summary; "" = none
   std::vector<std::string> files;  // positional inputs plus --glob matches, in order
+  WorkPart part;              // --part K/N: this share of the files (or of the fused DM trials)
 };
 
 void add_snr_options(cxxopts::Options& options);

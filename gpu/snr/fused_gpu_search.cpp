@@ -34,7 +34,6 @@ namespace rapt::gpu {
 namespace {
 
 constexpr size_t kGulp = 32768;              // new spectra per dedispersion call (4 | kGulp)
-constexpr double kSeriesMemoryShare = 0.5;   // of the free GPU memory, for the series rows
 constexpr size_t kMaxBatch = 65535;          // rows per kernel launch (grid y)
 
 // Dedisperses `dms` over the first `length` samples into rows of `stride` floats at `rows`.
@@ -91,7 +90,7 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
   size_t free_bytes = 0, total_bytes = 0;
   RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const size_t row_bytes = stride * sizeof(float) + size_t(max_blocks) * 12;
-  const size_t fit = size_t(double(free_bytes) * kSeriesMemoryShare) / row_bytes;
+  const size_t fit = size_t(double(free_bytes) * plan.gpu_memory_share) / row_bytes;
   if (fit == 0)
     throw DataError(plan.input + ": one DM trial's series needs " +
                     cuda::byte_size_text(row_bytes) + " of GPU memory and " +

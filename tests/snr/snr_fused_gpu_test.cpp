@@ -116,5 +116,34 @@ TEST_F(SnrFusedGpu, SameEventsAsTheHostPath) {
   }
 }
 
+TEST_F(SnrFusedGpu, SharesOfSeveralGpusGiveTheOneGpuEvents) {
+  FusedDedispPlan plan{path_, 0.0, 2.0, 100, "gpu:0", 0};
+  const std::vector<SeriesInput> described = describe_fused_series(plan);
+  const SnrSettings settings;
+  const auto one = search_fused_on_gpu(plan, described, settings, 0);
+  for (const std::vector<int>& gpus : {std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}}) {
+    SCOPED_TRACE(std::to_string(gpus.size()) + " shares");
+    std::vector<FusedSearchTiming> timing;
+    expect_same_events(one, search_fused_on_gpus(plan, described, settings, gpus, &timing), true);
+    EXPECT_EQ(timing.size(), gpus.size());
+  }
+  // A --part's slice of the plan, shared again: the events of those trials.
+  plan.first_trial = 30;
+  plan.trial_count = 40;
+  const std::vector<SeriesInput> slice = describe_fused_series(plan);
+  ASSERT_EQ(slice.size(), 40u);
+  EXPECT_EQ(slice.front().dm, described[30].dm);
+  const std::vector<std::vector<SinglePulseEvent>> expected(one.begin() + 30, one.begin() + 70);
+  const auto two = search_fused_on_gpus(plan, slice, settings, {0, 0});
+  ASSERT_EQ(two.size(), expected.size());
+  for (size_t s = 0; s < expected.size(); ++s) {
+    ASSERT_EQ(two[s].size(), expected[s].size()) << "series " << s;
+    for (size_t i = 0; i < expected[s].size(); ++i) {
+      EXPECT_EQ(two[s][i].sample, expected[s][i].sample);
+      EXPECT_EQ(two[s][i].sigma, expected[s][i].sigma);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace rapt
