@@ -3,6 +3,10 @@
 //
 //   harmsum -numharm 16 obs_DM*.fft
 //   harmsum --dump obs_DM56.00.fft     also <root>_HARMSUM.txt: the summed spectra per stage
+//   harmsum --device gpu:0,1 --part 2/4 obs_DM*.fft   part 2 of 4 of the inputs, over two GPUs
+//
+// The dump hook runs on the thread of the GPU that searched the input (one per listed GPU): it
+// touches nothing but its own input's plane and file.
 #include <cstdio>
 #include <string>
 

@@ -38,7 +38,10 @@ void add_accel_options(cxxopts::Options& options, bool with_acceleration) {
      ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
      ("fp16", "store the plane in half precision (square roots of the powers): half the "
       "memory and harmonic-sum traffic; powers good to 0.1%, saturating at 4.3e9")
-     ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
+     ("device", "auto, cpu, gpu, gpu:N, gpu:N,M,... or gpu:all (a list splits the files over "
+      "the GPUs)", cxxopts::value<std::string>()->default_value("auto"))
+     ("part", "search only part K of N of the input files (K/N: the files cut into N "
+      "contiguous, balanced runs)", cxxopts::value<std::string>())
      ("files", "inputs: .fft, .dat or .sdat (each with its .inf)",
       cxxopts::value<std::vector<std::string>>());
 }
@@ -89,6 +92,7 @@ AccelRunOptions read_accel_options(const cxxopts::ParseResult& result,
   run.device = result["device"].as<std::string>();
   run.threads = result.count("ncpus") ? result["ncpus"].as<int>() : result["threads"].as<int>();
   if (run.threads < 0) throw UsageError("--threads must be >= 0");
+  if (result.count("part")) run.part = parse_work_part(result["part"].as<std::string>());
   run.files = positional;
   if (run.files.empty()) throw UsageError("no input files (give .fft, .dat or .sdat files)");
   return run;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "accel/accel_plan.hpp"
+#include "cli/work_part.hpp"
 
 namespace rapt {
 
@@ -13,9 +14,10 @@ struct AccelRunOptions {
   AccelSearchOptions search;
   std::string zaplist;        // -zaplist: birdies to zap first ("" = none)
   double baryv = 0.0;         // -baryv: v/c used to move topocentric birdies
-  std::string device = "auto";
+  std::string device = "auto";  // one device, or a list (gpu:0,1, gpu:all) to split the files over
   int threads = 0;            // -ncpus / --threads; 0 = all cores
-  std::vector<std::string> files;
+  WorkPart part;              // --part K/N: only this part's share of the files
+  std::vector<std::string> files;  // every input given, in order (before --part's cut)
 };
 
 // Options both programs take (zmax and the polishing switches are accelgpu's only).

@@ -6,6 +6,9 @@
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/work_part.hpp"
+#include "dedisp/parallel_for.hpp"
+#include "gpu_device.hpp"
 #include "snr/series_input.hpp"
 
 namespace rapt {
@@ -66,9 +69,36 @@ void require_two_turns(const std::string& path, double span_s, double pmax_s) {
   throw file_error(path, text);
 }
 
+BruteForceFoldResult fold_brute_force_on_devices(const std::string& device, int threads,
+                                                 const float* series, int ndm, int64_t nsamples,
+                                                 const BruteForceFoldGrid& grid) {
+  const DeviceSet devices = choose_devices(device);
+  const size_t parts = devices.parts();
+  if (parts == 1 || ndm < 1) {  // one device (gpu:all on a machine of one GPU too)
+    const std::string one = devices.use_gpu ? gpu_name(devices.gpus[0]) : device;
+    return make_brute_force_engine(one, threads)->fold(series, ndm, nsamples, grid);
+  }
+  BruteForceFoldResult result;
+  result.ndm = ndm;
+  result.nperiods = int(grid.periods_s.size());
+  result.snr.assign(size_t(ndm) * grid.periods_s.size(), 0.0f);
+  parallel_for(int(parts), parts, [&](size_t p, int) {
+    const ItemRange dms = part_items(size_t(ndm), WorkPart{int(p) + 1, int(parts)});
+    if (dms.size() == 0) return;
+    const std::unique_ptr<BruteForceFoldEngine> engine =
+        make_brute_force_engine(gpu_name(devices.gpus[p]), threads);
+    const BruteForceFoldResult rows = engine->fold(series + dms.begin * size_t(nsamples),
+                                                   int(dms.size()), nsamples, grid);
+    std::copy(rows.snr.begin(), rows.snr.end(),
+              result.snr.begin() + std::ptrdiff_t(dms.begin * grid.periods_s.size()));
+  });
+  return result;
+}
+
 std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options, bool overwrite,
                                             size_t top) {
   if (options.files.empty()) throw UsageError("--brute-force needs the DM trials' series");
+  choose_devices(options.device);  // a bad --device fails before the series are read
   BruteForceFoldGrid grid;
   grid.periods_s = brute_force_periods(options.pmin_s, options.pmax_s, options.nperiods);
   grid.nbins = options.nbins;
@@ -91,8 +121,8 @@ std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options,
     std::copy_n(series[d].samples.begin(), nsamples, block.begin() + d * size_t(nsamples));
     series[d].samples = {};
   }
-  auto engine = make_brute_force_engine(options.device, options.threads);
-  const BruteForceFoldResult result = engine->fold(block.data(), int(series.size()), nsamples, grid);
+  const BruteForceFoldResult result = fold_brute_force_on_devices(
+      options.device, options.threads, block.data(), int(series.size()), nsamples, grid);
   write_file_atomically(map_path, format_map(series, grid, result), overwrite);
   std::vector<BruteForcePeak> peaks;
   for (int d = 0; d < result.ndm; ++d) {

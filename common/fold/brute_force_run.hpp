@@ -1,5 +1,10 @@
 // fold --brute-force: every dedispersed series of a DM grid folded at every period of a linear
 // grid into a few bins (Sclocco's pipeline), written as an S/N map.
+//
+// A list of GPUs (--device gpu:0,1, gpu:all) splits the DM trials: each GPU gets a thread, an
+// engine and a contiguous run of the series (work_part.hpp's cut), folds them at every period,
+// and its rows go back in their place. A DM's S/N depends on its own series alone, so the map is
+// the same bytes as one GPU's.
 #pragma once
 #include <string>
 #include <vector>
@@ -14,7 +19,7 @@ struct BruteForceRunOptions {
   int nperiods = 0;
   int nbins = 32;
   std::string outroot;             // "" = the first series' name without its _DM part
-  std::string device = "auto";
+  std::string device = "auto";     // one device, or a list of GPUs to split the DMs over
   int threads = 0;
 };
 
@@ -33,6 +38,13 @@ std::vector<double> brute_force_periods(double pmin_s, double pmax_s, int nperio
 // S/N at every period) and returns the `top` highest (DM, period) pairs, best first.
 std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options, bool overwrite,
                                             size_t top);
+
+// `series` (ndm series of nsamples each, [dm][sample]) folded at every period of `grid` on
+// `device`: one engine, or for a list of GPUs one engine and thread per entry, each folding a
+// contiguous run of the DMs. Throws the first failure.
+BruteForceFoldResult fold_brute_force_on_devices(const std::string& device, int threads,
+                                                 const float* series, int ndm, int64_t nsamples,
+                                                 const BruteForceFoldGrid& grid);
 
 // The map file's name for `options`.
 std::string brute_force_map_path(const BruteForceRunOptions& options);

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "cli/errors.hpp"
+#include "gpu_device.hpp"
 
 namespace rapt {
 
@@ -47,7 +48,9 @@ void add_fold_options(cxxopts::Options& options) {
       ("nperiods", "brute force: trial periods, evenly spaced", cxxopts::value<int>())
       ("o,output", "output root (default: the input without its suffix)",
        cxxopts::value<std::string>())
-      ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
+      ("device", "auto, cpu, gpu, gpu:N, gpu:N,M,... or gpu:all (a list of GPUs: --brute-force "
+       "only, which splits the DM trials over them)",
+       cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads for the search (0 = all cores)",
        cxxopts::value<int>()->default_value("0"))
       ("files", "input: .dat/.sdat time series (with .inf) or filterbank/PSRFITS",
@@ -159,6 +162,9 @@ FoldOptions read_fold_options(const cxxopts::ParseResult& r,
   if (r.count("nosearch")) s.set_nosearch();
   if (r.count("output")) o.outroot = r["output"].as<std::string>();
   o.device = r["device"].as<std::string>();
+  // One GPU outside --brute-force: a list is refused here, before any data is read, with
+  // choose_device's own message (which needs no device to say it).
+  if (o.device.find(',') != std::string::npos || o.device == "gpu:all") choose_device(o.device);
   o.threads = r["threads"].as<int>();
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
   o.plot = r.count("plot") > 0;

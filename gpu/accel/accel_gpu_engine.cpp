@@ -160,6 +160,19 @@ struct KernelSpectra {
 class GpuAccelEngine final : public AccelEngine {
  public:
   explicit GpuAccelEngine(int gpu_index) : gpu_index_(gpu_index) {}
+  // The workspaces and kernel spectra live on this engine's device: they are freed with it
+  // current, whichever device the destroying thread has.
+  ~GpuAccelEngine() override {
+    try {
+      cuda::DeviceGuard guard(gpu_index_);
+      free_workspaces_.clear();
+      kernels_.reset();
+      no_kernels_.reset();
+    } catch (...) {  // the members then go with whatever device is current
+    }
+  }
+  GpuAccelEngine(const GpuAccelEngine&) = delete;
+  GpuAccelEngine& operator=(const GpuAccelEngine&) = delete;
 
   std::vector<PlaneHit> search(const std::vector<std::complex<float>>& spectrum,
                                const AccelPlan& plan, AccelEngineTimings& timings) override {
@@ -256,6 +269,14 @@ class GpuAccelEngine final : public AccelEngine {
     return free_bytes > 2 * (plane + segments) + (size_t(1) << 30);
   }
 
+  // The kernel bank plans a double-precision FFTW transform; FFTW's planner is not
+  // thread-safe, and engines of several GPUs may build their banks at once.
+  static FdotKernelBank kernel_bank(const AccelPlan& plan) {
+    static std::mutex planner_mutex;
+    const std::lock_guard<std::mutex> lock(planner_mutex);
+    return make_fdot_kernel_bank(plan);
+  }
+
   // Kernel spectra depend only on (fftlen, zmax); kept across inputs.
   std::shared_ptr<const KernelSpectra> kernel_spectra(const AccelPlan& plan) {
     std::lock_guard<std::mutex> lock(kernels_mutex_);
@@ -265,7 +286,7 @@ class GpuAccelEngine final : public AccelEngine {
       return no_kernels_;
     }
     if (kernels_ && kernels_->key == key) return kernels_;
-    const FdotKernelBank bank = make_fdot_kernel_bank(plan);
+    const FdotKernelBank bank = kernel_bank(plan);
     auto fresh = std::make_shared<KernelSpectra>();
     fresh->key = key;
     fresh->spectra = DeviceBuffer<float2>(bank.spectra.size());

@@ -14,14 +14,16 @@ namespace {
 
 constexpr size_t kBatchBytes = size_t(1) << 30;
 
-int select_device(int gpu) {
-  RAPT_CUDA_CHECK(cudaSetDevice(gpu));
-  return gpu;
+// A stream on `gpu`, leaving the calling thread's current device as it was (engines of
+// several GPUs are made on the threads that use them).
+cuda::Stream stream_on(int gpu) {
+  const cuda::DeviceGuard device(gpu);
+  return cuda::Stream();
 }
 
 class GpuBruteForceEngine final : public BruteForceFoldEngine {
  public:
-  explicit GpuBruteForceEngine(int gpu) : gpu_(select_device(gpu)) {}
+  explicit GpuBruteForceEngine(int gpu) : gpu_(gpu), stream_(stream_on(gpu)) {}
   std::string name() const override { return "gpu:" + std::to_string(gpu_); }
 
  private:
