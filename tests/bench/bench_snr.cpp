@@ -106,38 +106,6 @@ void add_cpu_rows(BenchTable& table, std::vector<std::string>& notes) {
                   " GB/s (read + write)");
 }
 
-// A temporary D1 filterbank of random 8-bit samples; removed by the destructor.
-class TemporaryFilterbank {
- public:
-  explicit TemporaryFilterbank(double seconds) {
-    char dir[] = "/tmp/rapt_bench_snr_XXXXXX";
-    if (!::mkdtemp(dir)) throw std::runtime_error("cannot make a temporary folder");
-    dir_ = dir;
-    path_ = dir_ + "/d1.fil";
-    const DedispPlan layout = apertif_plan(1);
-    SigprocHeader header;
-    header.source_name = "bench";
-    header.tsamp = layout.tsamp_s;
-    header.fch1 = layout.fch1_mhz;
-    header.foff = layout.foff_mhz;
-    header.nchans = layout.nchans;
-    header.nbits = 8;
-    header.tstart = 60000.0;
-    SigprocWriter writer(path_, header, true);
-    const size_t nspectra = size_t(seconds * kSampleRateHz);
-    const std::vector<uint8_t> block = random_block(layout.nchans, 8, nspectra, 21);
-    writer.write_raw(block.data(), block.size());
-    writer.commit();
-  }
-  ~TemporaryFilterbank() {
-    std::remove(path_.c_str());
-    ::rmdir(dir_.c_str());
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string dir_, path_;
-};
 
 void add_fused_row(BenchTable& table, const std::string& device, int ndm, double seconds) {
   std::fprintf(stderr, "rapt_bench: snr fused D1, %d DMs on %s\n", ndm, device.c_str());

@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <stdexcept>
+
+#include <unistd.h>
 
 #include "../../gpu/cuda/random_words.hpp"
 #include "dedisp/dm_planner.hpp"
+#include "io/sigproc.hpp"
 
 namespace rapt::bench {
 namespace {
@@ -141,6 +146,32 @@ double host_copy_bandwidth() {
     a[size_t(rep)] = b[bytes - 1 - size_t(rep)];  // the copies depend on each other
   }
   return 2.0 * double(bytes) / median(times);
+}
+
+TemporaryFilterbank::TemporaryFilterbank(double seconds) {
+  char dir[] = "/tmp/rapt_bench_snr_XXXXXX";
+  if (!::mkdtemp(dir)) throw std::runtime_error("cannot make a temporary folder");
+  dir_ = dir;
+  path_ = dir_ + "/d1.fil";
+  const DedispPlan layout = apertif_plan(1);
+  SigprocHeader header;
+  header.source_name = "bench";
+  header.tsamp = layout.tsamp_s;
+  header.fch1 = layout.fch1_mhz;
+  header.foff = layout.foff_mhz;
+  header.nchans = layout.nchans;
+  header.nbits = 8;
+  header.tstart = 60000.0;
+  SigprocWriter writer(path_, header, true);
+  const size_t nspectra = size_t(seconds * kSampleRateHz);
+  const std::vector<uint8_t> block = random_block(layout.nchans, 8, nspectra, 21);
+  writer.write_raw(block.data(), block.size());
+  writer.commit();
+}
+
+TemporaryFilterbank::~TemporaryFilterbank() {
+  std::remove(path_.c_str());
+  ::rmdir(dir_.c_str());
 }
 
 }  // namespace rapt::bench

@@ -43,6 +43,18 @@ struct EngineTiming {
 EngineTiming time_engine(DedispEngine& engine, const std::vector<uint8_t>& block, int nbits,
                          size_t nspectra, int repeats);
 
+// A temporary D1 filterbank (apertif_plan's layout) of random 8-bit samples, `seconds` long;
+// removed by the destructor.
+class TemporaryFilterbank {
+ public:
+  explicit TemporaryFilterbank(double seconds);
+  ~TemporaryFilterbank();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_, path_;
+};
+
 // Bytes read + written per second by a large memcpy on the host.
 double host_copy_bandwidth();
 

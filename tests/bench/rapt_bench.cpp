@@ -25,6 +25,7 @@ void print_ppf_tables(const BenchSettings& settings);    // bench_ppf.cpp
 void print_corr_tables(const BenchSettings& settings);   // bench_corr.cpp
 void print_idg_tables(const BenchSettings& settings);    // bench_idg.cpp
 void print_idg_wsclean_tables(const BenchSettings& settings);  // bench_idg_wsclean.cpp
+void print_scale_tables(const BenchSettings& settings);  // bench_scale.cpp
 }
 
 namespace {
@@ -53,8 +54,9 @@ int main(int argc, char** argv) {
         cxxopts::value<int>()->default_value("5"))(
         "no-tune", "the default tile configuration instead of the auto-tuner's")(
         "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows")(
-        "tables", "which tables: any of dedisp, snr, accel, fold, brute, bf, corr, ppf, idg, idg-cpu (comma-separated)",
-        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute,bf,corr,ppf,idg,idg-cpu"));
+        "tables", "which tables: any of dedisp, snr, accel, fold, brute, bf, corr, ppf, idg, idg-cpu, scale "
+        "(comma-separated)",
+        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute,bf,corr,ppf,idg,idg-cpu,scale"));
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::bench::BenchSettings settings;
     settings.gpu = args.result["gpu"].as<int>();
@@ -77,6 +79,7 @@ int main(int argc, char** argv) {
     if (wanted("corr")) rapt::bench::print_corr_tables(settings);
     if (wanted("idg")) rapt::bench::print_idg_tables(settings);
     if (wanted("idg-cpu")) rapt::bench::print_idg_wsclean_tables(settings);
+    if (wanted("scale")) rapt::bench::print_scale_tables(settings);
     return 0;
   });
 }
