@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 
 namespace rapt {
@@ -24,12 +25,28 @@ class DisjointSets {
   std::vector<size_t> parent_;
 };
 
+// True if `a` is the stronger member: higher S/N as the file keeps it, then the lower DM, the
+// earlier sample, the narrower width (an order independent of the events' order).
+bool stronger(const SinglePulseEvent& a, double kept_a, const SinglePulseEvent& b,
+              double kept_b) {
+  if (kept_a != kept_b) return kept_a > kept_b;
+  if (a.dm != b.dm) return a.dm < b.dm;
+  if (a.sample != b.sample) return a.sample < b.sample;
+  return a.downfact < b.downfact;
+}
+
 int dm_index(const std::vector<double>& dms, double dm) {
   const auto it = std::lower_bound(dms.begin(), dms.end(), dm - 1e-9);
   return int(it - dms.begin());
 }
 
 }  // namespace
+
+double singlepulse_kept_sigma(double sigma) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.2f", sigma);
+  return std::strtod(text, nullptr);
+}
 
 std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& events,
                                            const std::vector<double>& dms_searched,
@@ -65,9 +82,15 @@ std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& 
     }
   }
   std::vector<PulseCandidate> by_root(events.size());
+  std::vector<double> kept_of_best(events.size(), 0.0);
   for (size_t i = 0; i < events.size(); ++i) {
-    PulseCandidate& c = by_root[sets.find(i)];
-    if (c.members == 0 || events[i].sigma > c.best.sigma) c.best = events[i];
+    const size_t root = sets.find(i);
+    PulseCandidate& c = by_root[root];
+    const double kept = singlepulse_kept_sigma(events[i].sigma);
+    if (c.members == 0 || stronger(events[i], kept, c.best, kept_of_best[root])) {
+      c.best = events[i];
+      kept_of_best[root] = kept;
+    }
     ++c.members;
   }
   std::vector<PulseCandidate> out;
@@ -75,7 +98,9 @@ std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& 
     if (c.members > 0) out.push_back(c);
   std::sort(out.begin(), out.end(), [](const PulseCandidate& a, const PulseCandidate& b) {
     if (a.best.sample != b.best.sample) return a.best.sample < b.best.sample;
-    return a.best.dm < b.best.dm;
+    if (a.best.dm != b.best.dm) return a.best.dm < b.best.dm;
+    if (a.best.downfact != b.best.downfact) return a.best.downfact < b.best.downfact;
+    return a.members < b.members;
   });
   return out;
 }

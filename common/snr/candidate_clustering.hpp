@@ -4,6 +4,12 @@
 // searched), their windows [sample - width/2, sample + width/2] lie at most `gap_samples`
 // apart, and (when width_ratio > 0) the wider is at most width_ratio times the narrower.
 // Friends of friends join one cluster; the cluster reports its strongest member.
+//
+// Everything here depends only on what sift can read back from the .singlepulse files (the
+// series' DM, from the .inf beside each; S/N to 2 decimals; sample; width), so clustering the
+// events read back (sift) gives the list clustering them in memory (snr) gives: "strongest"
+// compares the S/N rounded as the file writes it, and equal ones go to the lowest DM, then the
+// earliest sample, then the narrowest.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -25,10 +31,13 @@ struct PulseCandidate {
 };
 
 // `dms_searched`: every DM searched (events' DMs must be among them). Candidates come back
-// sorted by time, then DM.
+// sorted by time, then DM, then width.
 std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& events,
                                            const std::vector<double>& dms_searched,
                                            const ClusterSettings& settings);
+
+// S/N as a .singlepulse file keeps it: the value of its "%.2f" text.
+double singlepulse_kept_sigma(double sigma);
 
 // "# DM  Time(s)  Sample  Width  S/N  Members" then one line per candidate.
 std::string format_candidates(const std::vector<PulseCandidate>& candidates);

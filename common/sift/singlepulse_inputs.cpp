@@ -1,0 +1,91 @@
+#include "sift/singlepulse_inputs.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+#include "io/presto_inf.hpp"
+#include "snr/series_input.hpp"
+
+namespace rapt {
+
+bool dm_from_name(const std::string& path, double& dm) {
+  const size_t slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  for (size_t at = name.rfind("_DM"); at != std::string::npos;
+       at = at == 0 ? std::string::npos : name.rfind("_DM", at - 1)) {
+    const char* start = name.c_str() + at + 3;
+    if (!(std::isdigit(static_cast<unsigned char>(*start)) || *start == '-' || *start == '.'))
+      continue;
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(start, &end);
+    if (end != start && errno == 0 && std::isfinite(value)) {
+      dm = value;
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// <root>.inf or <root>.tim beside the file: the DM its series was searched at.
+bool dm_from_series(const std::string& root, double& dm, std::string& source) {
+  if (path_exists(root + ".inf")) {
+    dm = read_inf(root + ".inf").dm;
+    source = root + ".inf";
+    return true;
+  }
+  if (path_exists(root + ".tim")) {
+    dm = describe_series(root + ".tim").dm;
+    source = root + ".tim";
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+SinglePulseFile read_singlepulse_file(const std::string& path) {
+  SinglePulseFile file;
+  file.path = path;
+  file.events = read_singlepulse(path);
+  const std::string root = strip_suffix(path, ".singlepulse");
+  if (!dm_from_series(root, file.dm, file.dm_source)) {
+    if (dm_from_name(path, file.dm)) {
+      file.dm_source = "name";
+    } else if (!file.events.empty()) {
+      file.dm = file.events.front().dm;
+      file.dm_source = "events";
+    } else {
+      throw file_error(path, "no events, no " + root +
+                                 ".inf and no _DM<dm> in the name: " + "cannot tell its DM");
+    }
+  }
+  for (SinglePulseEvent& e : file.events) {
+    // The column holds the DM to 2 decimals.
+    if (std::fabs(e.dm - file.dm) > 0.005 + 1e-9 * std::max(1.0, std::fabs(file.dm)))
+      throw file_error(path, format_string("holds an event at DM %.2f, but its DM is %.12g (from "
+                                           "%s)",
+                                           e.dm, file.dm, file.dm_source.c_str()));
+    e.dm = file.dm;
+  }
+  return file;
+}
+
+SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files) {
+  SinglePulseSet set;
+  for (const SinglePulseFile& f : files) {
+    set.events.insert(set.events.end(), f.events.begin(), f.events.end());
+    set.dms.push_back(f.dm);
+  }
+  return set;
+}
+
+}  // namespace rapt

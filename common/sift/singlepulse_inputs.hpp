@@ -1,0 +1,37 @@
+// The .singlepulse files of a survey split into parts, read back for one clustering over all
+// of them (sift): every file's events and DM, so that the candidates equal those of one snr
+// run over the whole set of series (snr/candidate_clustering.hpp).
+//
+// A .singlepulse file rounds the DM to 2 decimals, snr clusters and prints the DM of the
+// series. So each file's DM is taken, in this order, from <root>.inf (the DM snr read), from
+// <root>.tim's header (refdm), from "_DM<dm>" in the name, or from its events' DM column.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "io/singlepulse.hpp"
+
+namespace rapt {
+
+struct SinglePulseFile {
+  std::string path;
+  double dm = 0.0;
+  std::string dm_source;                 // "<root>.inf", "<root>.tim", "name", "events"
+  std::vector<SinglePulseEvent> events;  // their DM replaced by `dm`
+};
+
+// Throws DataError "path: ..." for an unreadable file, a line that is not an event, events at
+// a DM more than 0.005 from the file's DM, or a file whose DM cannot be told.
+SinglePulseFile read_singlepulse_file(const std::string& path);
+
+// The DM in a "..._DM<dm>..." name (the last "_DM" followed by a number); false if none.
+bool dm_from_name(const std::string& path, double& dm);
+
+struct SinglePulseSet {
+  std::vector<SinglePulseEvent> events;  // of every file
+  std::vector<double> dms;               // every file's DM, with or without events
+};
+
+SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files);
+
+}  // namespace rapt
