@@ -38,7 +38,8 @@ SpectraBuffer::SpectraBuffer(SpectraInput& input, size_t capacity, bool channel_
       spectrum_bytes_(input.spectrum_bytes()),
       data_(capacity * spectrum_bytes_),
       channel_sums_(channel_sums),
-      sums_(size_t(nchans_), 0.0) {}
+      sums_(size_t(nchans_), 0.0),
+      integer_sums_(size_t(nchans_), 0) {}
 
 size_t SpectraBuffer::fill() {
   while (filled_ < capacity_) {
@@ -52,20 +53,31 @@ size_t SpectraBuffer::fill() {
   return filled_;
 }
 
-// Summed spectrum by spectrum, so the order (and so the float result) is the same whatever
-// the gulp size.
+// Float samples are summed spectrum by spectrum, so the order (and so the float result) is the
+// same whatever the gulp size. Packed samples are integers and their sums exact in any order:
+// they go into integer sums, a pass the compiler vectorises (the running sums of 8-bit data
+// would otherwise cost as much as reading it).
 void SpectraBuffer::add_to_sums(const uint8_t* spectra, size_t n) {
   if (nbits_ == 32) {
     const float* values = reinterpret_cast<const float*>(spectra);
     for (size_t t = 0; t < n; ++t)
       for (int c = 0; c < nchans_; ++c) sums_[c] += values[t * nchans_ + c];
   } else if (nbits_ == 8) {
-    for (size_t t = 0; t < n; ++t)
-      for (int c = 0; c < nchans_; ++c) sums_[c] += spectra[t * nchans_ + c];
+    // 32-bit lanes hold 2^24 spectra of 255 exactly; they are added up once per run of them.
+    std::vector<uint32_t> lanes(static_cast<size_t>(nchans_), 0u);
+    for (size_t first = 0; first < n; first += size_t(1) << 24) {
+      std::fill(lanes.begin(), lanes.end(), 0u);
+      const size_t last = std::min(n, first + (size_t(1) << 24));
+      for (size_t t = first; t < last; ++t) {
+        const uint8_t* spectrum = spectra + t * size_t(nchans_);
+        for (int c = 0; c < nchans_; ++c) lanes[size_t(c)] += spectrum[c];
+      }
+      for (int c = 0; c < nchans_; ++c) integer_sums_[size_t(c)] += lanes[size_t(c)];
+    }
   } else {
     for (size_t t = 0; t < n; ++t)
       for (int c = 0; c < nchans_; ++c)
-        sums_[c] += packed_sample(spectra, spectrum_bytes_, nbits_, t, c);
+        integer_sums_[size_t(c)] += packed_sample(spectra, spectrum_bytes_, nbits_, t, c);
   }
 }
 
@@ -93,7 +105,10 @@ void SpectraBuffer::switch_to_float() {
 std::vector<double> SpectraBuffer::channel_means() const {
   if (!channel_sums_) throw std::logic_error("spectra buffer: channel sums were not kept");
   std::vector<double> means(sums_);
-  for (double& m : means) m = spectra_read_ > 0 ? m / double(spectra_read_) : 0.0;
+  for (size_t c = 0; c < means.size(); ++c) {
+    means[c] += double(integer_sums_[c]);
+    means[c] = spectra_read_ > 0 ? means[c] / double(spectra_read_) : 0.0;
+  }
   return means;
 }
 

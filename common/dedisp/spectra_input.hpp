@@ -61,7 +61,8 @@ class SpectraBuffer {
   size_t filled_ = 0;
   int64_t spectra_read_ = 0;
   bool channel_sums_;
-  std::vector<double> sums_;   // per channel; exact for integer samples
+  std::vector<double> sums_;            // per channel, of float samples
+  std::vector<uint64_t> integer_sums_;  // per channel, of packed (integer) samples: exact
 };
 
 }  // namespace rapt
