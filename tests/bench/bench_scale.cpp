@@ -105,7 +105,8 @@ double time_fused(const std::string& path, const std::vector<int>& gpus, size_t*
     for (size_t d = 0; d < timing.size(); ++d) {
       const FusedSearchTiming& t = timing[d];
       said += std::string(d ? "; " : "") + gpu_name(gpus[d]) + ": read + dedisperse " +
-              ms_per_s(t.dedisperse_s) + " (setup " + ms_per_s(t.setup_s) + "), normalise " +
+              ms_per_s(t.dedisperse_s) + " (setup " + ms_per_s(t.setup_s) + ", reading " +
+              ms_per_s(t.read_s) + "), normalise " +
               ms_per_s(t.normalise_s) + ", boxcars " + ms_per_s(t.search_s) + ", events " +
               ms_per_s(t.events_s);
     }
