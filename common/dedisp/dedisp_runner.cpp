@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <numeric>
 
 #include "cli/errors.hpp"
@@ -211,6 +212,7 @@ DedispRunReport Runner::run() {
 
   const size_t capacity = gulp_ + overlap_;
   SpectraBuffer buffer(input_, capacity);
+  buffer.defer_sums();  // summed on a thread of their own while the block is dedispersed
   const auto fill = [&] {
     const Stopwatch read;
     const size_t filled = buffer.fill();
@@ -219,7 +221,9 @@ DedispRunReport Runner::run() {
   };
   int64_t done = 0;
   while (fill() == capacity) {
+    std::future<void> sums = std::async(std::launch::async, [&] { buffer.add_pending_sums(); });
     process(buffer.block(), false);
+    sums.get();
     buffer.shift(gulp_);
     done += int64_t(gulp_);
     if (config_.on_progress) config_.on_progress(done);

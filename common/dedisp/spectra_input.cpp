@@ -42,21 +42,34 @@ SpectraBuffer::SpectraBuffer(SpectraInput& input, size_t capacity, bool channel_
       integer_sums_(size_t(nchans_), 0) {}
 
 size_t SpectraBuffer::fill() {
+  add_pending_sums();
   while (filled_ < capacity_) {
     uint8_t* at = data_.data() + filled_ * spectrum_bytes_;
     const size_t got = input_.read(at, capacity_ - filled_);
     if (got == 0) break;
-    if (channel_sums_) add_to_sums(at, got);
+    if (channel_sums_ && !defer_sums_) add_to_sums(at, got);
     filled_ += got;
     spectra_read_ += int64_t(got);
   }
   return filled_;
 }
 
+void SpectraBuffer::defer_sums() {
+  defer_sums_ = true;
+  pending_from_ = filled_;
+}
+
+void SpectraBuffer::add_pending_sums() {
+  if (!defer_sums_ || pending_from_ >= filled_) return;
+  if (channel_sums_)
+    add_to_sums(data_.data() + pending_from_ * spectrum_bytes_, filled_ - pending_from_);
+  pending_from_ = filled_;
+}
+
 // Float samples are summed spectrum by spectrum, so the order (and so the float result) is the
 // same whatever the gulp size. Packed samples are integers and their sums exact in any order:
-// they go into integer sums, a pass the compiler vectorises (the running sums of 8-bit data
-// would otherwise cost as much as reading it).
+// they go into integer sums (32-bit lanes for 8-bit data), far cheaper than a double add per
+// sample. The dedispersion runner takes them on a thread of its own while a block is processed.
 void SpectraBuffer::add_to_sums(const uint8_t* spectra, size_t n) {
   if (nbits_ == 32) {
     const float* values = reinterpret_cast<const float*>(spectra);
@@ -82,15 +95,19 @@ void SpectraBuffer::add_to_sums(const uint8_t* spectra, size_t n) {
 }
 
 void SpectraBuffer::shift(size_t n) {
+  add_pending_sums();
   if (n >= filled_) {
     filled_ = 0;
+    pending_from_ = 0;
     return;
   }
   std::memmove(data_.data(), data_.data() + n * spectrum_bytes_, (filled_ - n) * spectrum_bytes_);
   filled_ -= n;
+  pending_from_ = filled_;
 }
 
 void SpectraBuffer::switch_to_float() {
+  add_pending_sums();
   if (nbits_ == 32) return;
   std::vector<uint8_t> floats(capacity_ * nchans_ * sizeof(float));
   float* out = reinterpret_cast<float*>(floats.data());
@@ -104,6 +121,8 @@ void SpectraBuffer::switch_to_float() {
 
 std::vector<double> SpectraBuffer::channel_means() const {
   if (!channel_sums_) throw std::logic_error("spectra buffer: channel sums were not kept");
+  if (defer_sums_ && pending_from_ < filled_)
+    throw std::logic_error("spectra buffer: channel means asked for before the pending sums");
   std::vector<double> means(sums_);
   for (size_t c = 0; c < means.size(); ++c) {
     means[c] += double(integer_sums_[c]);
@@ -118,11 +137,14 @@ void SpectraBuffer::pad_with_means() {
   float* out = reinterpret_cast<float*>(data_.data());
   for (; filled_ < capacity_; ++filled_)
     for (int c = 0; c < nchans_; ++c) out[filled_ * nchans_ + c] = float(means[c]);
+  pending_from_ = filled_;  // padding is not data: never summed
 }
 
 void SpectraBuffer::pad_with_zeros() {
+  add_pending_sums();
   std::fill(data_.begin() + int64_t(filled_ * spectrum_bytes_), data_.end(), uint8_t(0));
   filled_ = capacity_;
+  pending_from_ = filled_;  // padding is not data: never summed
 }
 
 }  // namespace rapt

@@ -49,6 +49,12 @@ class SpectraBuffer {
   void pad_with_zeros();
   std::vector<double> channel_means() const;
 
+  // From now on fill() leaves the sums of the spectra it reads to add_pending_sums(), which may
+  // run on another thread while the block is processed (both only read the buffer); shift(),
+  // fill() and switch_to_float() add whatever is still pending first, so it cannot be missed.
+  void defer_sums();
+  void add_pending_sums();
+
  private:
   void add_to_sums(const uint8_t* spectra, size_t n);
 
@@ -63,6 +69,8 @@ class SpectraBuffer {
   bool channel_sums_;
   std::vector<double> sums_;            // per channel, of float samples
   std::vector<uint64_t> integer_sums_;  // per channel, of packed (integer) samples: exact
+  bool defer_sums_ = false;
+  size_t pending_from_ = 0;             // spectra [pending_from_, filled_) are not summed yet
 };
 
 }  // namespace rapt
