@@ -21,7 +21,7 @@ for script in tests/e2e/*.sh; do
   name=$(basename "$script" .sh)
   out=$(BIN="$BUILD/bin" sh "$script" 2>&1); status=$?
   if [ $status -eq 0 ]; then e2e_passed=$((e2e_passed + 1)); echo "[ e2e OK  ] $name"
-  elif [ $status -eq 77 ]; then e2e_skipped=$((e2e_skipped + 1)); echo "[ e2e SKIP] $name: $out" | tail -n 1
+  elif [ $status -eq 77 ]; then e2e_skipped=$((e2e_skipped + 1)); echo "[ e2e SKIP] $name: $(echo "$out" | tail -n 1)"
   else e2e_failed=$((e2e_failed + 1)); echo "[ e2e FAIL] $name"; echo "$out" | tail -n 20 | sed 's/^/    /'
   fi
 done

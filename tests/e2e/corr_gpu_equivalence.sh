@@ -24,7 +24,7 @@ obs="--layout $HERE/corr_core24.txt --freq 1400 --ra 60 --dec -30 --tstart 60000
 "$BIN/corr" -q --device gpu --precision int8 --nint 2048 -o "$dir/gpu_int8.uvfits" "$dir/v.dada" \
     2> "$dir/err"; status=$?
 if [ $status = 2 ] && grep -qi "gpu\|cuda" "$dir/err"; then
-  echo "no GPU to compare with: $(cat "$dir/err")"; exit 77
+  echo "no GPU to compare with: $(head -n 1 "$dir/err")"; exit 77
 fi
 [ $status = 0 ] || { echo "corr --device gpu: $(cat "$dir/err")"; exit 1; }
 for precision in int8 fp32 fp16; do

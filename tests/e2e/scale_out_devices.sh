@@ -19,7 +19,7 @@ plan="--lodm 0 --dmstep 2 --numdms 201"
 mkdir -p "$W/one" "$W/two"
 "$BIN/dedisp" -q --device gpu:0 $plan -o "$W/one/obs" "$W/obs.fil" 2> "$W/err"; status=$?
 if [ $status = 2 ] && grep -qi "gpu\|cuda" "$W/err"; then
-  echo "no GPU: $(cat "$W/err")"; exit 77
+  echo "no GPU: $(head -n 1 "$W/err")"; exit 77
 fi
 [ $status = 0 ] || fail "dedisp --device gpu:0: $(cat "$W/err")"
 for args in "--zerodm" "--nsub 16"; do
