@@ -201,7 +201,6 @@ void Runner::process(const SpectraBlock& block, bool at_end) {
   }
 }
 
-
 DedispRunReport Runner::run() {
   computed_.assign(trials_.size(), 0);
   written_.assign(trials_.size(), 0);
@@ -244,16 +243,15 @@ DedispRunReport Runner::run() {
   finish_trials(buffer.channel_means());
   report_.output_s += finish.seconds();
 
-  DedispRunReport& report = report_;
-  report.spectra_read = nspectra_;
-  report.ntrials = trials_.size();
-  report.packed_input = packed;
+  report_.spectra_read = nspectra_;
+  report_.ntrials = trials_.size();
+  report_.packed_input = packed;
   for (const auto& pass : passes_) {
-    if (report.engine.find(pass->engine_name()) == std::string::npos)
-      report.engine += (report.engine.empty() ? "" : "; ") + pass->engine_name();
-    for (const std::string& note : pass->notes()) report.notes.push_back(note);
+    if (report_.engine.find(pass->engine_name()) == std::string::npos)
+      report_.engine += (report_.engine.empty() ? "" : "; ") + pass->engine_name();
+    for (const std::string& note : pass->notes()) report_.notes.push_back(note);
   }
-  return report;
+  return report_;
 }
 
 int64_t Runner::target_length(size_t trial) const {

@@ -10,16 +10,10 @@
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/text_words.hpp"
 
 namespace rapt {
 namespace {
-
-std::vector<std::string> split_fields(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> fields;
-  for (std::string field; in >> field;) fields.push_back(field);
-  return fields;
-}
 
 // Python's float(text) and int(text): the whole text is the number, or it is an error.
 bool whole_double(const std::string& text, double& value) {
@@ -129,10 +123,10 @@ bool observation_length(const std::string& text, double& T) {
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind(" Number of bins in the time series", 0) == 0) {
-      const std::vector<std::string> f = split_fields(line);
+      const std::vector<std::string> f = words(line);
       have_n = !f.empty() && whole_int(f.back(), n);
     } else if (line.rfind(" Width of each time series bin (sec)", 0) == 0) {
-      const std::vector<std::string> f = split_fields(line);
+      const std::vector<std::string> f = words(line);
       have_dt = !f.empty() && whole_double(f.back(), dt);
     }
   }
@@ -175,7 +169,7 @@ AccelSiftFile parse_accel_sift_file(const std::string& text, const std::string& 
     const bool first_harmonic =
         line.size() > 1 && line[0] == ' ' && std::isdigit(static_cast<unsigned char>(line[1]));
     if (fundamental) {
-      const std::vector<std::string> f = split_fields(line);
+      const std::vector<std::string> f = words(line);
       long long number = 0;
       if (!whole_int(f[0], number))
         reader.fail(line_number, "candidate number is not a whole number");
@@ -202,7 +196,7 @@ AccelSiftFile parse_accel_sift_file(const std::string& text, const std::string& 
       continue;
     }
     if (first_harmonic) {
-      const std::vector<std::string> f = split_fields(line);
+      const std::vector<std::string> f = words(line);
       long long number = 0;
       if (!whole_int(f[0], number))
         reader.fail(line_number, "candidate number is not a whole number");
@@ -229,7 +223,7 @@ AccelSiftFile parse_accel_sift_file(const std::string& text, const std::string& 
     }
     if (current_goodcandnum) {
       SiftCandidate* c = find(current_goodcandnum);
-      const std::vector<std::string> f = split_fields(line);
+      const std::vector<std::string> f = words(line);
       if (f.size() < 3)
         reader.fail(line_number, "candidate " + std::to_string(current_goodcandnum) + " has " +
                                      std::to_string(current_harmnum) + " of its " +

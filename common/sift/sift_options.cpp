@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "cli/errors.hpp"
+#include "snr/snr_options.hpp"
 
 namespace rapt {
 
@@ -45,13 +46,9 @@ void add_sift_options(cxxopts::Options& options) {
   options.add_options()
       ("o,output", "write the merged candidate list here ('-' = stdout)",
        cxxopts::value<std::string>()->default_value("-"))
-      ("cands", ".singlepulse inputs: snr's name for --output", cxxopts::value<std::string>())
-      ("cluster-dm-trials", ".singlepulse inputs: join events at most this many DM trials apart",
-       cxxopts::value<int>()->default_value("2"))
-      ("cluster-gap", ".singlepulse inputs: join events whose boxcars lie at most this many "
-       "samples apart", cxxopts::value<int64_t>()->default_value("2"))
-      ("cluster-width-ratio", ".singlepulse inputs: join only events whose widths differ by at "
-       "most this factor (0 = any)", cxxopts::value<double>()->default_value("0"))
+      ("cands", ".singlepulse inputs: snr's name for --output", cxxopts::value<std::string>());
+  add_cluster_options(options, ".singlepulse inputs: ");
+  options.add_options()
       ("sigma", "ACCEL inputs: drop candidates below this single-trial sigma (one harmonic: "
        "only if the coherent power is also below --c-pow-threshold)",
        cxxopts::value<double>()->default_value("4.0"))
@@ -109,14 +106,7 @@ SiftRunOptions read_sift_options(const cxxopts::ParseResult& result,
   }
   if (o.output.empty()) throw UsageError("--output needs a file name ('-' = stdout)");
 
-  ClusterSettings& c = o.cluster;
-  c.dm_trials = result["cluster-dm-trials"].as<int>();
-  c.gap_samples = result["cluster-gap"].as<int64_t>();
-  c.width_ratio = result["cluster-width-ratio"].as<double>();
-  if (c.dm_trials < 0 || c.gap_samples < 0 || c.width_ratio < 0.0)
-    throw UsageError("the --cluster-* values must be >= 0");
-  if (c.width_ratio > 0.0 && c.width_ratio < 1.0)
-    throw UsageError("--cluster-width-ratio must be 0 (any) or at least 1");
+  o.cluster = read_cluster_options(result);
 
   AccelSiftSettings& a = o.accel;
   a.sigma_threshold = result["sigma"].as<double>();

@@ -41,13 +41,9 @@ void add_snr_options(cxxopts::Options& options) {
       ("o,outdir", "write the .singlepulse files here (default: beside each input)",
        cxxopts::value<std::string>())
       ("cands", "clustered candidate list ('-' = stdout)",
-       cxxopts::value<std::string>()->default_value("-"))
-      ("cluster-dm-trials", "join events at most this many DM trials apart",
-       cxxopts::value<int>()->default_value("2"))
-      ("cluster-gap", "join events whose boxcars lie at most this many samples apart",
-       cxxopts::value<int64_t>()->default_value("2"))
-      ("cluster-width-ratio", "join only events whose widths differ by at most this factor "
-       "(0 = any)", cxxopts::value<double>()->default_value("0"))
+       cxxopts::value<std::string>()->default_value("-"));
+  add_cluster_options(options, "");
+  options.add_options()
       ("lodm", "filterbank input: the lowest DM trial",
        cxxopts::value<double>()->default_value("0"))
       ("dmstep", "filterbank input: the DM step", cxxopts::value<double>()->default_value("1"))
@@ -125,6 +121,28 @@ std::vector<int> widths_for_max_seconds(double max_width_s, double dt_s) {
   return widths;
 }
 
+void add_cluster_options(cxxopts::Options& options, const std::string& help_prefix) {
+  options.add_options()
+      ("cluster-dm-trials", help_prefix + "join events at most this many DM trials apart",
+       cxxopts::value<int>()->default_value("2"))
+      ("cluster-gap", help_prefix + "join events whose boxcars lie at most this many samples "
+       "apart", cxxopts::value<int64_t>()->default_value("2"))
+      ("cluster-width-ratio", help_prefix + "join only events whose widths differ by at most "
+       "this factor (0 = any)", cxxopts::value<double>()->default_value("0"));
+}
+
+ClusterSettings read_cluster_options(const cxxopts::ParseResult& result) {
+  ClusterSettings c;
+  c.dm_trials = result["cluster-dm-trials"].as<int>();
+  c.gap_samples = result["cluster-gap"].as<int64_t>();
+  c.width_ratio = result["cluster-width-ratio"].as<double>();
+  if (c.dm_trials < 0 || c.gap_samples < 0 || c.width_ratio < 0.0)
+    throw UsageError("the --cluster-* values must be >= 0");
+  if (c.width_ratio > 0.0 && c.width_ratio < 1.0)
+    throw UsageError("--cluster-width-ratio must be 0 (any) or at least 1");
+  return c;
+}
+
 SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
                                const std::vector<std::string>& positional) {
   SnrRunOptions o;
@@ -142,13 +160,7 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
   if (result.count("outdir")) o.outdir = result["outdir"].as<std::string>();
   o.cands = result["cands"].as<std::string>();
-  o.cluster.dm_trials = result["cluster-dm-trials"].as<int>();
-  o.cluster.gap_samples = result["cluster-gap"].as<int64_t>();
-  o.cluster.width_ratio = result["cluster-width-ratio"].as<double>();
-  if (o.cluster.dm_trials < 0 || o.cluster.gap_samples < 0 || o.cluster.width_ratio < 0.0)
-    throw UsageError("the --cluster-* values must be >= 0");
-  if (o.cluster.width_ratio > 0.0 && o.cluster.width_ratio < 1.0)
-    throw UsageError("--cluster-width-ratio must be 0 (any) or at least 1");
+  o.cluster = read_cluster_options(result);
   o.lodm = result["lodm"].as<double>();
   o.dmstep = result["dmstep"].as<double>();
   o.numdms = result["numdms"].as<int>();

@@ -35,6 +35,11 @@ struct SnrRunOptions {
 };
 
 void add_snr_options(cxxopts::Options& options);
+
+// The clustering options (--cluster-dm-trials, --cluster-gap, --cluster-width-ratio), declared
+// once for snr and sift (`help_prefix` leads each help line), and read with their checks.
+void add_cluster_options(cxxopts::Options& options, const std::string& help_prefix);
+ClusterSettings read_cluster_options(const cxxopts::ParseResult& result);
 // Reads the parsed options; throws UsageError for bad values. `positional` are the file
 // arguments; --glob patterns are expanded here (a pattern that matches nothing is an error).
 SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
