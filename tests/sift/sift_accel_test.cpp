@@ -174,6 +174,23 @@ TEST(SiftAccel, DropsWeakCandidatesFileByFile) {
   kept.clear();
   for (const SiftCandidate& c : reject_weak_candidates(f.candidates, s)) kept.push_back(c.candnum);
   EXPECT_EQ(kept, (std::vector<int>{1, 9}));
+  // Each threshold moved lets in (or keeps out) just the candidates it concerns.
+  const auto kept_with = [&](const AccelSiftSettings& settings) {
+    std::vector<int> numbers;
+    for (const SiftCandidate& c : reject_weak_candidates(f.candidates, settings))
+      numbers.push_back(c.candnum);
+    return numbers;
+  };
+  AccelSiftSettings wide_periods;
+  wide_periods.min_period_s = 0.0003;
+  wide_periods.max_period_s = 40.0;
+  EXPECT_EQ(kept_with(wide_periods), (std::vector<int>{1, 2, 3, 5, 9}));
+  AccelSiftSettings high_cpow;
+  high_cpow.c_pow_threshold = 200.0;
+  EXPECT_EQ(kept_with(high_cpow), (std::vector<int>{1, 9}));
+  AccelSiftSettings low_harm_pow;
+  low_harm_pow.harm_pow_cutoff = 7.0;
+  EXPECT_EQ(kept_with(low_harm_pow), (std::vector<int>{1, 5, 7, 9}));
 }
 
 // A small survey: DM trials 0, 1, 9, 10, 11, 12 (12 without candidates).
