@@ -1,4 +1,4 @@
-// An observation held in memory and a sink that keeps every series: the dedispersion runner's
+// An observation held in memory, its header, and a sink that keeps every series: the dedispersion runner's
 // tests feed and read it through these.
 #pragma once
 #include <algorithm>
@@ -8,6 +8,18 @@
 #include "io/spectra_source.hpp"
 
 namespace rapt::testing {
+
+// An observation of `nchans` float channels from 1500 MHz down (foff_mhz < 0) or up, 256 us.
+inline ObservationInfo observation(int nchans, double foff_mhz = -2.0) {
+  ObservationInfo info;
+  info.path = "memory.fil";
+  info.nchans = nchans;
+  info.fch1_mhz = 1500.0;
+  info.foff_mhz = foff_mhz;
+  info.tsamp_s = 256e-6;
+  info.nbits = 32;
+  return info;
+}
 
 // Spectra held in memory; nspectra is hidden (-1) when `pipe` is set, as for stdin.
 class MemorySpectra : public SpectraSource {

@@ -19,16 +19,7 @@ namespace {
 using testing::MemorySink;
 using testing::MemorySpectra;
 
-ObservationInfo observation() {
-  ObservationInfo info;
-  info.path = "memory.fil";
-  info.nchans = 64;
-  info.fch1_mhz = 1500.0;
-  info.foff_mhz = -4.0;
-  info.tsamp_s = 256e-6;
-  info.nbits = 32;
-  return info;
-}
+ObservationInfo observation() { return testing::observation(64, -4.0); }
 
 std::vector<float> gaussian_noise(size_t count, unsigned seed) {
   std::mt19937 rng(seed);

@@ -18,17 +18,7 @@ namespace {
 
 using rapt::testing::MemorySink;
 using rapt::testing::MemorySpectra;
-
-rapt::ObservationInfo observation(int nchans, double foff_mhz = -2.0) {
-  rapt::ObservationInfo info;
-  info.path = "memory.fil";
-  info.nchans = nchans;
-  info.fch1_mhz = 1500.0;
-  info.foff_mhz = foff_mhz;
-  info.tsamp_s = 256e-6;
-  info.nbits = 32;
-  return info;
-}
+using rapt::testing::observation;
 
 std::vector<float> integer_noise(size_t count, unsigned seed) {
   std::mt19937 rng(seed);
