@@ -16,6 +16,7 @@
 
 #include "cli/errors.hpp"
 #include "dedisp/parallel_for.hpp"
+#include "idg/idg_aterms.hpp"
 #include "idg/idg_engine.hpp"
 #include "idg/idg_host_passes.hpp"
 #include "idg/idg_subgrid_kernels.hpp"
@@ -92,6 +93,7 @@ class CpuIdgEngine final : public IdgEngine {
           std::complex<float>* pixels = subgrid_buffer(item);
           idg_subgrid_visibilities(plan, sub, vis, unit, work_[size_t(worker)]);
           idg_grid_subgrid(tables_, s.npol, work_[size_t(worker)], pixels);
+          apply_aterms(plan, sub, vis, pixels, /*degrid=*/false);
           checkerboard_subgrid(pixels);
           fftwf_execute_dft(sub_forward_.get(), as_fftw(pixels), as_fftw(pixels));
         });
@@ -118,6 +120,7 @@ class CpuIdgEngine final : public IdgEngine {
         split_subgrid(sub, pixels);
         fftwf_execute_dft(sub_backward_.get(), as_fftw(pixels), as_fftw(pixels));
         checkerboard_subgrid(pixels);
+        apply_aterms(plan, sub, vis, pixels, /*degrid=*/true);
         idg_subgrid_visibilities(plan, sub, vis, true, work);
         idg_degrid_subgrid(tables_, s.npol, pixels, work, scratch_[size_t(worker)]);
         size_t k = 0;
@@ -141,6 +144,25 @@ class CpuIdgEngine final : public IdgEngine {
     for (size_t i = 0; i < plan.subgrids.size(); ++i)
       if (plan.subgrids[i].w_layer == z) out.push_back(i);
     return out;
+  }
+
+  // The subgrid's A-terms at every pixel (idg_aterms.hpp): P <- A1^H P A2 after gridding,
+  // P <- A1 P A2^H before degridding. Nothing without A-terms.
+  void apply_aterms(const IdgPlan& plan, const IdgSubgrid& sub, const IdgVisibilities& vis,
+                    std::complex<float>* pixels, bool degrid) const {
+    if (!vis.aterms) return;
+    const int64_t row = plan.timestep_rows[size_t(sub.first_timestep)];
+    const std::complex<float>* a1 = vis.aterms->at(sub.aterm_slot, vis.antenna1[row]);
+    const std::complex<float>* a2 = vis.aterms->at(sub.aterm_slot, vis.antenna2[row]);
+    for (size_t q = 0; q < plane_; ++q) {
+      std::complex<double> p[4];
+      for (int k = 0; k < 4; ++k) p[k] = pixels[k * plane_ + q];
+      if (degrid)
+        idg_aterm_degrid(a1 + 4 * q, a2 + 4 * q, p);
+      else
+        idg_aterm_grid(a1 + 4 * q, a2 + 4 * q, p);
+      for (int k = 0; k < 4; ++k) pixels[k * plane_ + q] = std::complex<float>(p[k]);
+    }
   }
 
   void checkerboard_subgrid(std::complex<float>* pixels) const {

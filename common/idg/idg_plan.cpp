@@ -23,6 +23,20 @@ void check_view(const IdgSettings& settings, const IdgVisibilities& vis) {
                        std::to_string(vis.products));
   for (size_t c = 0; c < vis.nchan; ++c)
     if (!(vis.freq_hz[c] > 0)) throw UsageError("IDG visibilities: channel frequencies must be > 0");
+  if (vis.aterms) {
+    if (settings.npol != 4) throw UsageError("IDG A-terms need all four polarisations gridded (npol 4)");
+    check_aterms(*vis.aterms, settings.subgrid_size);
+    for (size_t r = 0; r < vis.nrows; ++r) {
+      if (vis.antenna1[r] < 0 || vis.antenna2[r] < 0 || vis.antenna1[r] >= vis.aterms->nr_stations ||
+          vis.antenna2[r] >= vis.aterms->nr_stations)
+        throw UsageError("IDG A-terms: row " + std::to_string(r) + " has an antenna beyond the " +
+                         std::to_string(vis.aterms->nr_stations) + " stations of the A-terms");
+      const int slot = vis.aterm_slot ? vis.aterm_slot[r] : 0;
+      if (slot < 0 || slot >= vis.aterms->nr_slots)
+        throw UsageError("IDG A-terms: row " + std::to_string(r) + " is in slot " +
+                         std::to_string(slot) + " of " + std::to_string(vis.aterms->nr_slots));
+    }
+  }
 }
 
 // Rows grouped by baseline (antenna1, antenna2) in ascending order, each group in input order:
@@ -58,6 +72,7 @@ struct Step {
   int64_t unflagged = 0;  // (row, channel) pairs with any weight > 0
   double px_min = 0, px_max = 0, py_min = 0, py_max = 0;
   int64_t layer = 0;
+  int slot = 0;  // A-term time slot
 };
 
 class BaselinePlanner {
@@ -82,7 +97,8 @@ class BaselinePlanner {
 
  private:
   bool fits(const Step& step) const {
-    if (step.layer != layer_ || count_ >= s_.max_timesteps_per_subgrid) return false;
+    if (step.layer != layer_ || step.slot != slot_ || count_ >= s_.max_timesteps_per_subgrid)
+      return false;
     const double du = std::max(px_max_, step.px_max) - std::min(px_min_, step.px_min);
     const double dv = std::max(py_max_, step.py_max) - std::min(py_min_, step.py_min);
     return std::max(du, dv) + s_.kernel_size < s_.subgrid_size;
@@ -93,6 +109,7 @@ class BaselinePlanner {
     count_ = 0;
     unflagged_ = 0;
     layer_ = step.layer;
+    slot_ = step.slot;
     px_min_ = step.px_min, px_max_ = step.px_max, py_min_ = step.py_min, py_max_ = step.py_max;
     extend(step);
   }
@@ -123,6 +140,7 @@ class BaselinePlanner {
     sub.first_channel = first_channel_;
     sub.nr_channels = nr_channels_;
     sub.w_layer = int(layer_);
+    sub.aterm_slot = slot_;
     sub.x = int(x);
     sub.y = int(y);
     plan_.subgrids.push_back(sub);
@@ -137,6 +155,7 @@ class BaselinePlanner {
   int count_ = 0;
   int64_t unflagged_ = 0;
   int64_t layer_ = 0;
+  int slot_ = 0;
   double px_min_ = 0, px_max_ = 0, py_min_ = 0, py_max_ = 0;
 };
 
@@ -173,6 +192,7 @@ void plan_baseline(const IdgSettings& settings, const IdgVisibilities& vis,
     for (size_t r = begin; r < end; ++r) {
       Step step;
       step.row = rows[r];
+      step.slot = vis.aterm_slot ? vis.aterm_slot[step.row] : 0;
       step.unflagged = unflagged_in_group(vis, settings.npol, step.row, c0, nc);
       if (step.unflagged == 0) continue;
       const std::array<double, 3>& uvw = vis.uvw_m[step.row];

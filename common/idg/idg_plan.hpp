@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "idg/idg_aterms.hpp"
 #include "idg/idg_settings.hpp"
 
 namespace rapt {
@@ -30,6 +31,11 @@ struct IdgVisibilities {
   const std::complex<float>* vis = nullptr;  // [row][chan][product]; may be null for the PSF
   const float* weight = nullptr;         // [row][chan][product], >= 0
   const uint8_t* flag = nullptr;         // [row][chan][product], 1 = flagged; may be null
+  // Optional A-terms (idg_aterms.hpp; settings.npol must then be 4) and the A-term time slot
+  // of each row ([row], 0 <= slot < aterms->nr_slots; null: every row in slot 0). Antenna
+  // indices must be below aterms->nr_stations.
+  const IdgATerms* aterms = nullptr;
+  const int* aterm_slot = nullptr;
 
   size_t index(size_t row, size_t chan, int pol) const {
     return (row * nchan + chan) * products + size_t(product_index[size_t(pol)]);
@@ -50,6 +56,7 @@ struct IdgSubgrid {
   int first_channel = 0;
   int nr_channels = 0;
   int w_layer = 0;
+  int aterm_slot = 0;  // the A-term time slot of every time step (0 without A-terms)
   int x = 0;
   int y = 0;
 };
@@ -73,11 +80,12 @@ struct IdgPlan {
 // Greedy per baseline and channel group (digest 002 §2.4): starting at a baseline's first
 // time step, consecutive time steps join the subgrid while the uv footprint of all of them at
 // the group's first and last channel satisfies max(du, dv) + N_W < N-bar, they share the
-// subgrid's w-layer (the layer of the group's central w; the residual w - w_z at the first and
-// last channel must fit N_W, see idg_settings.hpp) and the subgrid has fewer than T-bar_max
-// steps; the subgrid is then centred on the footprint (rounded to a pixel). Time steps whose channels in
+// subgrid's A-term time slot and w-layer (the layer of the group's central w; the residual
+// w - w_z at the first and last channel must fit N_W, see idg_settings.hpp) and the subgrid
+// has fewer than T-bar_max steps; the subgrid is then centred on the footprint (rounded to a pixel). Time steps whose channels in
 // the group are all flagged are left out. Throws UsageError for invalid settings or a view
-// that does not fit them (npol products, null arrays). Baselines are planned on up to `threads`
+// that does not fit them (npol products, null arrays, A-terms that do not fit the settings,
+// the slots or the antennas). Baselines are planned on up to `threads`
 // threads; the plan does not depend on how many.
 IdgPlan make_idg_plan(const IdgSettings& settings, const IdgVisibilities& visibilities,
                       int threads = 1);
