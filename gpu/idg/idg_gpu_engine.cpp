@@ -6,6 +6,8 @@
 // finished image (or the predictions of each batch) come back. Batches are double-buffered: the
 // host packs (or unpacks) one batch while the device runs its neighbour, and the copies go on
 // a stream of their own, so a call runs at about the slower of the host and the device.
+// A-terms, when the call has them, go up whole at its start into a buffer the engine keeps;
+// each subgrid's descriptor names its two stations' matrices in it.
 #include "idg_gpu_engine.hpp"
 
 #include <cufft.h>
@@ -14,6 +16,7 @@
 #include <array>
 #include <chrono>
 #include <complex>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -25,6 +28,7 @@
 #include "cli/errors.hpp"
 #include "dedisp/parallel_for.hpp"
 #include "geometry/interferometer_geometry.hpp"
+#include "idg/idg_aterms.hpp"
 #include "idg/idg_gpu_factory.hpp"
 #include "idg/idg_host_passes.hpp"
 #include "idg/idg_subgrid_kernels.hpp"
@@ -228,7 +232,36 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     grow(freq_, std::max<size_t>(vis.nchan, 1));
     upload(uvw_.get(), uvw.data(), uvw.size(), stream_.get());
     upload(freq_.get(), vis.freq_hz, vis.nchan, stream_.get());
+    upload_aterms(vis.aterms);
     stream_.synchronize();  // the host vector dies here
+  }
+
+  // The call's A-terms (or none) into aterms_, kept and grown between calls, and the geometry
+  // the kernels get pointed at them. What the engine's own buffers leave free must hold them:
+  // the constructor's check_memory() could not count them.
+  void upload_aterms(const IdgATerms* aterms) {
+    geometry_.aterms = nullptr;
+    if (!aterms) return;
+    const size_t count = aterms->jones.size();
+    if (count > aterms_.size()) {
+      size_t free_bytes = 0, total_bytes = 0;
+      RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+      const size_t needed = count * sizeof(float2);
+      if (needed > free_bytes + aterms_.bytes())  // the old buffer goes before the new comes
+        throw DataError("IDG on GPU " + std::to_string(gpu_) + ": the A-terms (" +
+                        std::to_string(aterms->nr_slots) + " time slot(s) x " +
+                        std::to_string(aterms->nr_stations) + " station(s) x " +
+                        std::to_string(aterms->subgrid_size) + "^2 Jones matrices) need " +
+                        cuda::byte_size_text(needed) + " of GPU memory, but only " +
+                        cuda::byte_size_text(free_bytes + aterms_.bytes()) + " of " +
+                        cuda::byte_size_text(total_bytes) +
+                        " is free besides the grid and the subgrid batches; use fewer A-term "
+                        "time slots, a smaller grid or --device cpu");
+      grow(aterms_, count);
+    }
+    upload(aterms_.get(), reinterpret_cast<const float2*>(aterms->jones.data()), count,
+           stream_.get());
+    geometry_.aterms = aterms_.get();
   }
 
   // A whole image between the device and the caller's pageable memory, through the two slots'
@@ -327,6 +360,13 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       g.y = sub.y;
       g.vis_offset = offset;
       g.w_centre = idg_w_layer_centre(s, sub.w_layer);
+      g.aterm1 = g.aterm2 = -1;
+      if (vis.aterms) {  // the stations of the subgrid's baseline (all its rows share it)
+        const int64_t row = plan.timestep_rows[size_t(sub.first_timestep)];
+        const int base = sub.aterm_slot * vis.aterms->nr_stations;
+        g.aterm1 = base + vis.antenna1[row];
+        g.aterm2 = base + vis.antenna2[row];
+      }
       offset += sub.nr_timesteps * sub.nr_channels;
     }
     const size_t count = end - begin;
@@ -539,6 +579,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   cuda::DeviceBuffer<float> taper_, n_minus_1_;
   cuda::DeviceBuffer<double> image_taper_, freq_;
   cuda::DeviceBuffer<double3> uvw_;
+  cuda::DeviceBuffer<float2> aterms_;  // the last call's A-terms; geometry_.aterms when in use
   FftPlan grid_fft_, subgrid_fft_;
   IdgGpuCallTimes times_;
 };

@@ -36,6 +36,64 @@ __device__ __forceinline__ void phasor(float cycles, float& s, float& c) {
   __sincosf(kTwoPi * cycles, &s, &c);
 }
 
+__device__ __forceinline__ float2 cmul(float2 a, float2 b) {
+  return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+// a b + c, conj(a) b + c, a conj(b) + c.
+__device__ __forceinline__ float2 cmadd(float2 a, float2 b, float2 c) {
+  return make_float2(fmaf(a.x, b.x, fmaf(-a.y, b.y, c.x)), fmaf(a.x, b.y, fmaf(a.y, b.x, c.y)));
+}
+__device__ __forceinline__ float2 cjmadd(float2 a, float2 b, float2 c) {
+  return make_float2(fmaf(a.x, b.x, fmaf(a.y, b.y, c.x)), fmaf(a.x, b.y, fmaf(-a.y, b.x, c.y)));
+}
+__device__ __forceinline__ float2 cmjadd(float2 a, float2 b, float2 c) {
+  return make_float2(fmaf(a.x, b.x, fmaf(a.y, b.y, c.x)), fmaf(a.y, b.x, fmaf(-a.x, b.y, c.y)));
+}
+
+// The Jones matrix (xx, xy, yx, yy) at `m`: two 16-byte loads (each matrix starts on 32 bytes).
+__device__ __forceinline__ void load_jones(const float2* m, float2 (&a)[4]) {
+  const float4 lo = reinterpret_cast<const float4*>(m)[0];
+  const float4 hi = reinterpret_cast<const float4*>(m)[1];
+  a[0] = make_float2(lo.x, lo.y), a[1] = make_float2(lo.z, lo.w);
+  a[2] = make_float2(hi.x, hi.y), a[3] = make_float2(hi.z, hi.w);
+}
+
+// P <- A1^H P A2, the gridder's A-terms (idg_aterm_grid in idg_aterms.hpp).
+__device__ __forceinline__ void aterm_grid(const float2* a1, const float2* a2, float2 (&p)[4]) {
+  float2 a[4], b[4];
+  load_jones(a1, a);
+  load_jones(a2, b);
+  const float2 zero = make_float2(0.0f, 0.0f);
+  // Q = A1^H P.
+  const float2 q0 = cjmadd(a[0], p[0], cjmadd(a[2], p[2], zero));
+  const float2 q1 = cjmadd(a[0], p[1], cjmadd(a[2], p[3], zero));
+  const float2 q2 = cjmadd(a[1], p[0], cjmadd(a[3], p[2], zero));
+  const float2 q3 = cjmadd(a[1], p[1], cjmadd(a[3], p[3], zero));
+  // P = Q A2.
+  p[0] = cmadd(q0, b[0], cmul(q1, b[2]));
+  p[1] = cmadd(q0, b[1], cmul(q1, b[3]));
+  p[2] = cmadd(q2, b[0], cmul(q3, b[2]));
+  p[3] = cmadd(q2, b[1], cmul(q3, b[3]));
+}
+
+// P <- A1 P A2^H, the degridder's (idg_aterm_degrid).
+__device__ __forceinline__ void aterm_degrid(const float2* a1, const float2* a2, float2 (&p)[4]) {
+  float2 a[4], b[4];
+  load_jones(a1, a);
+  load_jones(a2, b);
+  const float2 zero = make_float2(0.0f, 0.0f);
+  // Q = A1 P.
+  const float2 q0 = cmadd(a[0], p[0], cmul(a[1], p[2]));
+  const float2 q1 = cmadd(a[0], p[1], cmul(a[1], p[3]));
+  const float2 q2 = cmadd(a[2], p[0], cmul(a[3], p[2]));
+  const float2 q3 = cmadd(a[2], p[1], cmul(a[3], p[3]));
+  // P = Q A2^H.
+  p[0] = cmjadd(q0, b[0], cmjadd(q1, b[1], zero));
+  p[1] = cmjadd(q0, b[2], cmjadd(q1, b[3], zero));
+  p[2] = cmjadd(q2, b[0], cmjadd(q3, b[1], zero));
+  p[3] = cmjadd(q2, b[2], cmjadd(q3, b[3], zero));
+}
+
 // Per-visibility phase terms in cycles: phase = dx ai + dy aj + dw (n - 1), with ai, aj the
 // pixel's offsets from the subgrid centre in subgrid widths.
 __device__ __forceinline__ float4 visibility_terms(const IdgGpuGeometry& g, const IdgGpuSubgrid& s,
@@ -73,10 +131,14 @@ __device__ __forceinline__ void timestep_terms(const IdgGpuGeometry& g, const Id
                       float(-b.z / g.speed_of_light), 0.0f);
 }
 
-template <int P, int Threads = kGridderThreads, int Px = kPixelsPerThread, int B = kGridderBlocks>
+// ATerms: a kernel of its own (P = 4 only), so that the one without keeps its registers and
+// code; the A-terms touch only the epilogue.
+template <int P, bool ATerms = false, int Threads = kGridderThreads, int Px = kPixelsPerThread,
+          int B = kGridderBlocks>
 __global__ void __launch_bounds__(Threads, B)
     gridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
                    const double* freq, const float2* values, float2* pixels) {
+  static_assert(!ATerms || P == 4, "A-terms need all four polarisations");
   __shared__ float4 base_s[kVisibilityChunk], slope_s[kVisibilityChunk];
   __shared__ float dfreq[kVisibilityChunk];
   __shared__ __align__(16) float2 vis[kVisibilityChunk][P];
@@ -157,6 +219,9 @@ __global__ void __launch_bounds__(Threads, B)
     for (int k = 0; k < Px; ++k) {
       const int q = base + threadIdx.x + k * Threads;
       if (q >= plane) continue;
+      if constexpr (ATerms)
+        aterm_grid(g.aterms + (size_t(s.aterm1) * plane + q) * 4,
+                   g.aterms + (size_t(s.aterm2) * plane + q) * 4, acc[k]);
       // Taper and the subgrid FFT's centring, fused here rather than in a pass of their own.
       const float scale = g.taper[q] * checker(q % nb + q / nb);
 #pragma unroll
@@ -166,10 +231,12 @@ __global__ void __launch_bounds__(Threads, B)
   }
 }
 
-template <int P, int Vpt = kVisPerThread, int B = kDegridderBlocks>
+// ATerms as the gridder's: they touch only the staging of the pixels.
+template <int P, bool ATerms = false, int Vpt = kVisPerThread, int B = kDegridderBlocks>
 __global__ void __launch_bounds__(kDegridderThreads, B)
     degridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
                      const double* freq, const float2* pixels, float2* predictions) {
+  static_assert(!ATerms || P == 4, "A-terms need all four polarisations");
   __shared__ float4 coords[kPixelChunk];
   __shared__ __align__(16) float2 pix[kPixelChunk][P];
   const IdgGpuSubgrid s = subgrids[blockIdx.x];
@@ -194,10 +261,24 @@ __global__ void __launch_bounds__(kDegridderThreads, B)
         coords[q] = make_float4(c.x, c.y, c.z, 0.0f);
         // The backward FFT's centring and the taper, applied once per staged pixel.
         const float scale = g.taper[qq] * checker(qq % nb + qq / nb);
+        if constexpr (ATerms) {
+          float2 x[4];
 #pragma unroll
-        for (int p = 0; p < P; ++p) {
-          const float2 x = in[size_t(p) * plane + qq];
-          pix[q][p] = make_float2(x.x * scale, x.y * scale);
+          for (int p = 0; p < 4; ++p) {
+            const float2 v = in[size_t(p) * plane + qq];
+            x[p] = make_float2(v.x * scale, v.y * scale);
+          }
+          aterm_degrid(g.aterms + (size_t(s.aterm1) * plane + qq) * 4,
+                       g.aterms + (size_t(s.aterm2) * plane + qq) * 4, x);
+          float4* dst = reinterpret_cast<float4*>(&pix[q][0]);
+          dst[0] = make_float4(x[0].x, x[0].y, x[1].x, x[1].y);
+          dst[1] = make_float4(x[2].x, x[2].y, x[3].x, x[3].y);
+        } else {
+#pragma unroll
+          for (int p = 0; p < P; ++p) {
+            const float2 x = in[size_t(p) * plane + qq];
+            pix[q][p] = make_float2(x.x * scale, x.y * scale);
+          }
         }
       }
       __syncthreads();
@@ -277,10 +358,6 @@ __device__ float2 w_phasor(int n, double cell, double w_centre, int x, int y, do
   return make_float2(float(c), float(s));
 }
 
-__device__ __forceinline__ float2 cmul(float2 a, float2 b) {
-  return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-
 __device__ __forceinline__ float inverse_taper(const double* taper, int x, int y) {
   const double t = taper[x] * taper[y];
   return t > 1e-6 ? float(1.0 / t) : 0.0f;
@@ -344,8 +421,11 @@ void launch_idg_gridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, 
     gridder_kernel<1><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq, values, pixels);
   else if (g.npol == 2)
     gridder_kernel<2><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq, values, pixels);
-  else
+  else if (!g.aterms)
     gridder_kernel<4><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq, values, pixels);
+  else
+    gridder_kernel<4, true><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq, values,
+                                                                   pixels);
   RAPT_CUDA_CHECK_LAUNCH("idg gridder_kernel");
 }
 
@@ -359,9 +439,12 @@ void launch_idg_degridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids
   else if (g.npol == 2)
     degridder_kernel<2><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq, pixels,
                                                                  predictions);
-  else
+  else if (!g.aterms)
     degridder_kernel<4><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq, pixels,
                                                                  predictions);
+  else
+    degridder_kernel<4, true><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq,
+                                                                       pixels, predictions);
   RAPT_CUDA_CHECK_LAUNCH("idg degridder_kernel");
 }
 

@@ -11,6 +11,8 @@
 //   pixels     [S][P][nb][nb]          float2: subgrid pixels or their uv (FFT in place)
 //   grid/image [P][N][N]               float2
 //   tables     [nb][nb]                float: taper and n - 1 of the subgrid's pixels
+//   aterms     [slot x stations + station][nb][nb][4]
+//                                      float2: Jones matrices xx, xy, yx, yy (idg_aterms.hpp)
 #pragma once
 #include <cuda_runtime.h>
 
@@ -26,6 +28,10 @@ struct IdgGpuSubgrid {
   int x, y;            // top-left grid pixel
   int vis_offset;      // into values / predictions, in visibilities
   double w_centre;     // wavelengths, the w-layer's centre
+  // Into aterms, in N-bar^2-matrix sets: antenna1's and antenna2's in the subgrid's slot
+  // (slot x stations + station); -1 without A-terms. Last, so the fields above keep their
+  // offsets and the kernels without A-terms their loads.
+  int aterm1, aterm2;
 };
 
 // What every kernel of one engine shares.
@@ -37,14 +43,19 @@ struct IdgGpuGeometry {
   double speed_of_light = 0;  // m/s, the host's constant (the kernels see no host headers)
   const float* taper = nullptr;      // [nb][nb]
   const float* n_minus_1 = nullptr;  // [nb][nb]
+  // Null without A-terms; with them (npol 4 only) the gridder and degridder apply every
+  // subgrid's aterm1 and aterm2 matrices at each pixel.
+  const float2* aterms = nullptr;
 };
 
-// Gridder (digest 002 §2.2): pixels[s][p] = taper checker(i+j) sum_k value_kp exp(i phase).
+// Gridder (digest 002 §2.2): pixels[s][p] = taper checker(i+j) sum_k value_kp exp(i phase),
+// then with A-terms P <- A1^H P A2 per pixel (§2.3).
 void launch_idg_gridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
                         const double3* uvw, const double* freq, const float2* values,
                         float2* pixels, cudaStream_t stream);
 
-// Degridder, the adjoint: predictions[vis][p] = sum taper checker(i+j) pixels exp(-i phase).
+// Degridder, the adjoint: predictions[vis][p] = sum taper checker(i+j) pixels exp(-i phase),
+// the pixels taken as A1 P A2^H with A-terms.
 void launch_idg_degridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
                           const double3* uvw, const double* freq, const float2* pixels,
                           float2* predictions, cudaStream_t stream);
