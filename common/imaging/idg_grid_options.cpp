@@ -60,7 +60,10 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("wstep", "w-layer thickness in wavelengths (default: from --nwlayers)",
        cxxopts::value<double>())
       ("nwlayers", "number of w-layers the data's w range is split into (0 = as few as the "
-       "kernel allows)", cxxopts::value<int>()->default_value("0"));
+       "kernel allows)", cxxopts::value<int>()->default_value("0"))
+      ("aterms", "per-station direction-dependent Jones matrices to grid (and --predict) "
+       "through: a FITS cube with axes RA, DEC, MATRIX, ANTENNA[, FREQ, TIME]",
+       cxxopts::value<std::string>());
   options.add_options("Engine")
       ("device", "auto, cpu, gpu or gpu:N",
        cxxopts::value<std::string>()->default_value("auto"))
@@ -163,6 +166,10 @@ void read_gridding_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
     o.wstep_lambda = r["wstep"].as<double>();
     if (!(o.wstep_lambda > 0) || !std::isfinite(o.wstep_lambda))
       throw UsageError("--wstep must be a positive number of wavelengths");
+  }
+  if (r.count("aterms")) {
+    o.aterms = r["aterms"].as<std::string>();
+    if (o.aterms.empty()) throw UsageError("--aterms must name a FITS file");
   }
   // With --predict and no --size, the model's size is checked when it is read.
   if (o.predict_model.empty() || o.nx > 0) check_gridding(o);

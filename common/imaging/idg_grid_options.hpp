@@ -33,6 +33,7 @@ struct IdgGridOptions {
   int max_timesteps_per_subgrid = 128;  // --max-timesteps-per-subgrid
   int max_channels_per_subgrid = 16;    // --max-channels-per-subgrid
   double wstep_lambda = 0;            // --wstep (wavelengths); 0 = from --nwlayers
+  std::string aterms;                 // --aterms FILE; "" = none
   int nwlayers = 0;                   // --nwlayers; 0 = as few as the kernel allows
 
   DeviceChoice device;                // --device

@@ -9,6 +9,7 @@
 #include "cli/file_contents.hpp"
 #include "cli/stopwatch.hpp"
 #include "idg/idg_engine.hpp"
+#include "imaging/aterm_imaging.hpp"
 #include "imaging/cell_size.hpp"
 #include "imaging/dirty_image_output.hpp"
 #include "imaging/energy_meter.hpp"
@@ -151,6 +152,87 @@ struct GriddedImages {
   std::string engine;
 };
 
+// The engine for one channel group's settings, on the device the options name.
+std::unique_ptr<IdgEngine> make_engine(const IdgGridOptions& o, const IdgSettings& settings) {
+  return o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
+                          : make_cpu_idg_engine(settings, o.thread_count());
+}
+
+// The w-layers one channel group's samples need, with its settings checked against memory.
+IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, const UvExtent& extent) {
+  const WLayerChoice layers = choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda);
+  settings.nr_w_layers = layers.nr_w_layers;
+  settings.w_step_lambda = layers.w_step_lambda;
+  settings.validate();
+  check_memory(settings, o.thread_count(), 0);
+  return settings;
+}
+
+void describe_group(const ChannelGroup& group, const IdgSettings& settings, const UvExtent& extent,
+                    const Messages& messages) {
+  messages.detail(format_string(
+      "channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %d w-layer%s of %.4g "
+      "wavelengths", group.first, group.first + group.count - 1, extent.max_uv_lambda,
+      extent.max_w_lambda, settings.nr_w_layers, settings.nr_w_layers == 1 ? "" : "s",
+      settings.w_step_lambda));
+}
+
+void note_empty(const IdgGridOptions& o, const ChannelGroup& group, const std::string& pol,
+                GriddedImages& result) {
+  result.empty.push_back(format_string(
+      "%s: channels %d-%d hold no unflagged %s visibilities: %s is empty", o.input.c_str(),
+      group.first, group.first + group.count - 1, pol.c_str(), result.images.back().path.c_str()));
+}
+
+// One channel group through the A-terms: the four correlations gridded at once with the
+// A-terms sampled at the group's centre frequency, then each --pol image formed from them; the
+// PSF is the same combination of the correlations' PSFs, made without the A-terms.
+void grid_channel_group_through_aterms(const IdgGridOptions& o, const VisibilitySet& vs,
+                                       const OutputPlan& out, size_t g, IdgSettings settings,
+                                       const ATermInput& aterms, const Messages& messages,
+                                       GriddedImages& result) {
+  const ChannelGroup& group = out.groups[g];
+  const CorrelationProducts correlations = correlation_products(vs.stokes, o.input);
+  const ImagingSamples samples = make_imaging_samples(
+      vs, group, correlation_outputs(correlations), o.weighting, o.nx, o.ny, o.cell_rad);
+  const UvExtent extent = uv_extent(vs, samples);
+  settings.npol = 4;
+  settings = layered_settings(o, settings, extent);
+  std::unique_ptr<IdgEngine> engine = make_engine(o, settings);
+  result.engine = engine->name();
+  describe_group(group, settings, extent, messages);
+
+  const double centre_hz = 0.5 * (samples.freq_hz.front() + samples.freq_hz.back());
+  const IdgATerms sampled =
+      sample_aterms(aterms.cube, settings, centre_hz, int(vs.array.antennas.size()));
+  IdgVisibilities view = view_of(vs, samples, 0);
+  view.product_index = {0, 1, 2, 3};
+  view.aterms = &sampled;
+  view.aterm_slot = aterms.slot.data();
+  const IdgPlan plan = make_idg_plan(settings, view, engine->host_threads());
+  check_plan(plan, o, extent);
+  IdgImage planes;
+  engine->grid(plan, view, planes);
+  result.placed += plan.visibilities_placed;
+  result.gridded += plan.visibilities_placed;
+  std::vector<std::complex<float>> image(size_t(o.nx) * o.nx);
+  for (size_t p = 0; p < out.pols.size(); ++p) {
+    combine_correlation_planes(out.pols[p], correlations, planes, image.data());
+    result.images.push_back({dirty_name(o, out, g, p), sky_image(image.data(), o.nx, o.cell_rad, vs,
+                                                                 samples.freq_hz, out.pols[p].fits_stokes)});
+    if (plan.visibilities_placed == 0) note_empty(o, group, out.pols[p].name, result);
+  }
+  if (o.psf) {
+    IdgVisibilities plain = view;
+    plain.aterms = nullptr;
+    engine->psf(plan, plain, planes);
+    result.gridded += plan.visibilities_placed;
+    combine_correlation_planes(out.pols[0], correlations, planes, image.data());
+    result.images.push_back({psf_name(o, out, g), sky_image(image.data(), o.nx, o.cell_rad, vs,
+                                                            samples.freq_hz, out.pols[0].fits_stokes)});
+  }
+}
+
 // One channel group: weights, w-layers, and per polarisation its plan, dirty image and (for the
 // first) PSF.
 void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const OutputPlan& out,
@@ -160,20 +242,10 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
   const ImagingSamples samples =
       make_imaging_samples(vs, group, out.pols, o.weighting, o.nx, o.ny, o.cell_rad);
   const UvExtent extent = uv_extent(vs, samples);
-  const WLayerChoice layers = choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda);
-  settings.nr_w_layers = layers.nr_w_layers;
-  settings.w_step_lambda = layers.w_step_lambda;
-  settings.validate();
-  check_memory(settings, o.thread_count(), 0);
-  std::unique_ptr<IdgEngine> engine = o.device.use_gpu
-                                         ? make_gpu_idg_engine(settings, o.device.gpu_index)
-                                         : make_cpu_idg_engine(settings, o.thread_count());
+  settings = layered_settings(o, settings, extent);
+  std::unique_ptr<IdgEngine> engine = make_engine(o, settings);
   result.engine = engine->name();
-  const int last = group.first + group.count - 1;
-  messages.detail(format_string(
-      "channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %d w-layer%s of %.4g "
-      "wavelengths", group.first, last, extent.max_uv_lambda, extent.max_w_lambda,
-      settings.nr_w_layers, settings.nr_w_layers == 1 ? "" : "s", settings.w_step_lambda));
+  describe_group(group, settings, extent, messages);
   IdgImage dirty, psf;  // kept between calls: a fresh image costs page faults of its own
   for (size_t p = 0; p < out.pols.size(); ++p) {
     const IdgVisibilities view = view_of(vs, samples, p);
@@ -185,10 +257,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
     const int stokes = out.pols[p].fits_stokes;
     result.images.push_back({dirty_name(o, out, g, p), sky_image(dirty.plane(0), o.nx, o.cell_rad,
                                                                  vs, samples.freq_hz, stokes)});
-    if (plan.visibilities_placed == 0)
-      result.empty.push_back(format_string(
-          "%s: channels %d-%d hold no unflagged %s visibilities: %s is empty", o.input.c_str(),
-          group.first, last, out.pols[p].name.c_str(), result.images.back().path.c_str()));
+    if (plan.visibilities_placed == 0) note_empty(o, group, out.pols[p].name, result);
     if (p == 0 && o.psf) {
       engine->psf(plan, view, psf);
       result.gridded += plan.visibilities_placed;
@@ -210,13 +279,21 @@ IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
   for (const std::string& w : warnings) messages.warning(w);
   const OutputPlan out = plan_outputs(o, vs);
   describe_input(o, vs, messages);
+  ATermInput aterms;
+  if (!o.aterms.empty()) {
+    aterms = load_aterms(o.aterms, vs);
+    correlation_products(vs.stokes, o.input);  // refused before any gridding
+  }
 
   EnergyMeter meter;
   meter.start();
   const Stopwatch gridding;
   GriddedImages gridded;
   for (size_t g = 0; g < out.groups.size(); ++g) {
-    grid_channel_group(o, vs, out, g, settings, messages, gridded);
+    if (o.aterms.empty())
+      grid_channel_group(o, vs, out, g, settings, messages, gridded);
+    else
+      grid_channel_group_through_aterms(o, vs, out, g, settings, aterms, messages, gridded);
     if (messages.progress)
       std::fprintf(stderr, "\r%s: channel group %zu of %zu gridded", messages.program.c_str(),
                    g + 1, out.groups.size());

@@ -10,6 +10,7 @@
 #include "cli/file_contents.hpp"
 #include "cli/stopwatch.hpp"
 #include "idg/idg_engine.hpp"
+#include "imaging/aterm_imaging.hpp"
 #include "imaging/cell_size.hpp"
 #include "imaging/energy_meter.hpp"
 #include "imaging/memory_estimate.hpp"
@@ -115,6 +116,66 @@ int64_t degrid_product(const IdgGridOptions& o, const FitsImage& model, const Vi
   return plan.visibilities_placed;
 }
 
+// The model seen through the A-terms: a four-correlation model (a Stokes I model on both
+// parallel hands, a product's model on that product), degridded at once with every station's
+// Jones matrices, so the cross-hand products get what the matrices leak into them. Returns the
+// values predicted.
+int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, VisibilitySet& vs,
+                              IdgSettings settings, const ATermInput& aterms,
+                              std::unique_ptr<IdgEngine>& engine, std::complex<float>* predicted) {
+  const CorrelationProducts correlations = correlation_products(vs.stokes, o.input);
+  const std::vector<OutputPolarisation> outputs = correlation_outputs(correlations);
+  IdgImage image;
+  image.npol = 4;
+  image.size = model.nx;
+  image.pixels.assign(size_t(4) * model.nx * model.nx, {0.0f, 0.0f});
+  for (int k = 0; k < 4; ++k) {
+    const bool parallel_hand = k == 0 || k == 3;
+    if (outputs[size_t(k)].fits_stokes != model.stokes && !(model.stokes == 1 && parallel_hand)) continue;
+    for (size_t i = 0; i < model.pixels.size(); ++i) image.plane(k)[i] = {model.pixels[i], 0.0f};
+  }
+  const size_t nchan = vs.nchan(), values = vs.nrows() * nchan * 4;
+  std::vector<float> weights(values, 0.0f);
+  for (size_t row = 0; row < vs.nrows(); ++row)
+    if (vs.antenna1[row] != vs.antenna2[row]) std::fill_n(weights.begin() + row * nchan * 4, nchan * 4, 1.0f);
+  settings.npol = 4;
+  engine = o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
+                            : make_cpu_idg_engine(settings, o.thread_count());
+  const IdgATerms sampled = sample_aterms(aterms.cube, settings,
+                                          0.5 * (vs.channel_freq_hz.front() + vs.channel_freq_hz.back()),
+                                          int(vs.array.antennas.size()));
+  IdgVisibilities view;
+  view.nrows = vs.nrows();
+  view.nchan = nchan;
+  view.products = 4;
+  view.antenna1 = vs.antenna1.data();
+  view.antenna2 = vs.antenna2.data();
+  view.uvw_m = vs.uvw_m.data();
+  view.freq_hz = vs.channel_freq_hz.data();
+  view.weight = weights.data();
+  view.aterms = &sampled;
+  view.aterm_slot = aterms.slot.data();
+  const IdgPlan plan = make_idg_plan(engine->settings(), view, engine->host_threads());
+  if (plan.unplaced_off_grid > 0 || plan.unplaced_w > 0)
+    throw file_error(o.input, format_string(
+        "%lld visibilities cannot be predicted from %s: their baselines fall off its uv grid "
+        "(%d pixels of %s) or their w beyond the w-layers; use a model of smaller pixels",
+        (long long)(plan.unplaced_off_grid + plan.unplaced_w), o.predict_model.c_str(), model.nx,
+        describe_angle(model.cell_rad).c_str()));
+  std::vector<std::complex<float>> four(values);
+  engine->degrid(plan, image, view, four.data());
+  int64_t written = 0;
+  for (size_t row = 0; row < vs.nrows(); ++row)
+    for (size_t c = 0; c < nchan; ++c)
+      for (size_t k = 0; k < 4; ++k) {
+        const int product = correlations.product[k];
+        if (product < 0) continue;
+        predicted[vs.index(row, c, size_t(product))] = four[(row * nchan + c) * 4 + k];
+        written += vs.antenna1[row] != vs.antenna2[row];
+      }
+  return written;
+}
+
 void write_prediction(const IdgGridOptions& o, PredictOutput output, const VisibilitySet& vs) {
   switch (output) {
     case PredictOutput::model_data:
@@ -141,6 +202,11 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   check_model(model, o.predict_model, o, vs);
   const std::vector<int> products =
       predicted_products(model.stokes, vs.stokes, o.predict_model, o.input);
+  ATermInput aterms;
+  if (!o.aterms.empty()) {
+    aterms = load_aterms(o.aterms, vs);
+    correlation_products(vs.stokes, o.input);  // refused before any work
+  }
 
   IdgSettings settings = model_settings(o, model);
   double max_w = 0;
@@ -151,18 +217,23 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   settings.validate();
   check_memory(o, settings, vs);
   const IdgImage image = model_plane(model);
-  std::unique_ptr<IdgEngine> engine = o.device.use_gpu
-                                         ? make_gpu_idg_engine(settings, o.device.gpu_index)
-                                         : make_cpu_idg_engine(settings, o.thread_count());
+  std::unique_ptr<IdgEngine> engine;  // through A-terms, one of four polarisations is made below
+  if (o.aterms.empty())
+    engine = o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
+                              : make_cpu_idg_engine(settings, o.thread_count());
 
   IdgPredictSummary summary;
   EnergyMeter meter;
   meter.start();
   const Stopwatch degridding;
   std::vector<std::complex<float>> predicted(vs.vis.size(), {0.0f, 0.0f});
-  for (int product : products)
+  if (o.aterms.empty())
+    for (int product : products)
+      summary.visibilities +=
+          degrid_product(o, model, vs, weights, product, *engine, image, predicted.data());
+  else
     summary.visibilities +=
-        degrid_product(o, model, vs, weights, product, *engine, image, predicted.data());
+        degrid_through_aterms(o, model, vs, settings, aterms, engine, predicted.data());
   summary.degridding_s = degridding.seconds();
   meter.stop();
   vs.vis = std::move(predicted);

@@ -118,6 +118,7 @@ std::vector<OutputPolarisation> select_polarisations(const std::vector<std::stri
 CombinedSample combine_products(const OutputPolarisation& pol, const std::complex<float>* products,
                                 const float* weights, const uint8_t* flags) {
   CombinedSample s;
+  if (pol.terms.empty()) return s;  // a product the file does not hold
   double coefficients = 0;  // sum of |c|^2
   float smallest = INFINITY;
   for (const ProductTerm& t : pol.terms) {

@@ -38,7 +38,7 @@ std::vector<OutputPolarisation> select_polarisations(const std::vector<std::stri
 // min_k(w_k) / sum_k |c_k|^2, the inverse variance of the combination if every product had the
 // smallest of their weights (I = (XX + YY)/2 gets 2 min(w_XX, w_YY)). WSClean weights Stokes I
 // by 4 min(w_XX, w_YY), the same up to a factor that the image's normalisation removes.
-// Weight 0 when any product is flagged, has no weight or is not finite.
+// Weight 0 when any product is flagged, has no weight or is not finite, or there are no terms.
 struct CombinedSample {
   std::complex<float> value;
   float weight = 0;

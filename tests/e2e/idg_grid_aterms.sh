@@ -1,0 +1,156 @@
+#!/bin/sh
+# idg-grid --aterms from a user's side: A-term cubes written with astropy in the layout of
+# idg-grid(1) (RA, DEC, MATRIX, ANTENNA[, FREQ, TIME]). Unit matrices change no image; a gain
+# of 2 on every station scales the dirty image of the same data 4 times (conj(g1) V g2) and
+# the predicted visibilities 4 times (g1 M conj(g2)); two time slots of gains 1 and 2 average
+# to 2.5 times; a diagonal cube with a gain of 3 on Y only leaves XX alone and scales YY 9 times; a cube of too few antennas, or
+# centred elsewhere, is one line, exit 1 and no image. Exit 0 = pass, 1 = fail, 77 = skip.
+export LC_ALL=C
+BIN=${BIN:-build/bin}
+BIN=$(cd "$BIN" 2>/dev/null && pwd) || { echo "no ${BIN:-build/bin}"; exit 77; }
+IDG="$BIN/idg-grid"
+PY=/usr/bin/python3
+for program in "$BIN/simulate" "$IDG"; do
+  [ -x "$program" ] || { echo "$program not built"; exit 77; }
+done
+"$PY" -c "import numpy, astropy.io.fits" 2>/dev/null ||
+  { echo "numpy and astropy are needed to write the A-term cubes (apt-get install python3-astropy)"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+cat > "$dir/ten.txt" <<'LAYOUT'
+# telescope: TEST
+# frame: enu -30:42:39.8 21:26:38.0 1086.6
+a0     0.0     0.0  0.0  13.5
+a1   112.0   -43.0  0.4  13.5
+a2  -187.0    61.0  1.1  13.5
+a3    45.0   305.0  0.7  13.5
+a4  -402.0  -251.0  2.0  13.5
+a5   530.0   140.0  1.5  13.5
+a6   -60.0  -611.0  0.9  13.5
+a7   803.0  -420.0  3.2  13.5
+a8  -905.0   488.0  2.6  13.5
+a9   260.0   960.0  1.8  13.5
+LAYOUT
+# 2.5 Jy on pixel (44, 54) of a 128-pixel image of 6" pixels; 12 integrations of 60 s from
+# MJD 60000.1.
+"$BIN/simulate" -q --visibilities --layout "$dir/ten.txt" --freq 1400 --ra 60 --dec -30 \
+  --tstart 60000.1 --nchans 4 --bw 8 --nints 12 --int-time 60 \
+  --source ra=60.038496486,dec=-30.016661068,flux=2.5 -o "$dir/one.uvfits" 2> "$dir/err" ||
+  { echo "simulate: $(cat "$dir/err")"; exit 1; }
+
+# cube NAME MATRIX VALUES [TIMES]: a 1 x 1 screen at the phase centre (RA 60, Dec -30) of
+# ANTENNAS stations; VALUES is a Python expression for the MATRIX axis (one list), or with
+# TIMES a list of them, one per slot of 6 minutes from the observation's start.
+cube() {
+  "$PY" - "$dir/$1" "$2" "$3" "${4:-10}" "${5:-60}" <<'PYTHON' || fail "writing $1"
+import sys
+import numpy as np
+from astropy.io import fits
+path, matrix, values, antennas, ra = sys.argv[1], int(sys.argv[2]), eval(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+slots = values if isinstance(values[0], list) else [values]
+data = np.zeros((len(slots), 1, antennas, matrix, 1, 1), dtype=np.float32)
+for t, v in enumerate(slots):
+    data[t, 0, :, :, 0, 0] = v
+h = fits.Header()
+for k, (name, crval, cdelt) in enumerate([("RA---SIN", ra, -1e-3), ("DEC--SIN", -30.0, 1e-3),
+                                           ("MATRIX", 0, 1), ("ANTENNA", 0, 1),
+                                           ("FREQ", 1.4e9, 8e6),
+                                           ("TIME", 60000.1 * 86400 + 180, 360)], start=1):
+    h["CTYPE%d" % k], h["CRPIX%d" % k], h["CRVAL%d" % k], h["CDELT%d" % k] = name, 1.0, crval, cdelt
+fits.PrimaryHDU(data, h).writeto(path)
+PYTHON
+}
+cube unit.fits 2 "[1, 0]"
+cube gain2.fits 2 "[2, 0]"
+cube slots.fits 2 "[[1, 0], [2, 0]]"
+cube yy3.fits 4 "[1, 0, 3, 0]"
+cube few.fits 2 "[1, 0]" 5
+cube elsewhere.fits 2 "[1, 0]" 10 61
+
+image() {
+  name=$1; shift
+  "$IDG" -q --size 128 --scale 6asec --no-psf -o "$dir/$name" "$@" "$dir/one.uvfits" 2> "$dir/err" ||
+    fail "idg-grid $name $*: $(cat "$dir/err")"
+}
+image plain
+image unit --aterms "$dir/unit.fits"
+image gain2 --aterms "$dir/gain2.fits"
+image slots --aterms "$dir/slots.fits"
+image plain-xx --pol XX
+image yy3-xx --pol XX --aterms "$dir/yy3.fits"
+image plain-yy --pol YY
+image yy3-yy --pol YY --aterms "$dir/yy3.fits"
+
+# ratio A B FACTOR: image A is FACTOR times image B to 1e-4 of the peak over the inner 80 %.
+ratio() {
+  "$PY" - "$dir/$1-dirty.fits" "$dir/$2-dirty.fits" "$3" > "$dir/py" 2>&1 <<'PYTHON' || fail "$1 against $2: $(cat "$dir/py")"
+import sys
+import numpy as np
+from astropy.io import fits
+a, b = (fits.getdata(f)[0, 0].astype(np.float64) for f in sys.argv[1:3])
+n = a.shape[0]; e = n // 10
+factor = float(sys.argv[3])
+d = np.abs(a - factor * b)[e:n - e, e:n - e].max() / (factor * np.abs(b).max())
+assert np.abs(b).max() > 2, "no source in %s" % sys.argv[2]
+assert d <= 1e-4, "%s is not %s x %s: %.2e of the peak apart" % (sys.argv[1], sys.argv[3], sys.argv[2], d)
+PYTHON
+}
+ratio unit plain 1
+ratio gain2 plain 4
+# Two slots: the halves of the track have PSFs of their own, so only the source's pixel
+# scales by the mean gain product, (1 + 4) / 2.
+"$PY" - "$dir/slots-dirty.fits" "$dir/plain-dirty.fits" > "$dir/py" 2>&1 <<'PYTHON' || fail "slots: $(cat "$dir/py")"
+import sys
+from astropy.io import fits
+a, b = (fits.getdata(f)[0, 0, 54, 44] for f in sys.argv[1:3])
+assert b > 2 and abs(a / b - 2.5) < 1e-4, "at the source %g, %g without A-terms" % (a, b)
+PYTHON
+ratio yy3-xx plain-xx 1
+ratio yy3-yy plain-yy 9
+
+# --predict through the A-terms: 4 times the visibilities predicted without them, on every
+# product (a scalar gain leaks nothing into XY and YX, which stay 0).
+"$PY" - "$dir/plain-dirty.fits" "$dir/model.fits" <<'PYTHON' || fail "writing the model"
+import sys
+import numpy as np
+from astropy.io import fits
+hdu = fits.open(sys.argv[1])[0]
+model = np.zeros_like(hdu.data)
+model[0, 0, 54, 44] = 2.5
+hdu.header["BUNIT"] = "JY/PIXEL"
+fits.PrimaryHDU(model, hdu.header).writeto(sys.argv[2])
+PYTHON
+"$IDG" -q --predict "$dir/model.fits" -o "$dir/plain.uvfits" "$dir/one.uvfits" ||
+  fail "--predict without A-terms"
+"$IDG" -q --predict "$dir/model.fits" --aterms "$dir/gain2.fits" -o "$dir/gain2.uvfits" "$dir/one.uvfits" ||
+  fail "--predict --aterms"
+"$PY" - "$dir/plain.uvfits" "$dir/gain2.uvfits" > "$dir/py" 2>&1 <<'PYTHON' || fail "--predict --aterms values: $(cat "$dir/py")"
+import sys
+import numpy as np
+from astropy.io import fits
+a, b = fits.open(sys.argv[1])[0].data, fits.open(sys.argv[2])[0].data
+va = a.data[..., 0] + 1j * a.data[..., 1]
+vb = b.data[..., 0] + 1j * b.data[..., 1]
+assert np.abs(va).max() > 2
+err = np.abs(vb - 4 * va).max() / (4 * 2.5)
+assert err < 1e-5, "through a gain of 2: %.2g of the flux from 4 x the plain prediction" % err
+PYTHON
+
+# --- bad A-terms: one line, exit 1, no image
+expect_error() {
+  text=$1; shift
+  "$IDG" --size 128 --scale 6asec -o "$dir/out" "$@" "$dir/one.uvfits" > /dev/null 2> "$dir/err"; got=$?
+  [ "$got" = 1 ] || fail "$*: exit $got, not 1: $(cat "$dir/err")"
+  grep -q -- "$text" "$dir/err" || fail "$*: no '$text' in: $(cat "$dir/err")"
+  [ "$(grep -vc '^idg-grid: warning: ' "$dir/err")" -eq 1 ] || fail "$*: not one line: $(cat "$dir/err")"
+  [ -z "$(ls "$dir" | grep '^out')" ] || fail "$*: left $(ls "$dir" | grep '^out')"
+}
+expect_error "few.fits" --aterms "$dir/few.fits"
+expect_error "elsewhere.fits" --aterms "$dir/elsewhere.fits"
+expect_error "missing.fits" --aterms "$dir/missing.fits"
+
+[ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "idg-grid --aterms: unit, gain, time-slot and diagonal cubes, --predict through A-terms, bad cubes"
