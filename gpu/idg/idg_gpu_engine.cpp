@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -47,6 +48,17 @@ static_assert(sizeof(float2) == sizeof(std::complex<float>) &&
 std::complex<float>* as_complex(float2* p) { return reinterpret_cast<std::complex<float>*>(p); }
 const std::complex<float>* as_complex(const float2* p) {
   return reinterpret_cast<const std::complex<float>*>(p);
+}
+
+// Channels evenly spaced to 1e-12 of the first frequency (the CPU engine's test, made once for
+// the whole band): every subgrid's channels are then too.
+bool evenly_spaced(const double* freq_hz, size_t nchan) {
+  if (nchan < 3) return true;
+  const double step = freq_hz[1] - freq_hz[0];
+  for (size_t c = 2; c < nchan; ++c)
+    if (std::fabs(freq_hz[c] - freq_hz[0] - double(c) * step) > 1e-12 * std::fabs(freq_hz[0]))
+      return false;
+  return true;
 }
 
 int host_thread_count() { return int(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)); }
@@ -232,6 +244,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     grow(freq_, std::max<size_t>(vis.nchan, 1));
     upload(uvw_.get(), uvw.data(), uvw.size(), stream_.get());
     upload(freq_.get(), vis.freq_hz, vis.nchan, stream_.get());
+    geometry_.even_channels = evenly_spaced(vis.freq_hz, vis.nchan);
     upload_aterms(vis.aterms);
     stream_.synchronize();  // the host vector dies here
   }

@@ -46,6 +46,9 @@ struct IdgGpuGeometry {
   // Null without A-terms; with them (npol 4 only) the gridder and degridder apply every
   // subgrid's aterm1 and aterm2 matrices at each pixel.
   const float2* aterms = nullptr;
+  // The call's channels are evenly spaced (to 1e-12 of the first): the subgrid kernels then
+  // rotate each pixel's phasor from channel to channel instead of taking a sine and cosine.
+  bool even_channels = false;
 };
 
 // Gridder (digest 002 §2.2): pixels[s][p] = taper checker(i+j) sum_k value_kp exp(i phase),

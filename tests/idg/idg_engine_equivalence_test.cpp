@@ -200,6 +200,23 @@ TEST_P(IdgEngines, MatchTheCpuReferenceWithWideChannelGroups) {
   expect_matches_reference(s, *engine, obs, "wide channel groups");
 }
 
+// Unevenly spaced channels: the GPU kernels then take a sine and cosine per channel rather than
+// rotating the phasor from channel to channel (the other tests' channels are even).
+TEST_P(IdgEngines, MatchTheCpuReferenceWithUnevenChannels) {
+  IdgSettings s;
+  s.grid_size = 256;
+  s.image_size = 0.08;
+  s.max_timesteps_per_subgrid = 8;
+  s.max_channels_per_subgrid = 8;
+  s.npol = 2;
+  std::unique_ptr<IdgEngine> engine = make(s);
+  if (!engine) GTEST_SKIP() << "no " << GetParam() << " IDG engine in this build or on this machine";
+  testing::IdgObservation obs = testing::make_idg_observation(8, 400.0, 5.0, 12, 0.02, 8, 150e6, 1e6, 2);
+  for (size_t c = 0; c < obs.freq_hz.size(); ++c) obs.freq_hz[c] += 0.05e6 * double(c * c);
+  testing::fill_point_sources(obs, {{0.01, 0.005, 1.0}, {-0.02, 0.015, 0.5}});
+  expect_matches_reference(s, *engine, obs, "uneven channels");
+}
+
 INSTANTIATE_TEST_SUITE_P(Idg, IdgEngines, ::testing::Values("cpu", "gpu"),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
