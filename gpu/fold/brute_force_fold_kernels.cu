@@ -4,26 +4,31 @@
 // Layout. A block takes kDms DMs and kThreads periods, one period per thread. The block's kDms
 // series pass through shared memory in tiles of kTile samples, stored sample-major as float4
 // (one sample of the kDms DMs), so that every thread reads the same float4 at the same time: a
-// broadcast, one shared-memory wavefront per warp for 32 periods x 4 DMs = 128 folds. Each
-// sample is read from global memory once per block, and each tile is reused by kThreads
-// periods. A thread follows its period's phase in 32-bit fixed point (an integer add per
-// sample, the bin from __umulhi) and adds the sample into a float4 running sum in registers;
-// only when the bin changes is the run added to the thread's own histogram in shared memory
-// ([bin][dm][thread]: conflict-free, no atomics). The histograms never leave the chip: the S/N
-// is computed at the end from them, the per-DM moments and the per-period bin counts.
+// broadcast. Each sample is read from global memory once per block, and each tile is reused by
+// kThreads periods. A thread follows its period's phase in 32-bit fixed point and adds the
+// samples of a run (consecutive samples in one bin) into a float4 in registers; only when the
+// bin changes is the run added to the thread's own histogram in shared memory ([bin][dm][thread]:
+// conflict-free, no atomics). The histograms never leave the chip: the S/N is computed at the
+// end from them, the per-DM moments and the per-period bin counts.
 //
-// Estimate (H100 SXM: 132 SMs, 4 schedulers each, ~1.98 GHz boost). 2048 DMs x 2048 periods x
-// 24,414 samples = 1.02e11 folds. Per sample a thread issues ~9.5 instructions for its 4 folds
-// (LDS.128, IMAD.HI for the bin, compare and branch, 4 FADD, the phase add, 1/8 of the loop):
-// 1.02e11 / 128 folds per warp-sample x 9.5 = 7.6e9 warp instructions; at 4 per clock per SM,
-// 132 x 4 x 1.98e9 = 1.05e12 per second, so ~7 ms. Shared-memory reads: 1.02e11 / 128 = 8e8
-// warp loads at one per clock per SM = 3 ms, hidden under the issue rate. The FP32 adds alone
-// (the floor of any method that adds every sample once per fold) take 1.02e11 / (132 x 128 x
-// 1.98e9) = 3 ms. Global memory: each series is read once per period group of 128 (16 times
-// for 2048 periods), 3.2 GB, mostly from L2 since the period groups of a DM group are adjacent
-// in launch order: < 1 ms. Flushes cost ~12 instructions and happen nbins / P times per sample
-// (P in samples): negligible for P >> nbins, and about 2x the time at the shortest allowed
-// period (P = nbins samples). Target: <= 20 ms for the 2048 x 2048 x 32 one-second case.
+// Two ways through a tile, chosen per thread by its period:
+// - Runs of at least kRunPathMin samples per bin (long periods: most of any grid that spans
+//   decades): the block turns the tile into its prefix sums, so a run costs one shared read and
+//   a subtraction wherever it ends, and the thread works out where it ends from its phase (the
+//   next bin boundary over the step, in double, made exact with one integer check). The work
+//   per period is then the number of bin changes, nsamples nbins / P, not nsamples.
+// - Shorter runs: sample by sample (an integer add per sample for the phase, the bin from
+//   __umulhi, a compare, 4 adds), since there a bin change is nearly every sample anyway; in a
+//   block that also has threads on runs, each sample is a difference of two prefix sums.
+//
+// Estimate (H100 SXM: 132 SMs, 4 schedulers each, ~1.98 GHz boost), 2048 DMs x 2048 periods x
+// 24,414 samples of the thesis grid (P = 1.6 ms + k x 1.3 ms, 39 to 65,000 samples): only the
+// first ~4 periods fold sample by sample; the rest change bin 24,414 x 32 / P times, ~190,000
+// runs per DM over the whole grid against 5e7 samples. The sample-by-sample threads of the first
+// warp, ~10 instructions per sample for 4 folds plus their divergent flushes, bound each DM
+// group's first block; loading and scanning the tiles (read from L2 once per period block, 3.2 GB
+// in all) and the S/N are the rest. The short grid (P = 1.6 to 3.2 ms, a bin change every 1-3
+// samples) takes the sample-by-sample way throughout: ~7 ms of issue, more with divergence.
 #include <cstdint>
 
 #include "brute_force_fold_kernels.hpp"
@@ -38,9 +43,40 @@ constexpr int kTile = 512;      // samples per shared-memory tile
 constexpr int kUnroll = 8;      // samples loaded into registers before they are binned
 constexpr int kMaxBins = 64;    // kMaxBruteForceBins
 constexpr int kReduceThreads = 256;
+constexpr int kRunPathMin = 4;  // samples per bin from which a thread adds whole runs
+constexpr int kWarps = kThreads / 32;
+static_assert(kTile == 4 * kThreads, "prefix_tile gives each thread 4 samples");
+
+// Shared memory of a fold block: the tile (data[1 + s] holds sample s; data[0] = 0), which a
+// block with any thread on the run path turns into its prefix sums in place (data[i] = samples
+// 0 .. i - 1), the warps' totals while scanning, the bin boundaries, the histograms. One array
+// for both keeps a block at 73 KB with 32 bins, so that 3 fit an SM.
+struct FoldShared {
+  float4* data;        // [kTile + 1]
+  float4* totals;      // [kWarps]
+  uint64_t* boundary;  // [nbins + 1]: the first phase of bin b, ceil(b 2^32 / nbins)
+  float* hist;         // [nbins][kDms][kThreads]
+};
 
 size_t fold_shared_bytes(int nbins) {
-  return sizeof(float4) * kTile + sizeof(float) * size_t(nbins) * kDms * kThreads;
+  return sizeof(float4) * (kTile + 1 + kWarps) + sizeof(uint64_t) * size_t(nbins + 1) +
+         sizeof(float) * size_t(nbins) * kDms * kThreads;
+}
+
+__device__ FoldShared fold_shared(float4* shared, int nbins) {
+  FoldShared f;
+  f.data = shared;
+  f.totals = f.data + kTile + 1;
+  f.boundary = reinterpret_cast<uint64_t*>(f.totals + kWarps);
+  f.hist = reinterpret_cast<float*>(f.boundary + nbins + 1);
+  return f;
+}
+
+__device__ __forceinline__ float4 operator+(float4 a, float4 b) {
+  return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+__device__ __forceinline__ float4 operator-(float4 a, float4 b) {
+  return make_float4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w);
 }
 
 // Adds the run to the thread's histogram row for `bin` and clears it.
@@ -67,20 +103,90 @@ __device__ __forceinline__ void fold_sample(const float4 v, uint32_t step, int n
   phase += step;
 }
 
-// The tile's samples in order; kUnroll of them go to registers first so that the loads need
-// not wait behind the (possibly aliasing) histogram stores.
-__device__ __forceinline__ void fold_tile(const float4* tile, int len, uint32_t step, int nbins,
+// The tile's samples data[1 .. kTile] become their prefix sums in place, by the whole block:
+// each thread scans its own 4 samples, the warps scan their threads' totals, the block adds the
+// warps' before it.
+__device__ void prefix_tile(const FoldShared& f) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, first = 1 + threadIdx.x * 4;
+  float4 partial[4];
+  float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+  for (int u = 0; u < 4; ++u) partial[u] = sum = sum + f.data[first + u];
+  float4 scan = sum;  // inclusive over the warp's threads
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const float4 up = make_float4(__shfl_up_sync(0xffffffffu, scan.x, offset),
+                                  __shfl_up_sync(0xffffffffu, scan.y, offset),
+                                  __shfl_up_sync(0xffffffffu, scan.z, offset),
+                                  __shfl_up_sync(0xffffffffu, scan.w, offset));
+    if (lane >= offset) scan = scan + up;
+  }
+  if (lane == 31) f.totals[warp] = scan;
+  __syncthreads();
+  float4 before = scan - sum;
+  for (int w = 0; w < warp; ++w) before = before + f.totals[w];
+#pragma unroll
+  for (int u = 0; u < 4; ++u) f.data[first + u] = before + partial[u];
+}
+
+// The tile's runs for a period of at least kRunPathMin samples per bin: from the sample at `pos`
+// (phase `phase`, in bin `current`) the run ends where the phase reaches the next bin's
+// boundary; its sum is a difference of prefix sums. A run that goes past the tile's end stays
+// open in `run` for the next tile.
+__device__ __forceinline__ void fold_tile_runs(const FoldShared& f, int len, uint32_t step,
+                                               double inverse_step, int nbins, uint32_t& phase,
+                                               int& current, float4& run) {
+  const float4* prefix = f.data;
+  int pos = 0;
+  float4 at = prefix[0];
+  while (true) {
+    // Samples from pos that stay in bin `current`: the least k with phase + k step >= boundary.
+    const uint64_t gap = f.boundary[current + 1] - uint64_t(phase);
+    uint64_t k = uint64_t(ceil(double(gap) * inverse_step));
+    if (k * step < gap)
+      ++k;
+    else if (k > 1 && (k - 1) * step >= gap)
+      --k;
+    if (k > uint64_t(len - pos)) {
+      run = run + (prefix[len] - at);
+      phase += step * uint32_t(len - pos);
+      return;
+    }
+    pos += int(k);
+    const float4 next = prefix[pos];
+    run = run + (next - at);
+    at = next;
+    phase += step * uint32_t(k);
+    flush_run(f.hist, current, run);
+    current = int(__umulhi(phase, uint32_t(nbins)));
+  }
+}
+
+// The tile's samples in order, from data[1 ..] or, where the block turned the tile into prefix
+// sums, as their differences; kUnroll of them go to registers first so that the loads need not
+// wait behind the (possibly aliasing) histogram stores.
+template <bool FromPrefix>
+__device__ __forceinline__ void fold_tile(const float4* data, int len, uint32_t step, int nbins,
                                           float* hist, uint32_t& phase, int& current,
                                           float4& run) {
+  auto sample = [&](int s) { return FromPrefix ? data[s + 1] - data[s] : data[s + 1]; };
   int s = 0;
   for (; s + kUnroll <= len; s += kUnroll) {
     float4 v[kUnroll];
+    if (FromPrefix) {
+      float4 w[kUnroll + 1];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = tile[s + u];
+      for (int u = 0; u <= kUnroll; ++u) w[u] = data[s + u];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = w[u + 1] - w[u];
+    } else {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = data[s + u + 1];
+    }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) fold_sample(v[u], step, nbins, hist, phase, current, run);
   }
-  for (; s < len; ++s) fold_sample(tile[s], step, nbins, hist, phase, current, run);
+  for (; s < len; ++s) fold_sample(sample(s), step, nbins, hist, phase, current, run);
 }
 
 // S/N of the thread's kDms profiles (brute_force_fold.hpp's definition).
@@ -105,23 +211,31 @@ __device__ void write_snr(const BruteForceFoldParams& p, const float* hist, int 
   }
 }
 
-__global__ void __launch_bounds__(kThreads) brute_force_fold_kernel(BruteForceFoldParams p,
+__global__ void __launch_bounds__(kThreads, 3) brute_force_fold_kernel(BruteForceFoldParams p,
                                                                     const double* means) {
   extern __shared__ float4 shared[];
-  float4* tile = shared;
-  float* hist = reinterpret_cast<float*>(shared + kTile);
+  const FoldShared f = fold_shared(shared, p.nbins);
+  float* hist = f.hist;
   const int period = blockIdx.x * kThreads + threadIdx.x;
   const int dm0 = blockIdx.y * kDms;
   const bool active = period < p.nperiods;
   const uint32_t step = active ? p.steps[period] : 0u;
+  // Whole runs where a bin holds kRunPathMin samples or more: step nbins kRunPathMin <= 2^32.
+  const bool by_runs = active && uint64_t(step) * uint64_t(p.nbins) * kRunPathMin <= (uint64_t(1) << 32);
+  const double inverse_step = step > 0 ? 1.0 / double(step) : 0.0;
   for (int i = 0; i < p.nbins * kDms; ++i) hist[i * kThreads + threadIdx.x] = 0.f;
+  for (int b = threadIdx.x; b <= p.nbins; b += kThreads)
+    f.boundary[b] = ((uint64_t(b) << 32) + uint64_t(p.nbins) - 1) / uint64_t(p.nbins);
+  if (threadIdx.x == 0) f.data[0] = make_float4(0.f, 0.f, 0.f, 0.f);
+  // Prefix sums only where some thread of the block adds whole runs.
+  const bool scan = __syncthreads_or(by_runs);
   double mean[kDms];
 #pragma unroll
   for (int d = 0; d < kDms; ++d) mean[d] = dm0 + d < p.ndm ? means[dm0 + d] : 0.0;
   uint32_t phase = 0;
   int current = 0;
   float4 run = make_float4(0.f, 0.f, 0.f, 0.f);
-  float* tile_words = reinterpret_cast<float*>(tile);
+  float* tile_words = reinterpret_cast<float*>(f.data + 1);
   for (int64_t first = 0; first < p.nsamples; first += kTile) {
     const int len = int(min(int64_t(kTile), p.nsamples - first));
     __syncthreads();  // every thread is done with the previous tile
@@ -133,7 +247,16 @@ __global__ void __launch_bounds__(kThreads) brute_force_fold_kernel(BruteForceFo
         tile_words[s * kDms + d] = have && s < len ? float(double(__ldg(row + s)) - mean[d]) : 0.f;
     }
     __syncthreads();
-    if (active) fold_tile(tile, len, step, p.nbins, hist, phase, current, run);
+    if (scan) {
+      prefix_tile(f);
+      __syncthreads();
+    }
+    if (by_runs)
+      fold_tile_runs(f, len, step, inverse_step, p.nbins, phase, current, run);
+    else if (active && scan)
+      fold_tile<true>(f.data, len, step, p.nbins, hist, phase, current, run);
+    else if (active)
+      fold_tile<false>(f.data, len, step, p.nbins, hist, phase, current, run);
   }
   if (!active) return;
   flush_run(hist, current, run);

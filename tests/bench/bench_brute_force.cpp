@@ -72,8 +72,8 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& s, std::vector<std::st
       if (name == "thesis P grid") {
         char line[160];
         std::snprintf(line, sizeof line,
-                      "# target: 2048 x 2048 x 32, one second of data, <= 20 ms: %.2f ms: %s",
-                      t.kernel_s * 1e3, t.kernel_s <= 20e-3 ? "met" : "missed");
+                      "# target: 2048 x 2048 x 32, one second of data, <= 10 ms: %.2f ms: %s",
+                      t.kernel_s * 1e3, t.kernel_s <= 10e-3 ? "met" : "missed");
         notes.push_back(line);
       }
     }

@@ -208,7 +208,7 @@ TEST(BruteForceFoldGpu, GpuEngineMatchesTheCpuEngine) {
   if (gpu_device_count() == 0) GTEST_SKIP() << "no GPU";
   // DMs and periods that fill no block exactly; the shortest period has nbins samples.
   const int ndm = 9;
-  for (int nbins : {32, 16, 64}) {
+  for (int nbins : {32, 16, 64, 24}) {
     BruteForceFoldGrid grid;
     grid.tsamp_s = kTsamp;
     grid.periods_s = geometric_periods(300, nbins * kTsamp, 1.02);
