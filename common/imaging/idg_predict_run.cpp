@@ -91,6 +91,19 @@ IdgImage model_plane(const FitsImage& model) {
   return image;
 }
 
+// The plan of every sample of `view`; one that falls off the model's grid is an error.
+IdgPlan predict_plan(const IdgGridOptions& o, const FitsImage& model, const IdgEngine& engine,
+                     const IdgVisibilities& view) {
+  IdgPlan plan = make_idg_plan(engine.settings(), view, engine.host_threads());
+  if (plan.unplaced_off_grid > 0 || plan.unplaced_w > 0)
+    throw file_error(o.input, format_string(
+        "%lld visibilities cannot be predicted from %s: their baselines fall off its uv grid "
+        "(%d pixels of %s) or their w beyond the w-layers; use a model of smaller pixels",
+        (long long)(plan.unplaced_off_grid + plan.unplaced_w), o.predict_model.c_str(), model.nx,
+        describe_angle(model.cell_rad).c_str()));
+  return plan;
+}
+
 // Degrids product `product` of every sample into `predicted`; returns the values predicted.
 int64_t degrid_product(const IdgGridOptions& o, const FitsImage& model, const VisibilitySet& vs,
                        const std::vector<float>& weights, int product, IdgEngine& engine,
@@ -105,13 +118,7 @@ int64_t degrid_product(const IdgGridOptions& o, const FitsImage& model, const Vi
   view.uvw_m = vs.uvw_m.data();
   view.freq_hz = vs.channel_freq_hz.data();
   view.weight = weights.data();
-  const IdgPlan plan = make_idg_plan(engine.settings(), view, engine.host_threads());
-  if (plan.unplaced_off_grid > 0 || plan.unplaced_w > 0)
-    throw file_error(o.input, format_string(
-        "%lld visibilities cannot be predicted from %s: their baselines fall off its uv grid "
-        "(%d pixels of %s) or their w beyond the w-layers; use a model of smaller pixels",
-        (long long)(plan.unplaced_off_grid + plan.unplaced_w), o.predict_model.c_str(), model.nx,
-        describe_angle(model.cell_rad).c_str()));
+  const IdgPlan plan = predict_plan(o, model, engine, view);
   engine.degrid(plan, image, view, predicted);
   return plan.visibilities_placed;
 }
@@ -155,13 +162,7 @@ int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, V
   view.weight = weights.data();
   view.aterms = &sampled;
   view.aterm_slot = aterms.slot.data();
-  const IdgPlan plan = make_idg_plan(engine->settings(), view, engine->host_threads());
-  if (plan.unplaced_off_grid > 0 || plan.unplaced_w > 0)
-    throw file_error(o.input, format_string(
-        "%lld visibilities cannot be predicted from %s: their baselines fall off its uv grid "
-        "(%d pixels of %s) or their w beyond the w-layers; use a model of smaller pixels",
-        (long long)(plan.unplaced_off_grid + plan.unplaced_w), o.predict_model.c_str(), model.nx,
-        describe_angle(model.cell_rad).c_str()));
+  const IdgPlan plan = predict_plan(o, model, *engine, view);
   std::vector<std::complex<float>> four(values);
   engine->degrid(plan, image, view, four.data());
   int64_t written = 0;

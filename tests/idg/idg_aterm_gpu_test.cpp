@@ -1,7 +1,7 @@
 // The GPU engine's A-terms against the CPU engine's (the reference: idg_aterm_grid and
 // idg_aterm_degrid in double), with full-Jones matrices that differ per pixel, station and
 // time slot; and identity A-terms against none. Skips while no GPU engine can be made (no CUDA
-// build, no device). Images are compared as in idg_engine_equivalence_test.cpp: the difference
+// build, no device). Images are compared as idg_engine_comparison.hpp says: the difference
 // times taper(x) taper(y), against the peak, and the degridded model only where
 // 1 / taper <= 100.
 #include <gtest/gtest.h>
@@ -19,6 +19,7 @@
 #include "idg/idg_aterms.hpp"
 #include "idg/idg_engine.hpp"
 #include "idg/idg_taper.hpp"
+#include "idg_engine_comparison.hpp"
 #include "idg_test_support.hpp"
 
 namespace rapt {
@@ -34,35 +35,9 @@ std::unique_ptr<IdgEngine> make_gpu(const IdgSettings& s) {
   }
 }
 
-// max |a - b| taper(x) taper(y) over every pixel and polarisation, and max |a|.
-struct ImageDifference {
-  double diff = 0, peak = 0;
-};
-ImageDifference tapered_difference(const IdgSettings& s, const IdgImage& a, const IdgImage& b) {
-  const std::vector<double> taper = idg_image_taper(s.subgrid_size, s.grid_size);
-  const int n = s.grid_size;
-  ImageDifference d;
-  for (int p = 0; p < a.npol; ++p)
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x) {
-        const size_t i = (size_t(p) * n + y) * n + x;
-        d.peak = std::max(d.peak, double(std::abs(a.pixels[i])));
-        d.diff = std::max(d.diff, double(std::abs(a.pixels[i] - b.pixels[i])) *
-                                      taper[size_t(x)] * taper[size_t(y)]);
-      }
-  return d;
-}
-
-// `image` where 1 / (taper(x) taper(y)) <= 100, 0 elsewhere.
-IdgImage trusted_part(const IdgSettings& s, IdgImage image) {
-  const std::vector<double> taper = idg_image_taper(s.subgrid_size, s.grid_size);
-  const int n = s.grid_size;
-  for (int p = 0; p < image.npol; ++p)
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x)
-        if (taper[size_t(x)] * taper[size_t(y)] < 0.01) image.plane(p)[size_t(y) * n + x] = 0;
-  return image;
-}
+using testing::ImageDifference;
+using testing::tapered_difference;
+using testing::trusted_part;
 
 // max |a - b| and max |a|.
 std::pair<double, double> prediction_difference(const std::vector<std::complex<float>>& a,
