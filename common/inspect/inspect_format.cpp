@@ -49,6 +49,7 @@ InspectFormat detect_fits(std::string_view head) {
   if (fits_card_value(head, "GROUPS") == "T") return InspectFormat::kUvfits;
   if (fits_card_value(head, "FITSTYPE").find("PSRFITS") != std::string::npos)
     return InspectFormat::kSpectra;
+  if (fits_card_value(head, "CTYPE3") == "MATRIX") return InspectFormat::kATermCube;
   if (fits_integer(head, "NAXIS") >= 2 && fits_integer(head, "NAXIS1") > 0 &&
       fits_integer(head, "NAXIS2") > 0)
     return InspectFormat::kFitsImage;

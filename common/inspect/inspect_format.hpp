@@ -2,6 +2,7 @@
 // structure), never from its name alone: the approach of htslib's hts_detect_format.
 //
 //   FITS ("SIMPLE  =" card): GROUPS = T -> UVFITS; FITSTYPE 'PSRFITS' -> PSRFITS;
+//                            CTYPE3 'MATRIX' -> A-term cube (idg-grid --aterms);
 //                            NAXIS >= 2 with NAXIS1, NAXIS2 > 0 -> FITS image
 //   GUPPI RAW (80-byte cards, '=' in column 9), PSRDADA (text header with HDR_SIZE),
 //   VDIF (a frame header whose length repeats at the next frame) -> voltages
@@ -24,6 +25,7 @@ enum class InspectFormat {
   kVoltages,        // GUPPI RAW, PSRDADA, VDIF (open_voltage_file decides)
   kUvfits,
   kFitsImage,
+  kATermCube,
   kMeasurementSet,
   kLayout,
 };

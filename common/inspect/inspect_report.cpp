@@ -33,6 +33,7 @@ std::string inspect_file(const std::string& path, const InspectSettings& setting
     case InspectFormat::kVoltages: return describe_voltage_file(path, settings, warnings);
     case InspectFormat::kUvfits: return describe_uvfits_file(path, settings, warnings);
     case InspectFormat::kFitsImage: return describe_fits_image_file(path, settings, warnings);
+    case InspectFormat::kATermCube: return describe_aterm_cube_file(path, settings);
     case InspectFormat::kMeasurementSet: return describe_measurement_set(path, settings, warnings);
     case InspectFormat::kLayout: return describe_layout_file(path);
     case InspectFormat::kSpectra: break;

@@ -27,6 +27,8 @@ std::string describe_measurement_set(const std::string& path, const InspectSetti
 // A FITS sky image.
 std::string describe_fits_image_file(const std::string& path, const InspectSettings& settings,
                                      std::vector<std::string>* warnings);
+// An A-term cube of per-station Jones matrices (idg-grid --aterms).
+std::string describe_aterm_cube_file(const std::string& path, const InspectSettings& settings);
 // A plain-text array layout file.
 std::string describe_layout_file(const std::string& path);
 

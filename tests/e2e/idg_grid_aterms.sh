@@ -4,7 +4,7 @@
 # of 2 on every station scales the dirty image of the same data 4 times (conj(g1) V g2) and
 # the predicted visibilities 4 times (g1 M conj(g2)); two time slots of gains 1 and 2 average
 # to 2.5 times; a diagonal cube with a gain of 3 on Y only leaves XX alone and scales YY 9 times; a cube of too few antennas, or
-# centred elsewhere, is one line, exit 1 and no image. Exit 0 = pass, 1 = fail, 77 = skip.
+# centred elsewhere, is one line, exit 1 and no image; inspect describes a cube. Exit 0 = pass, 1 = fail, 77 = skip.
 export LC_ALL=C
 BIN=${BIN:-build/bin}
 BIN=$(cd "$BIN" 2>/dev/null && pwd) || { echo "no ${BIN:-build/bin}"; exit 77; }
@@ -69,6 +69,15 @@ cube slots.fits 2 "[[1, 0], [2, 0]]"
 cube yy3.fits 4 "[1, 0, 3, 0]"
 cube few.fits 2 "[1, 0]" 5
 cube elsewhere.fits 2 "[1, 0]" 10 61
+
+# inspect reports a cube's shape, slots and values.
+if [ -x "$BIN/inspect" ]; then
+  "$BIN/inspect" "$dir/slots.fits" > "$dir/report" 2>&1 || fail "inspect slots.fits: $(cat "$dir/report")"
+  for text in "(A-term cube)" "Matrix .*2 (one complex gain per station)" "Antennas .*10" \
+      "Time slots .*2 of 360 s" "|XX|, |YY| .*1 to 2"; do
+    grep -q -- "$text" "$dir/report" || fail "inspect slots.fits lacks '$text': $(cat "$dir/report")"
+  done
+fi
 
 image() {
   name=$1; shift

@@ -51,6 +51,11 @@ TEST(InspectFormat, TellsTheFitsKindsApart) {
   EXPECT_EQ(detect_format_from_bytes(fits_header(card("NAXIS", "4") + card("NAXIS1", "64") +
                                                  card("NAXIS2", "64")), 100000),
             InspectFormat::kFitsImage);
+  // An image whose third axis is MATRIX holds A-terms (idg-grid --aterms).
+  EXPECT_EQ(detect_format_from_bytes(fits_header(card("NAXIS", "6") + card("NAXIS1", "32") +
+                                                 card("NAXIS2", "32") + card("NAXIS3", "8") +
+                                                 card("CTYPE3", "'MATRIX  '")), 100000),
+            InspectFormat::kATermCube);
   EXPECT_EQ(detect_format_from_bytes(fits_header(card("NAXIS", "0") +
                                                  card("FITSTYPE", "'PSRFITS '")), 100000),
             InspectFormat::kSpectra);
