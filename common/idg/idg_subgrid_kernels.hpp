@@ -1,6 +1,7 @@
 // The per-subgrid kernels of IDG (digest 002 §2.2, Algorithms 1 and 2): the gridder, a direct
 // DFT of one subgrid's visibilities onto its N-bar x N-bar image-domain pixels, and the
-// degridder, its adjoint. Shared by the CPU engine and the tests; plain loops in double.
+// degridder, its adjoint. Shared by the CPU engine and the tests; in double, the loops over a
+// subgrid row on short vectors.
 //
 // Subgrid pixel (i, j) looks at l_i = -(i - N-bar/2) S / N-bar, m_j = (j - N-bar/2) S / N-bar:
 // the full image's lattice thinned by N / N-bar, so no half-pixel correction is needed in the
@@ -27,6 +28,11 @@ struct IdgSubgridTables {
   std::vector<double> angle;       // [i] 2 pi (i - N-bar/2) / N-bar
   std::vector<double> n_minus_1;   // [j][i] n - 1 at (l_i, m_j)
   std::vector<double> taper;       // [j][i]
+  // The same rows padded to the kernels' vector width (padded_size), for the CPU loops:
+  std::vector<double> padded_angle;      // [i], 0 in the padding
+  std::vector<double> padded_n_minus_1;  // [j][i], 0 in the padding
+  std::vector<double> live;              // [i]: 1 for a pixel, 0 for the padding
+  int padded_size = 0;
 };
 
 // Per-visibility terms of the phase above, and the visibility itself.
