@@ -180,16 +180,6 @@ void row_phasors(const IdgSubgridTables& tables, const IdgSubgridWork& work, int
   }
 }
 
-// phasor[i] *= step[i] for the next channel.
-void step_row(RowPhasors& ph) {
-  for (size_t i = 0; i < ph.re.size(); i += kLanes) {
-    const Vec re = load(&ph.re[i]), im = load(&ph.im[i]);
-    const Vec sr = load(&ph.step_re[i]), si = load(&ph.step_im[i]);
-    store(&ph.re[i], re * sr - im * si);
-    store(&ph.im[i], re * si + im * sr);
-  }
-}
-
 }  // namespace
 
 void idg_grid_subgrid(const IdgSubgridTables& tables, int npol, const IdgSubgridWork& work,
@@ -255,22 +245,26 @@ void idg_degrid_subgrid(const IdgSubgridTables& tables, int npol, const std::com
     sums.assign(size_t(nc) * 4, 0.0);
     for (int j = 0; j < nb; ++j)
       for (int c = 0; c < nc; ++c) {
-        if (c == 0 || !work.even_channels)
-          row_phasors(tables, work, t, j, c, ph);
-        else
-          step_row(ph);
-        for (int p = 0; p < npol; ++p) {
-          const double* xr = &tap_re[p * padded_plane + size_t(j) * width];
-          const double* xi = &tap_im[p * padded_plane + size_t(j) * width];
-          Vec re{}, im{};
-          for (int i = 0; i < width; i += kLanes) {
-            const Vec pr = load(&ph.re[size_t(i)]), pi = load(&ph.im[size_t(i)]);
-            const Vec a = load(xr + i), b = load(xi + i);
-            re += a * pr + b * pi;
-            im += b * pr - a * pi;
+        if (c == 0 || !work.even_channels) row_phasors(tables, work, t, j, c, ph);
+        // The next channel's phasors are this one's stepped, in the same pass.
+        const bool step = work.even_channels && c + 1 < nc;
+        Vec re[4] = {}, im[4] = {};
+        for (int i = 0; i < width; i += kLanes) {
+          const Vec pr = load(&ph.re[size_t(i)]), pi = load(&ph.im[size_t(i)]);
+          for (int p = 0; p < npol; ++p) {
+            const size_t at = p * padded_plane + size_t(j) * width + size_t(i);
+            const Vec a = load(&tap_re[at]), b = load(&tap_im[at]);
+            re[p] += a * pr + b * pi;
+            im[p] += b * pr - a * pi;
           }
-          sums[size_t(c) * 4 + p] += std::complex<double>(lane_sum(re), lane_sum(im));
+          if (step) {
+            const Vec sr = load(&ph.step_re[size_t(i)]), si = load(&ph.step_im[size_t(i)]);
+            store(&ph.re[size_t(i)], pr * sr - pi * si);
+            store(&ph.im[size_t(i)], pr * si + pi * sr);
+          }
         }
+        for (int p = 0; p < npol; ++p)
+          sums[size_t(c) * 4 + p] += std::complex<double>(lane_sum(re[p]), lane_sum(im[p]));
       }
     for (int c = 0; c < nc; ++c)
       for (int p = 0; p < npol; ++p) work.visibilities[size_t(t) * nc + c].value[p] = sums[size_t(c) * 4 + p];
