@@ -336,6 +336,7 @@ bool PsrdadaReader::load_chunk() {
   chunk_ntime_ = n;
   if (n == 0) return false;
   const int64_t per_time = int64_t(v.npol) * v.values_per_sample();
+  if (raw_rows()) return true;  // read() decodes the rows straight from raw_
   const int64_t nvalues = n * v.nchan * v.nant * per_time;
   values_.resize(size_t(nvalues));
   decode_voltage_values(raw_.data(), size_t(nvalues), v.nbits, values_.data());
@@ -363,6 +364,14 @@ bool PsrdadaReader::load_chunk() {
   return true;
 }
 
+// ORDER TFATP blocks hold the canonical rows ([channel][antenna] of time samples) already: read()
+// decodes them from the raw bytes straight into the caller's block, one pass over the data
+// instead of decoding into a chunk and copying it. (4-bit rows must start on a byte.)
+bool PsrdadaReader::raw_rows() const {
+  const VoltageHeader& v = dada_.voltage;
+  return dada_.order == "TFATP" && (v.nbits != 4 || (v.npol * v.values_per_sample()) % 2 == 0);
+}
+
 int64_t PsrdadaReader::read(int64_t nsamples, VoltageBlock& block) {
   const VoltageHeader& v = dada_.voltage;
   const int64_t nrows = int64_t(v.nchan) * v.nant;
@@ -370,9 +379,18 @@ int64_t PsrdadaReader::read(int64_t nsamples, VoltageBlock& block) {
   nsamples = std::max<int64_t>(nsamples, 0);
   block.first_sample = next_sample_;
   block.data.resize(v.block_values(nsamples));
-  const int64_t done = fill_time_rows(
-      samples_, chunk_ntime_, chunk_pos_, [this] { return !at_end_ && load_chunk(); }, nsamples,
-      nrows, per_time, block.data.data());
+  float* out = block.data.data();
+  const auto refill = [this] { return !at_end_ && load_chunk(); };
+  const int64_t done =
+      raw_rows()
+          ? fill_time_rows(
+                [&](int64_t from, int64_t count, int64_t done_so_far) {
+                  decode_time_range(raw_.data(), chunk_ntime_, from, v.nbits, out, nsamples,
+                                    done_so_far, count, nrows, per_time);
+                },
+                chunk_ntime_, chunk_pos_, refill, nsamples, nrows, per_time, out)
+          : fill_time_rows(samples_, chunk_ntime_, chunk_pos_, refill, nsamples, nrows, per_time,
+                           out);
   if (done < nsamples) block.data.resize(v.block_values(done));
   block.nsamples = done;
   next_sample_ += done;

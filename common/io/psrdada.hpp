@@ -74,6 +74,8 @@ class PsrdadaReader : public VoltageReader {
  private:
   void read_header();
   size_t read_bytes(uint8_t* out, size_t wanted);
+  // Whether read() decodes rows straight from raw_ (ORDER TFATP).
+  bool raw_rows() const;
   bool load_chunk();
   void load_ftp_chunk(int64_t ntime);
   void note_partial(size_t bytes);

@@ -104,13 +104,46 @@ int64_t encode_voltage_values(const float* in, size_t nvalues, int nbits, uint8_
 
 namespace rapt {
 
+namespace {
+
+// Calls f(first, last) over rows [0, nrows) in pieces of about kPieceBytes of `row_bytes` rows,
+// on several threads when there is enough to share: like decoding, a block of hundreds of MiB
+// takes one core longer than the GPU's work on it.
+template <typename F>
+void for_row_pieces(int64_t nrows, size_t row_bytes, F&& f) {
+  constexpr size_t kPieceBytes = size_t(16) << 20;
+  const int threads = int(std::min<unsigned>(std::max(std::thread::hardware_concurrency(), 1u), 8u));
+  if (row_bytes * size_t(nrows) < 2 * kPieceBytes || threads < 2 || nrows < 2) return f(int64_t(0), nrows);
+  const int64_t rows_per_piece = std::max<int64_t>(1, int64_t(kPieceBytes / std::max<size_t>(row_bytes, 1)));
+  const size_t npieces = size_t((nrows + rows_per_piece - 1) / rows_per_piece);
+  parallel_for(threads, npieces, [&](size_t piece, int) {
+    const int64_t first = int64_t(piece) * rows_per_piece;
+    f(first, std::min(nrows, first + rows_per_piece));
+  });
+}
+
+}  // namespace
+
 void copy_time_range(const float* src, int64_t src_ntime, int64_t src_t0, float* dst,
                      int64_t dst_ntime, int64_t dst_t0, int64_t count, int64_t nrows,
                      int64_t values_per_time) {
   const size_t row_bytes = size_t(count * values_per_time) * sizeof(float);
-  for (int64_t r = 0; r < nrows; ++r)
-    std::memcpy(dst + (r * dst_ntime + dst_t0) * values_per_time,
-                src + (r * src_ntime + src_t0) * values_per_time, row_bytes);
+  for_row_pieces(nrows, row_bytes, [&](int64_t first, int64_t last) {
+    for (int64_t r = first; r < last; ++r)
+      std::memcpy(dst + (r * dst_ntime + dst_t0) * values_per_time,
+                  src + (r * src_ntime + src_t0) * values_per_time, row_bytes);
+  });
+}
+
+void decode_time_range(const uint8_t* src, int64_t src_ntime, int64_t src_t0, int nbits,
+                       float* dst, int64_t dst_ntime, int64_t dst_t0, int64_t count,
+                       int64_t nrows, int64_t values_per_time) {
+  const size_t row_values = size_t(count * values_per_time);
+  for_row_pieces(nrows, row_values * sizeof(float), [&](int64_t first, int64_t last) {
+    for (int64_t r = first; r < last; ++r)
+      decode_range(src + voltage_bytes(size_t((r * src_ntime + src_t0) * values_per_time), nbits),
+                   row_values, nbits, dst + (r * dst_ntime + dst_t0) * values_per_time);
+  });
 }
 
 void shrink_time_rows(float* data, int64_t from_ntime, int64_t to_ntime, int64_t nrows,
@@ -122,9 +155,10 @@ void shrink_time_rows(float* data, int64_t from_ntime, int64_t to_ntime, int64_t
                  size_t(to_ntime * values_per_time) * sizeof(float));
 }
 
-int64_t fill_time_rows(const std::vector<float>& chunk, const int64_t& chunk_ntime,
-                       int64_t& chunk_pos, const std::function<bool()>& refill, int64_t nsamples,
-                       int64_t nrows, int64_t values_per_time, float* out) {
+int64_t fill_time_rows(const std::function<void(int64_t, int64_t, int64_t)>& copy,
+                       const int64_t& chunk_ntime, int64_t& chunk_pos,
+                       const std::function<bool()>& refill, int64_t nsamples, int64_t nrows,
+                       int64_t values_per_time, float* out) {
   int64_t done = 0;
   while (done < nsamples) {
     if (chunk_pos == chunk_ntime) {
@@ -132,13 +166,23 @@ int64_t fill_time_rows(const std::vector<float>& chunk, const int64_t& chunk_nti
       continue;
     }
     const int64_t n = std::min(nsamples - done, chunk_ntime - chunk_pos);
-    copy_time_range(chunk.data(), chunk_ntime, chunk_pos, out, nsamples, done, n, nrows,
-                    values_per_time);
+    copy(chunk_pos, n, done);
     chunk_pos += n;
     done += n;
   }
   if (done < nsamples) shrink_time_rows(out, nsamples, done, nrows, values_per_time);
   return done;
+}
+
+int64_t fill_time_rows(const std::vector<float>& chunk, const int64_t& chunk_ntime,
+                       int64_t& chunk_pos, const std::function<bool()>& refill, int64_t nsamples,
+                       int64_t nrows, int64_t values_per_time, float* out) {
+  return fill_time_rows(
+      [&](int64_t from, int64_t count, int64_t done) {
+        copy_time_range(chunk.data(), chunk_ntime, from, out, nsamples, done, count, nrows,
+                        values_per_time);
+      },
+      chunk_ntime, chunk_pos, refill, nsamples, nrows, values_per_time, out);
 }
 
 }  // namespace rapt

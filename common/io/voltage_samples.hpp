@@ -35,6 +35,13 @@ void copy_time_range(const float* src, int64_t src_ntime, int64_t src_t0, float*
                      int64_t dst_ntime, int64_t dst_t0, int64_t count, int64_t nrows,
                      int64_t values_per_time);
 
+// copy_time_range from stored values (rows of src_ntime samples, `nbits` each) rather than
+// floats: decoding and copying in one pass. 4-bit values need an even values_per_time, so that
+// every row starts on a byte.
+void decode_time_range(const uint8_t* src, int64_t src_ntime, int64_t src_t0, int nbits,
+                       float* dst, int64_t dst_ntime, int64_t dst_t0, int64_t count,
+                       int64_t nrows, int64_t values_per_time);
+
 // Shrinks rows of `from_ntime` samples in place to rows of their first `to_ntime` samples.
 void shrink_time_rows(float* data, int64_t from_ntime, int64_t to_ntime, int64_t nrows,
                       int64_t values_per_time);
@@ -46,5 +53,11 @@ void shrink_time_rows(float* data, int64_t from_ntime, int64_t to_ntime, int64_t
 int64_t fill_time_rows(const std::vector<float>& chunk, const int64_t& chunk_ntime,
                        int64_t& chunk_pos, const std::function<bool()>& refill, int64_t nsamples,
                        int64_t nrows, int64_t values_per_time, float* out);
+// The same with the chunk's rows copied by copy(chunk_pos, count, done): samples chunk_pos ..
+// chunk_pos + count - 1 of every row into samples done .. of `out`'s rows.
+int64_t fill_time_rows(const std::function<void(int64_t, int64_t, int64_t)>& copy,
+                       const int64_t& chunk_ntime, int64_t& chunk_pos,
+                       const std::function<bool()>& refill, int64_t nsamples, int64_t nrows,
+                       int64_t values_per_time, float* out);
 
 }  // namespace rapt

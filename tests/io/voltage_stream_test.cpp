@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "io/voltage_samples.hpp"
 #include "io/voltage_stream.hpp"
@@ -61,6 +62,36 @@ TEST(VoltageSamples, EncodingRoundsClipsAndDecodesBack) {
   EXPECT_EQ(packed[0], 0x78);
   rapt::decode_voltage_values(packed, 4, 4, out);
   EXPECT_EQ(out[3], 7);
+}
+
+// Decoding rows straight into a block equals decoding the chunk and copying its rows, for
+// every sample width, from the middle of a chunk into the middle of a block; and rows large
+// enough to be shared among threads come out the same as small ones.
+TEST(VoltageSamples, DecodingTimeRangesEqualsDecodingThenCopying) {
+  struct Case {
+    int nbits;
+    int64_t nrows, src_ntime, dst_ntime, count;
+  };
+  // The last two copy 34 MB: more than two 16 MB pieces, so several threads share them.
+  for (const Case& k : {Case{4, 3, 40, 50, 17}, Case{8, 3, 40, 50, 17}, Case{16, 3, 40, 50, 17},
+                        Case{32, 3, 40, 50, 17}, Case{8, 8200, 300, 280, 260},
+                        Case{4, 8200, 300, 280, 260}}) {
+    const int64_t per_time = 4, src_t0 = k.src_ntime - k.count - 3, dst_t0 = k.dst_ntime - k.count - 5;
+    const size_t nvalues = size_t(k.nrows * k.src_ntime * per_time);
+    std::vector<float> values(nvalues);
+    for (size_t i = 0; i < nvalues; ++i) values[i] = float(int(i * 7919 % 15) - 7);
+    std::vector<uint8_t> bytes(rapt::voltage_bytes(nvalues, k.nbits));
+    rapt::encode_voltage_values(values.data(), nvalues, k.nbits, bytes.data());
+    std::vector<float> decoded(nvalues);
+    rapt::decode_voltage_values(bytes.data(), nvalues, k.nbits, decoded.data());
+    std::vector<float> want(size_t(k.nrows * k.dst_ntime * per_time), -99.0f), got = want;
+    rapt::copy_time_range(decoded.data(), k.src_ntime, src_t0, want.data(), k.dst_ntime, dst_t0,
+                          k.count, k.nrows, per_time);
+    rapt::decode_time_range(bytes.data(), k.src_ntime, src_t0, k.nbits, got.data(), k.dst_ntime,
+                            dst_t0, k.count, k.nrows, per_time);
+    ASSERT_EQ(got, want) << k.nbits << " bits, " << k.nrows << " rows";
+    EXPECT_EQ(got[size_t(dst_t0 * per_time)], values[size_t(src_t0 * per_time)]);
+  }
 }
 
 TEST(VoltageText, ParsesNumbersLeniently) {
