@@ -33,9 +33,9 @@ inline double lane_sum(Vec v) {
   return sum;
 }
 
-// sin and cos of every lane, |x| < 2^30, to a few units in the last place: x is reduced by the
-// nearest multiple of pi/2 (found by adding 1.5 x 2^52, whose low mantissa bits then hold it;
-// pi/2 in three parts so that the products are exact), then Taylor polynomials on
+// sin and cos of every lane to a few units in the last place: x is reduced by the nearest
+// multiple q of pi/2 (found by adding 1.5 x 2^52, whose low mantissa bits then hold it; pi/2
+// in three parts, the products exact for |q| < 2^20, |x| < 1.6e6, far beyond any phase here), then Taylor polynomials on
 // [-pi/4, pi/4] (their first omitted terms are below 5e-17), then the quadrant's swap and signs.
 inline void sincos_lanes(Vec x, Vec& sine, Vec& cosine) {
   const Vec magic = broadcast(6755399441055744.0);

@@ -1,6 +1,7 @@
 #include "imaging/aterm_imaging.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
@@ -58,6 +59,40 @@ void combine_correlation_planes(const OutputPolarisation& pol, const Correlation
     const std::complex<float>* plane = planes.plane(int(k - c.product.begin()));
     for (size_t i = 0; i < n; ++i) out[i] += t.coefficient * plane[i];
   }
+}
+
+void share_correlation_weights(const CorrelationProducts& c, ImagingSamples& samples) {
+  const size_t nsamples = samples.weight.size() / std::max<size_t>(samples.npol, 1);
+  for (size_t i = 0; i < nsamples; ++i) {
+    float* w = &samples.weight[i * samples.npol];
+    float shared = INFINITY;
+    for (size_t k = 0; k < 4; ++k)
+      if (c.product[k] >= 0) shared = std::min(shared, w[k]);
+    if (!(shared > 0) || !std::isfinite(shared)) shared = 0;
+    for (size_t k = 0; k < 4; ++k)
+      if (c.product[k] >= 0) w[k] = shared;
+  }
+}
+
+OutputPolarisation psf_combination(const OutputPolarisation& pol) {
+  OutputPolarisation psf = pol;
+  double total = 0;
+  for (const ProductTerm& t : pol.terms) total += std::abs(t.coefficient);
+  for (ProductTerm& t : psf.terms)
+    t.coefficient = total > 0 ? float(std::abs(t.coefficient) / total) : 0.0f;
+  return psf;
+}
+
+std::string aterm_plane_warning(const ATermCube& cube, const std::vector<double>& freq_hz,
+                                int first_channel) {
+  if (cube.nr_freqs < 2 || freq_hz.empty()) return "";
+  const int lo = nearest_aterm_freq(cube, freq_hz.front()), hi = nearest_aterm_freq(cube, freq_hz.back());
+  if (lo == hi) return "";
+  const int centre = nearest_aterm_freq(cube, 0.5 * (freq_hz.front() + freq_hz.back()));
+  return format_string("%s: channels %d-%d lie nearest FREQ planes %d-%d; plane %d, nearest their "
+                       "centre, serves them all (--channels-out splits them)",
+                       cube.path.c_str(), first_channel, first_channel + int(freq_hz.size()) - 1,
+                       std::min(lo, hi), std::max(lo, hi), centre);
 }
 
 ATermInput load_aterms(const std::string& path, const VisibilitySet& vs) {

@@ -3,7 +3,8 @@
 // (npol 4, in the engine's order xx, xy, yx, yy, or rr, rl, lr, ll for circular feeds) and the
 // images --pol asks for are formed afterwards from the four corrected planes, with the
 // combinations of polarisation_selection.hpp. A correlation the file does not hold takes part
-// with weight 0.
+// with weight 0; those it holds share one weight per sample (the matrices mix them, so a sample
+// is in all of them or in none).
 #pragma once
 #include <array>
 #include <complex>
@@ -12,6 +13,7 @@
 
 #include "idg/idg_engine.hpp"
 #include "imaging/aterm_cube.hpp"
+#include "imaging/imaging_samples.hpp"
 #include "imaging/polarisation_selection.hpp"
 #include "io/visibility_set.hpp"
 
@@ -31,6 +33,19 @@ CorrelationProducts correlation_products(const std::vector<int>& file_stokes,
 // The four correlations as output polarisations (one term each; none for a missing one, which
 // combine_products then weights 0), for make_imaging_samples.
 std::vector<OutputPolarisation> correlation_outputs(const CorrelationProducts& correlations);
+
+// Gives every correlation the file holds the smallest of their imaging weights in each sample
+// of `samples` (made from correlation_outputs), 0 when any of them is flagged or has none.
+void share_correlation_weights(const CorrelationProducts& correlations, ImagingSamples& samples);
+
+// The PSF's combination for image `pol`: the mean of its correlations' PSFs weighted by the
+// sizes of their coefficients (the signed combination of Q or V would cancel the PSF).
+OutputPolarisation psf_combination(const OutputPolarisation& pol);
+
+// A warning when channels first .. first + count - 1 lie nearest different FREQ planes of the
+// cube (one plane, the one nearest their centre, serves them all), else "".
+std::string aterm_plane_warning(const ATermCube& cube, const std::vector<double>& freq_hz,
+                                int first_channel);
 
 // Plane `pol` (one of --pol's images, its terms over the file's products) from the four
 // corrected correlation planes of `planes` into `out` (N x N).

@@ -186,15 +186,16 @@ void note_empty(const IdgGridOptions& o, const ChannelGroup& group, const std::s
 
 // One channel group through the A-terms: the four correlations gridded at once with the
 // A-terms sampled at the group's centre frequency, then each --pol image formed from them; the
-// PSF is the same combination of the correlations' PSFs, made without the A-terms.
+// PSF is the weighted mean of the first image's correlations' PSFs, made without the A-terms.
 void grid_channel_group_through_aterms(const IdgGridOptions& o, const VisibilitySet& vs,
                                        const OutputPlan& out, size_t g, IdgSettings settings,
                                        const ATermInput& aterms, const Messages& messages,
                                        GriddedImages& result) {
   const ChannelGroup& group = out.groups[g];
   const CorrelationProducts correlations = correlation_products(vs.stokes, o.input);
-  const ImagingSamples samples = make_imaging_samples(
+  ImagingSamples samples = make_imaging_samples(
       vs, group, correlation_outputs(correlations), o.weighting, o.nx, o.ny, o.cell_rad);
+  share_correlation_weights(correlations, samples);
   const UvExtent extent = uv_extent(vs, samples);
   settings.npol = 4;
   settings = layered_settings(o, settings, extent);
@@ -202,6 +203,8 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
   result.engine = engine->name();
   describe_group(group, settings, extent, messages);
 
+  const std::string spread = aterm_plane_warning(aterms.cube, samples.freq_hz, group.first);
+  if (!spread.empty()) messages.warning(spread);
   const double centre_hz = 0.5 * (samples.freq_hz.front() + samples.freq_hz.back());
   const IdgATerms sampled =
       sample_aterms(aterms.cube, settings, centre_hz, int(vs.array.antennas.size()));
@@ -227,7 +230,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     plain.aterms = nullptr;
     engine->psf(plan, plain, planes);
     result.gridded += plan.visibilities_placed;
-    combine_correlation_planes(out.pols[0], correlations, planes, image.data());
+    combine_correlation_planes(psf_combination(out.pols[0]), correlations, planes, image.data());
     result.images.push_back({psf_name(o, out, g), sky_image(image.data(), o.nx, o.cell_rad, vs,
                                                             samples.freq_hz, out.pols[0].fits_stokes)});
   }

@@ -72,8 +72,10 @@ std::vector<float> unit_weights(const VisibilitySet& vs, double* max_w_lambda) {
   return ones;
 }
 
-void check_memory(const IdgGridOptions& o, const IdgSettings& s, const VisibilitySet& vs) {
-  const double needed = idg_image_bytes(s, o.thread_count()) + double(vs.vis.size()) * 8;
+// `extra_bytes`: what a way of predicting holds besides the grids and the predictions.
+void check_memory(const IdgGridOptions& o, const IdgSettings& s, const VisibilitySet& vs,
+                  double extra_bytes = 0) {
+  const double needed = idg_image_bytes(s, o.thread_count()) + double(vs.vis.size()) * 8 + extra_bytes;
   const double available = available_memory_bytes();
   if (available > 0 && needed > available)
     throw UsageError(format_string("%s: predicting from a %d x %d model needs %s of memory, only "
@@ -129,9 +131,16 @@ int64_t degrid_product(const IdgGridOptions& o, const FitsImage& model, const Vi
 // values predicted.
 int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, VisibilitySet& vs,
                               IdgSettings settings, const ATermInput& aterms,
-                              std::unique_ptr<IdgEngine>& engine, std::complex<float>* predicted) {
+                              const Messages& messages, std::unique_ptr<IdgEngine>& engine,
+                              std::complex<float>* predicted) {
   const CorrelationProducts correlations = correlation_products(vs.stokes, o.input);
   const std::vector<OutputPolarisation> outputs = correlation_outputs(correlations);
+  const size_t nchan = vs.nchan(), values = vs.nrows() * nchan * 4;
+  settings.npol = 4;
+  // Four model planes, and weights and predictions of four correlations per sample.
+  check_memory(o, settings, vs,
+               double(settings.grid_size) * settings.grid_size * 4 * 8 +
+                   double(values) * (sizeof(float) + 8));
   IdgImage image;
   image.npol = 4;
   image.size = model.nx;
@@ -141,13 +150,13 @@ int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, V
     if (outputs[size_t(k)].fits_stokes != model.stokes && !(model.stokes == 1 && parallel_hand)) continue;
     for (size_t i = 0; i < model.pixels.size(); ++i) image.plane(k)[i] = {model.pixels[i], 0.0f};
   }
-  const size_t nchan = vs.nchan(), values = vs.nrows() * nchan * 4;
   std::vector<float> weights(values, 0.0f);
   for (size_t row = 0; row < vs.nrows(); ++row)
     if (vs.antenna1[row] != vs.antenna2[row]) std::fill_n(weights.begin() + row * nchan * 4, nchan * 4, 1.0f);
-  settings.npol = 4;
   engine = o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
                             : make_cpu_idg_engine(settings, o.thread_count());
+  const std::string spread = aterm_plane_warning(aterms.cube, vs.channel_freq_hz, 0);
+  if (!spread.empty()) messages.warning(spread);
   const IdgATerms sampled = sample_aterms(aterms.cube, settings,
                                           0.5 * (vs.channel_freq_hz.front() + vs.channel_freq_hz.back()),
                                           int(vs.array.antennas.size()));
@@ -234,7 +243,7 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
           degrid_product(o, model, vs, weights, product, *engine, image, predicted.data());
   else
     summary.visibilities +=
-        degrid_through_aterms(o, model, vs, settings, aterms, engine, predicted.data());
+        degrid_through_aterms(o, model, vs, settings, aterms, messages, engine, predicted.data());
   summary.degridding_s = degridding.seconds();
   meter.stop();
   vs.vis = std::move(predicted);

@@ -120,6 +120,16 @@ PYTHON
 ratio yy3-xx plain-xx 1
 ratio yy3-yy plain-yy 9
 
+# The PSF of a Q image through the A-terms: the mean of the XX and YY PSFs, peak 1 at the centre.
+"$IDG" -q --size 128 --scale 6asec --pol Q --aterms "$dir/unit.fits" -o "$dir/q" "$dir/one.uvfits" ||
+  fail "--pol Q --aterms"
+"$PY" - "$dir/q-psf.fits" > "$dir/py" 2>&1 <<'PYTHON' || fail "Q PSF: $(cat "$dir/py")"
+import sys
+from astropy.io import fits
+psf = fits.getdata(sys.argv[1])[0, 0]
+assert abs(psf[64, 64] - 1) < 1e-3 and psf.max() <= psf[64, 64] + 1e-6, "PSF peak %g" % psf[64, 64]
+PYTHON
+
 # --predict through the A-terms: 4 times the visibilities predicted without them, on every
 # product (a scalar gain leaks nothing into XY and YX, which stay 0).
 "$PY" - "$dir/plain-dirty.fits" "$dir/model.fits" <<'PYTHON' || fail "writing the model"
