@@ -158,6 +158,22 @@ err = np.abs(vb - 4 * va).max() / (4 * 2.5)
 assert err < 1e-5, "through a gain of 2: %.2g of the flux from 4 x the plain prediction" % err
 PYTHON
 
+# Two FREQ planes, 1396 and 1404 MHz, across the data's 4 channels of 1396-1404 MHz: one
+# channel group lies nearest both, which a warning says.
+"$PY" - "$dir/unit.fits" "$dir/twofreq.fits" <<'PYTHON' || fail "writing twofreq.fits"
+import sys
+import numpy as np
+from astropy.io import fits
+hdu = fits.open(sys.argv[1])[0]
+data = np.concatenate([hdu.data, hdu.data], axis=1)
+hdu.header["CRVAL5"], hdu.header["CDELT5"] = 1.396e9, 8e6
+fits.PrimaryHDU(data, hdu.header).writeto(sys.argv[2])
+PYTHON
+"$IDG" -q --size 128 --scale 6asec --no-psf --aterms "$dir/twofreq.fits" -o "$dir/twofreq" "$dir/one.uvfits" 2> "$dir/err" ||
+  fail "two FREQ planes: $(cat "$dir/err")"
+grep -q "twofreq.fits: channels 0-3 lie nearest FREQ planes 0-1" "$dir/err" ||
+  fail "no warning of two FREQ planes: $(cat "$dir/err")"
+
 # --- bad A-terms: one line, exit 1, no image
 expect_error() {
   text=$1; shift
