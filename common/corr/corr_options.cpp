@@ -9,7 +9,8 @@ namespace rapt {
 
 void add_corr_options(cxxopts::Options& options) {
   options.add_options("Visibilities")
-      ("o,output", "output visibilities: NAME.uvfits or NAME.ms (required)",
+      ("o,output", "output visibilities: NAME.uvfits or NAME.ms, or - for UVFITS on standard "
+       "output (required)",
        cxxopts::value<std::string>())
       ("format", "uvfits or ms (default: from the output's name)", cxxopts::value<std::string>())
       ("layout", "array layout file (name x y z per line); default: the voltages' header",
@@ -79,9 +80,13 @@ CorrOptions corr_options_from(const cxxopts::ParseResult& r) {
   o.input = r["files"].as<std::vector<std::string>>()[0];
   if (!r.count("output")) throw UsageError("--output is required (NAME.uvfits or NAME.ms)");
   o.output = r["output"].as<std::string>();
-  if (o.output.empty() || o.output == "-")
-    throw UsageError("--output must name a file (visibilities cannot go to standard output)");
-  o.format = visibility_format_of(o.output, r.count("format") ? r["format"].as<std::string>() : "");
+  if (o.output.empty()) throw UsageError("--output must name a file, or '-' for standard output");
+  const std::string format = r.count("format") ? r["format"].as<std::string>() : "";
+  // Standard output takes UVFITS (a Measurement Set is a directory).
+  o.format = o.output == "-" ? visibility_format_of("-.uvfits", format)
+                             : visibility_format_of(o.output, format);
+  if (o.output == "-" && o.format != VisibilityFormat::uvfits)
+    throw UsageError("--output -: standard output takes UVFITS, not a Measurement Set");
   if (r.count("layout")) o.layout_path = r["layout"].as<std::string>();
   if (r.count("phase-centre")) o.phase_centre = r["phase-centre"].as<std::string>();
   o.fringe_stopped = r.count("fringe-stopped") > 0;

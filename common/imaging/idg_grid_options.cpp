@@ -68,7 +68,7 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("device", "auto, cpu, gpu or gpu:N",
        cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
-      ("files", "visibilities: a Measurement Set or a UVFITS file",
+      ("files", "visibilities: a Measurement Set or a UVFITS file (- for UVFITS on standard input)",
        cxxopts::value<std::vector<std::string>>());
 }
 

@@ -31,6 +31,9 @@ enum class PredictOutput { uvfits, measurement_set, model_data };
 // Where the prediction goes, refused before any work when it cannot go there.
 PredictOutput predict_output(const IdgGridOptions& o) {
   if (o.name.empty()) {
+    if (o.input == "-")
+      throw UsageError("--predict without -o writes MODEL_DATA into a Measurement Set; standard "
+                       "input holds UVFITS: give -o NAME.uvfits");
     if (visibility_file_kind(o.input) != VisibilityFileKind::measurement_set)
       throw UsageError("--predict without -o writes MODEL_DATA, which only a Measurement Set "
                        "has: give -o NAME.uvfits for " + o.input);

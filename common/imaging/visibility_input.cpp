@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "cli/errors.hpp"
 #include "io/uvfits.hpp"
@@ -27,9 +29,25 @@ VisibilityFileKind visibility_file_kind(const std::string& path) {
   throw file_error(path, "is neither a Measurement Set (a directory) nor a UVFITS file");
 }
 
+namespace {
+
+// UVFITS piped in (corr -o - | idg-grid ... -): the whole stream, then the file parser.
+VisibilitySet read_standard_input(std::vector<std::string>* warnings) {
+  std::string bytes;
+  std::vector<char> buffer(size_t(1) << 20);
+  for (size_t got; (got = std::fread(buffer.data(), 1, buffer.size(), stdin)) > 0;)
+    bytes.append(buffer.data(), got);
+  if (std::ferror(stdin)) throw file_error("standard input", "read failed: " + errno_text());
+  if (bytes.empty()) throw file_error("standard input", "is empty (expected UVFITS)");
+  return parse_uvfits(bytes.data(), bytes.size(), "standard input", warnings);
+}
+
+}  // namespace
+
 VisibilitySet read_visibility_file(const std::string& path, const MeasurementSetSelection& sel,
                                    std::vector<std::string>* warnings) {
-  VisibilitySet vis = visibility_file_kind(path) == VisibilityFileKind::measurement_set
+  VisibilitySet vis = path == "-" ? read_standard_input(warnings)
+                      : visibility_file_kind(path) == VisibilityFileKind::measurement_set
                           ? read_measurement_set(path, sel, warnings)
                           : read_uvfits(path, warnings);
   size_t cross = 0;

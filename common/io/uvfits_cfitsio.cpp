@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
@@ -190,8 +191,15 @@ std::string fits_temporary_name(const std::string& path, const void* owner) {
 }  // namespace
 
 FitsOutputFile::FitsOutputFile(std::string path, bool overwrite) : path_(std::move(path)) {
-  check_replaceable_output(path_, overwrite);
-  temp_path_ = fits_temporary_name(path_, this);
+  if (path_ == "-") {
+    // Standard output: FITS headers are finished last (NAXIS, GCOUNT), so the file is made in
+    // the temporary directory and copied out whole at commit().
+    const char* dir = std::getenv("TMPDIR");
+    temp_path_ = fits_temporary_name(std::string(dir && *dir ? dir : "/tmp") + "/rapt-stdout.fits", this);
+  } else {
+    check_replaceable_output(path_, overwrite);
+    temp_path_ = fits_temporary_name(path_, this);
+  }
   std::remove(temp_path_.c_str());  // a stale temporary of a crashed run with our pid
   pending_slot_ = enter_pending_temporary(temp_path_);  // before it exists: never unprotected
   int status = 0;
@@ -223,6 +231,10 @@ void FitsOutputFile::commit() {
     std::remove(temp_path_.c_str());
     throw_fits_error(path_, "write failed", status);
   }
+  if (path_ == "-") {
+    copy_to_standard_output();
+    return;
+  }
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     const std::string reason = errno_text();
     std::remove(temp_path_.c_str());
@@ -230,6 +242,21 @@ void FitsOutputFile::commit() {
   }
   leave_pending_temporary(pending_slot_);  // after the rename: the file is complete
   pending_slot_ = -1;
+}
+
+void FitsOutputFile::copy_to_standard_output() {
+  FILE* in = std::fopen(temp_path_.c_str(), "rb");
+  bool ok = in != nullptr;
+  std::vector<char> buffer(size_t(1) << 20);
+  for (size_t got; ok && (got = std::fread(buffer.data(), 1, buffer.size(), in)) > 0;)
+    ok = std::fwrite(buffer.data(), 1, got, stdout) == got;
+  ok = ok && !std::ferror(in) && std::fflush(stdout) == 0;
+  const std::string reason = errno_text();
+  if (in) std::fclose(in);
+  std::remove(temp_path_.c_str());
+  leave_pending_temporary(pending_slot_);
+  pending_slot_ = -1;
+  if (!ok) throw file_error("standard output", "write failed: " + reason);
 }
 
 }  // namespace rapt

@@ -64,7 +64,8 @@ std::string fits_normalised_name(const std::string& text);
 // commit(); if the object dies first, the temporary is closed and removed.
 class FitsOutputFile {
  public:
-  // DataError when `path` exists and !overwrite, or the temporary cannot be created.
+  // DataError when `path` exists and !overwrite, or the temporary cannot be created. Path "-"
+  // is standard output: the file is made in $TMPDIR (or /tmp) and written out at commit().
   FitsOutputFile(std::string path, bool overwrite);
   ~FitsOutputFile();
   FitsOutputFile(const FitsOutputFile&) = delete;
@@ -77,6 +78,7 @@ class FitsOutputFile {
   void commit();  // closes (flushing) and renames; DataError on failure
 
  private:
+  void copy_to_standard_output();
   std::string path_;
   std::string temp_path_;
   fitsfile* fits_ = nullptr;
