@@ -83,16 +83,13 @@ OutputPolarisation psf_combination(const OutputPolarisation& pol) {
   return psf;
 }
 
-std::string aterm_plane_warning(const ATermCube& cube, const std::vector<double>& freq_hz,
-                                int first_channel) {
-  if (cube.nr_freqs < 2 || freq_hz.empty()) return "";
-  const int lo = nearest_aterm_freq(cube, freq_hz.front()), hi = nearest_aterm_freq(cube, freq_hz.back());
-  if (lo == hi) return "";
-  const int centre = nearest_aterm_freq(cube, 0.5 * (freq_hz.front() + freq_hz.back()));
-  return format_string("%s: channels %d-%d lie nearest FREQ planes %d-%d; plane %d, nearest their "
-                       "centre, serves them all (--channels-out splits them)",
-                       cube.path.c_str(), first_channel, first_channel + int(freq_hz.size()) - 1,
-                       std::min(lo, hi), std::max(lo, hi), centre);
+ATermPlanes aterm_planes(const ATermCube& cube, const std::vector<double>& freq_hz) {
+  ATermPlanes planes;
+  for (double f : freq_hz) planes.of_channel.push_back(nearest_aterm_freq(cube, f));
+  planes.used = planes.of_channel;
+  std::sort(planes.used.begin(), planes.used.end());
+  planes.used.erase(std::unique(planes.used.begin(), planes.used.end()), planes.used.end());
+  return planes;
 }
 
 ATermInput load_aterms(const std::string& path, const VisibilitySet& vs) {

@@ -42,10 +42,13 @@ void share_correlation_weights(const CorrelationProducts& correlations, ImagingS
 // sizes of their coefficients (the signed combination of Q or V would cancel the PSF).
 OutputPolarisation psf_combination(const OutputPolarisation& pol);
 
-// A warning when channels first .. first + count - 1 lie nearest different FREQ planes of the
-// cube (one plane, the one nearest their centre, serves them all), else "".
-std::string aterm_plane_warning(const ATermCube& cube, const std::vector<double>& freq_hz,
-                                int first_channel);
+// The cube's FREQ plane nearest each of `freq_hz`, and the distinct planes among them in order:
+// each plane's A-terms serve the channels nearest it.
+struct ATermPlanes {
+  std::vector<int> of_channel;  // [channel]
+  std::vector<int> used;        // ascending
+};
+ATermPlanes aterm_planes(const ATermCube& cube, const std::vector<double>& freq_hz);
 
 // Plane `pol` (one of --pol's images, its terms over the file's products) from the four
 // corrected correlation planes of `planes` into `out` (N x N).

@@ -9,6 +9,7 @@
 #include "cli/file_contents.hpp"
 #include "cli/stopwatch.hpp"
 #include "idg/idg_engine.hpp"
+#include "idg/idg_host_passes.hpp"
 #include "imaging/aterm_imaging.hpp"
 #include "imaging/cell_size.hpp"
 #include "imaging/dirty_image_output.hpp"
@@ -184,9 +185,48 @@ void note_empty(const IdgGridOptions& o, const ChannelGroup& group, const std::s
       group.first, group.first + group.count - 1, pol.c_str(), result.images.back().path.c_str()));
 }
 
-// One channel group through the A-terms: the four correlations gridded at once with the
-// A-terms sampled at the group's centre frequency, then each --pol image formed from them; the
-// PSF is the weighted mean of the first image's correlations' PSFs, made without the A-terms.
+// The A-term pass of one FREQ plane: the channels nearest it (with several planes, the others'
+// weights set to 0) gridded through its matrices into `image`. Returns the visibilities placed.
+int64_t grid_aterm_plane(const IdgGridOptions& o, const VisibilitySet& vs,
+                         const ATermInput& aterms, int plane, const ATermPlanes& planes,
+                         const IdgVisibilities& all, const std::vector<float>& weights,
+                         IdgEngine& engine, const UvExtent& extent, IdgImage& image) {
+  const IdgSettings& settings = engine.settings();
+  std::vector<float> own;
+  IdgVisibilities view = all;
+  if (planes.used.size() > 1) {
+    own = weights;
+    for (size_t i = 0; i < own.size(); ++i)
+      if (planes.of_channel[(i / 4) % all.nchan] != plane) own[i] = 0.0f;
+    view.weight = own.data();
+  }
+  const IdgATerms sampled = sample_aterms(aterms.cube, settings, aterms.cube.freq_hz[size_t(plane)],
+                                          int(vs.array.antennas.size()));
+  view.aterms = &sampled;
+  const IdgPlan plan = make_idg_plan(settings, view, engine.host_threads());
+  check_plan(plan, o, extent);
+  engine.grid(plan, view, image);
+  return plan.visibilities_placed;
+}
+
+// sum += image x its weight sum, per correlation; `weight_sum` adds them up.
+void add_weighted(const IdgImage& image, IdgImage& sum, std::vector<double>& weight_sum) {
+  const size_t n = size_t(image.size) * image.size;
+  for (int k = 0; k < image.npol; ++k) {
+    const double w = image.weight_sum[size_t(k)];
+    if (w == 0) continue;
+    std::complex<float>* to = sum.plane(k);
+    const std::complex<float>* from = image.plane(k);
+    for (size_t i = 0; i < n; ++i) to[i] += from[i] * float(w);
+    weight_sum[size_t(k)] += w;
+  }
+}
+
+// One channel group through the A-terms: the four correlations gridded at once, in one pass
+// per FREQ plane of the cube that is nearest some of the group's channels (with several, the
+// passes' images added by their weights: a second image's memory), then each --pol image formed
+// from them; the PSF is the weighted mean of the first image's correlations' PSFs, made without
+// the A-terms.
 void grid_channel_group_through_aterms(const IdgGridOptions& o, const VisibilitySet& vs,
                                        const OutputPlan& out, size_t g, IdgSettings settings,
                                        const ATermInput& aterms, const Messages& messages,
@@ -199,38 +239,48 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
   const UvExtent extent = uv_extent(vs, samples);
   settings.npol = 4;
   settings = layered_settings(o, settings, extent);
+  const ATermPlanes planes = aterm_planes(aterms.cube, samples.freq_hz);
+  const size_t pixels = size_t(o.nx) * o.nx;
+  if (planes.used.size() > 1) check_memory(settings, o.thread_count(), double(pixels) * 4 * 8);
   std::unique_ptr<IdgEngine> engine = make_engine(o, settings);
   result.engine = engine->name();
   describe_group(group, settings, extent, messages);
 
-  const std::string spread = aterm_plane_warning(aterms.cube, samples.freq_hz, group.first);
-  if (!spread.empty()) messages.warning(spread);
-  const double centre_hz = 0.5 * (samples.freq_hz.front() + samples.freq_hz.back());
-  const IdgATerms sampled =
-      sample_aterms(aterms.cube, settings, centre_hz, int(vs.array.antennas.size()));
   IdgVisibilities view = view_of(vs, samples, 0);
   view.product_index = {0, 1, 2, 3};
-  view.aterms = &sampled;
   view.aterm_slot = aterms.slot.data();
-  const IdgPlan plan = make_idg_plan(settings, view, engine->host_threads());
-  check_plan(plan, o, extent);
-  IdgImage planes;
-  engine->grid(plan, view, planes);
-  result.placed += plan.visibilities_placed;
-  result.gridded += plan.visibilities_placed;
-  std::vector<std::complex<float>> image(size_t(o.nx) * o.nx);
+  IdgImage sum, part;
+  int64_t placed = 0;
+  if (planes.used.size() == 1) {
+    placed = grid_aterm_plane(o, vs, aterms, planes.used[0], planes, view, samples.weight, *engine,
+                              extent, sum);
+  } else {
+    sum.npol = 4;
+    sum.size = o.nx;
+    sum.pixels.assign(4 * pixels, {0.0f, 0.0f});
+    std::vector<double> weight_sum(4, 0.0);
+    for (int plane : planes.used) {
+      placed += grid_aterm_plane(o, vs, aterms, plane, planes, view, samples.weight, *engine,
+                                 extent, part);
+      add_weighted(part, sum, weight_sum);
+    }
+    for (int k = 0; k < 4; ++k)
+      if (weight_sum[size_t(k)] > 0) idg_scale(sum.plane(k), pixels, float(1.0 / weight_sum[size_t(k)]), 1);
+  }
+  result.placed += placed;
+  result.gridded += placed;
+  std::vector<std::complex<float>> image(pixels);
   for (size_t p = 0; p < out.pols.size(); ++p) {
-    combine_correlation_planes(out.pols[p], correlations, planes, image.data());
+    combine_correlation_planes(out.pols[p], correlations, sum, image.data());
     result.images.push_back({dirty_name(o, out, g, p), sky_image(image.data(), o.nx, o.cell_rad, vs,
                                                                  samples.freq_hz, out.pols[p].fits_stokes)});
-    if (plan.visibilities_placed == 0) note_empty(o, group, out.pols[p].name, result);
+    if (placed == 0) note_empty(o, group, out.pols[p].name, result);
   }
   if (o.psf) {
-    IdgVisibilities plain = view;
-    plain.aterms = nullptr;
-    engine->psf(plan, plain, planes);
+    const IdgPlan plan = make_idg_plan(settings, view, engine->host_threads());
+    engine->psf(plan, view, sum);  // the dirty images are made: its memory serves again
     result.gridded += plan.visibilities_placed;
-    combine_correlation_planes(psf_combination(out.pols[0]), correlations, planes, image.data());
+    combine_correlation_planes(psf_combination(out.pols[0]), correlations, sum, image.data());
     result.images.push_back({psf_name(o, out, g), sky_image(image.data(), o.nx, o.cell_rad, vs,
                                                             samples.freq_hz, out.pols[0].fits_stokes)});
   }

@@ -130,20 +130,21 @@ int64_t degrid_product(const IdgGridOptions& o, const FitsImage& model, const Vi
 
 // The model seen through the A-terms: a four-correlation model (a Stokes I model on both
 // parallel hands, a product's model on that product), degridded at once with every station's
-// Jones matrices, so the cross-hand products get what the matrices leak into them. Returns the
-// values predicted.
+// Jones matrices (each FREQ plane's for the channels nearest it), so the cross-hand products
+// get what the matrices leak into them. Returns the values predicted.
 int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, VisibilitySet& vs,
                               IdgSettings settings, const ATermInput& aterms,
-                              const Messages& messages, std::unique_ptr<IdgEngine>& engine,
+                              std::unique_ptr<IdgEngine>& engine,
                               std::complex<float>* predicted) {
   const CorrelationProducts correlations = correlation_products(vs.stokes, o.input);
   const std::vector<OutputPolarisation> outputs = correlation_outputs(correlations);
   const size_t nchan = vs.nchan(), values = vs.nrows() * nchan * 4;
   settings.npol = 4;
-  // Four model planes, and weights and predictions of four correlations per sample.
+  // Four model planes, and weights (twice, with several FREQ planes) and predictions of four
+  // correlations per sample.
   check_memory(o, settings, vs,
                double(settings.grid_size) * settings.grid_size * 4 * 8 +
-                   double(values) * (sizeof(float) + 8));
+                   double(values) * (2 * sizeof(float) + 8));
   IdgImage image;
   image.npol = 4;
   image.size = model.nx;
@@ -158,11 +159,6 @@ int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, V
     if (vs.antenna1[row] != vs.antenna2[row]) std::fill_n(weights.begin() + row * nchan * 4, nchan * 4, 1.0f);
   engine = o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
                             : make_cpu_idg_engine(settings, o.thread_count());
-  const std::string spread = aterm_plane_warning(aterms.cube, vs.channel_freq_hz, 0);
-  if (!spread.empty()) messages.warning(spread);
-  const IdgATerms sampled = sample_aterms(aterms.cube, settings,
-                                          0.5 * (vs.channel_freq_hz.front() + vs.channel_freq_hz.back()),
-                                          int(vs.array.antennas.size()));
   IdgVisibilities view;
   view.nrows = vs.nrows();
   view.nchan = nchan;
@@ -171,21 +167,36 @@ int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, V
   view.antenna2 = vs.antenna2.data();
   view.uvw_m = vs.uvw_m.data();
   view.freq_hz = vs.channel_freq_hz.data();
-  view.weight = weights.data();
-  view.aterms = &sampled;
   view.aterm_slot = aterms.slot.data();
-  const IdgPlan plan = predict_plan(o, model, *engine, view);
+  // One pass per FREQ plane of the cube, over the channels nearest it.
+  const ATermPlanes planes = aterm_planes(aterms.cube, vs.channel_freq_hz);
+  std::vector<float> own;
   std::vector<std::complex<float>> four(values);
-  engine->degrid(plan, image, view, four.data());
   int64_t written = 0;
-  for (size_t row = 0; row < vs.nrows(); ++row)
-    for (size_t c = 0; c < nchan; ++c)
-      for (size_t k = 0; k < 4; ++k) {
-        const int product = correlations.product[k];
-        if (product < 0) continue;
-        predicted[vs.index(row, c, size_t(product))] = four[(row * nchan + c) * 4 + k];
-        written += vs.antenna1[row] != vs.antenna2[row];
+  for (int plane : planes.used) {
+    view.weight = weights.data();
+    if (planes.used.size() > 1) {
+      own = weights;
+      for (size_t i = 0; i < own.size(); ++i)
+        if (planes.of_channel[(i / 4) % nchan] != plane) own[i] = 0.0f;
+      view.weight = own.data();
+    }
+    const IdgATerms sampled = sample_aterms(aterms.cube, settings, aterms.cube.freq_hz[size_t(plane)],
+                                            int(vs.array.antennas.size()));
+    view.aterms = &sampled;
+    const IdgPlan plan = predict_plan(o, model, *engine, view);
+    engine->degrid(plan, image, view, four.data());
+    for (size_t row = 0; row < vs.nrows(); ++row)
+      for (size_t c = 0; c < nchan; ++c) {
+        if (planes.of_channel[c] != plane) continue;
+        for (size_t k = 0; k < 4; ++k) {
+          const int product = correlations.product[k];
+          if (product < 0) continue;
+          predicted[vs.index(row, c, size_t(product))] = four[(row * nchan + c) * 4 + k];
+          written += vs.antenna1[row] != vs.antenna2[row];
+        }
       }
+  }
   return written;
 }
 
@@ -246,7 +257,7 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
           degrid_product(o, model, vs, weights, product, *engine, image, predicted.data());
   else
     summary.visibilities +=
-        degrid_through_aterms(o, model, vs, settings, aterms, messages, engine, predicted.data());
+        degrid_through_aterms(o, model, vs, settings, aterms, engine, predicted.data());
   summary.degridding_s = degridding.seconds();
   meter.stop();
   vs.vis = std::move(predicted);

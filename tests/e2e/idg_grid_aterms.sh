@@ -3,8 +3,10 @@
 # idg-grid(1) (RA, DEC, MATRIX, ANTENNA[, FREQ, TIME]). Unit matrices change no image; a gain
 # of 2 on every station scales the dirty image of the same data 4 times (conj(g1) V g2) and
 # the predicted visibilities 4 times (g1 M conj(g2)); two time slots of gains 1 and 2 average
-# to 2.5 times; a diagonal cube with a gain of 3 on Y only leaves XX alone and scales YY 9 times; a cube of too few antennas, or
-# centred elsewhere, is one line, exit 1 and no image; inspect describes a cube. Exit 0 = pass, 1 = fail, 77 = skip.
+# to 2.5 times, and so do two FREQ planes of gains 1 and 2; a diagonal cube with a gain of 3 on
+# Y leaves XX alone and scales YY 9 times; a Q image's PSF peaks at 1; a cube of too few
+# antennas, or centred elsewhere, is one line, exit 1 and no image; inspect describes a cube.
+# Exit 0 = pass, 1 = fail, 77 = skip.
 export LC_ALL=C
 BIN=${BIN:-build/bin}
 BIN=$(cd "$BIN" 2>/dev/null && pwd) || { echo "no ${BIN:-build/bin}"; exit 77; }
@@ -158,21 +160,39 @@ err = np.abs(vb - 4 * va).max() / (4 * 2.5)
 assert err < 1e-5, "through a gain of 2: %.2g of the flux from 4 x the plain prediction" % err
 PYTHON
 
-# Two FREQ planes, 1396 and 1404 MHz, across the data's 4 channels of 1396-1404 MHz: one
-# channel group lies nearest both, which a warning says.
+# Two FREQ planes, gains 1 at 1396 MHz and 2 at 1404 MHz, across the data's 4 channels of
+# 1397-1403 MHz: each plane serves the two channels nearest it, so the source's pixel is
+# (1 + 1 + 4 + 4) / 4 = 2.5 times the plain image's, and --predict gives 1 and 4 times the plain
+# visibilities on the low and high channels.
 "$PY" - "$dir/unit.fits" "$dir/twofreq.fits" <<'PYTHON' || fail "writing twofreq.fits"
 import sys
 import numpy as np
 from astropy.io import fits
 hdu = fits.open(sys.argv[1])[0]
-data = np.concatenate([hdu.data, hdu.data], axis=1)
+data = np.concatenate([hdu.data, 2 * hdu.data], axis=1)
 hdu.header["CRVAL5"], hdu.header["CDELT5"] = 1.396e9, 8e6
 fits.PrimaryHDU(data, hdu.header).writeto(sys.argv[2])
 PYTHON
-"$IDG" -q --size 128 --scale 6asec --no-psf --aterms "$dir/twofreq.fits" -o "$dir/twofreq" "$dir/one.uvfits" 2> "$dir/err" ||
-  fail "two FREQ planes: $(cat "$dir/err")"
-grep -q "twofreq.fits: channels 0-3 lie nearest FREQ planes 0-1" "$dir/err" ||
-  fail "no warning of two FREQ planes: $(cat "$dir/err")"
+image twofreq --aterms "$dir/twofreq.fits"
+"$PY" - "$dir/twofreq-dirty.fits" "$dir/plain-dirty.fits" > "$dir/py" 2>&1 <<'PYTHON' || fail "two FREQ planes: $(cat "$dir/py")"
+import sys
+from astropy.io import fits
+a, b = (fits.getdata(f)[0, 0, 54, 44] for f in sys.argv[1:3])
+assert b > 2 and abs(a / b - 2.5) < 1e-4, "at the source %g, %g without A-terms" % (a, b)
+PYTHON
+"$IDG" -q --predict "$dir/model.fits" --aterms "$dir/twofreq.fits" -o "$dir/twofreq.uvfits" "$dir/one.uvfits" ||
+  fail "--predict through two FREQ planes"
+"$PY" - "$dir/plain.uvfits" "$dir/twofreq.uvfits" > "$dir/py" 2>&1 <<'PYTHON' || fail "--predict two FREQ planes: $(cat "$dir/py")"
+import sys
+import numpy as np
+from astropy.io import fits
+a, b = fits.open(sys.argv[1])[0].data, fits.open(sys.argv[2])[0].data
+va = a.data[..., 0] + 1j * a.data[..., 1]  # [row, 1, 1, 1, channel, product]
+vb = b.data[..., 0] + 1j * b.data[..., 1]
+factor = np.array([1, 1, 4, 4]).reshape(1, 1, 1, 1, 4, 1)
+err = np.abs(vb - factor * va).max() / (4 * 2.5)
+assert err < 1e-5, "through two planes: %.2g of the flux from the expected" % err
+PYTHON
 
 # --- bad A-terms: one line, exit 1, no image
 expect_error() {

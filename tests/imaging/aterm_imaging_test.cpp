@@ -71,5 +71,18 @@ TEST(ATermImaging, ImagesAndThePsfAreFormedFromTheCorrectedCorrelations) {
   EXPECT_NEAR(std::abs(out[0]), 1.0f, 1e-6);
 }
 
+// Each FREQ plane serves the channels nearest it.
+TEST(ATermImaging, ChannelsGoToTheirNearestFrequencyPlane) {
+  ATermCube cube;
+  cube.nr_freqs = 2;
+  cube.freq_hz = {1.396e9, 1.404e9};
+  const ATermPlanes planes = aterm_planes(cube, {1.397e9, 1.399e9, 1.401e9, 1.403e9});
+  EXPECT_EQ(planes.of_channel, (std::vector<int>{0, 0, 1, 1}));
+  EXPECT_EQ(planes.used, (std::vector<int>{0, 1}));
+  cube.nr_freqs = 1;
+  cube.freq_hz = {1.4e9};
+  EXPECT_EQ(aterm_planes(cube, {1.3e9, 1.5e9}).used, (std::vector<int>{0}));
+}
+
 }  // namespace
 }  // namespace rapt
