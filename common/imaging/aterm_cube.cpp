@@ -23,8 +23,26 @@ const char* const kAxisNames[kAxes] = {"RA", "DEC", "MATRIX", "ANTENNA", "FREQ",
 
 std::string key_name(const char* stem, int axis) { return stem + std::to_string(axis + 1); }
 
-std::optional<double> axis_key(fitsfile* f, const char* stem, int axis) {
-  return fits_double_key(f, key_name(stem, axis).c_str());
+// An axis keyword's value; absent: nullopt. Present but not a finite number ('inf', text, a
+// NaN) is refused rather than taken as absent, which would put a cube silently at 0h.
+std::optional<double> axis_key(fitsfile* f, const std::string& path, const char* stem, int axis) {
+  const std::string key = key_name(stem, axis);
+  char raw[FLEN_VALUE] = {0};
+  int status = 0;
+  if (fits_read_keyword(f, key.c_str(), raw, nullptr, &status) != 0) {
+    fits_clear_errmsg();
+    return std::nullopt;
+  }
+  const std::optional<double> value = fits_double_key(f, key.c_str());
+  if (!value || !std::isfinite(*value)) {
+    std::string text;  // the value as written, without its quotes and padding
+    for (const char* c = raw; *c; ++c)
+      if (*c != '\'') text += *c;
+    text.erase(0, text.find_first_not_of(' '));
+    text.erase(text.find_last_not_of(' ') + 1);
+    throw file_error(path, key + " = " + text + " is not a finite number");
+  }
+  return value;
 }
 
 std::string number(double value, const char* format) {
@@ -49,13 +67,13 @@ void check_axis_type(fitsfile* f, const std::string& path, int axis) {
 }
 
 // CRPIX (1-based) of an axis of n pixels: its centre when the key is absent.
-double axis_crpix(fitsfile* f, int axis, long long n) {
-  return axis_key(f, "CRPIX", axis).value_or((static_cast<double>(n) + 1) / 2);
+double axis_crpix(fitsfile* f, const std::string& path, int axis, long long n) {
+  return axis_key(f, path, "CRPIX", axis).value_or((static_cast<double>(n) + 1) / 2);
 }
 
 // CDELT of a sky axis in radians; required when the axis has more than one pixel.
 double sky_cdelt_rad(fitsfile* f, const std::string& path, int axis, long long n) {
-  const std::optional<double> cdelt = axis_key(f, "CDELT", axis);
+  const std::optional<double> cdelt = axis_key(f, path, "CDELT", axis);
   if (n > 1 && (!cdelt || *cdelt == 0 || !std::isfinite(*cdelt)))
     throw file_error(path, key_name("CDELT", axis) + " (" + kAxisNames[axis] +
                                " pixel size, degrees) is missing or zero");
@@ -65,15 +83,15 @@ double sky_cdelt_rad(fitsfile* f, const std::string& path, int axis, long long n
 // Centres of the n planes of FREQ or TIME, in the axis's own unit.
 std::vector<double> plane_centres(fitsfile* f, const std::string& path, int axis, long long n,
                                   double* step) {
-  const std::optional<double> crval = axis_key(f, "CRVAL", axis);
-  const std::optional<double> cdelt = axis_key(f, "CDELT", axis);
+  const std::optional<double> crval = axis_key(f, path, "CRVAL", axis);
+  const std::optional<double> cdelt = axis_key(f, path, "CDELT", axis);
   if (n > 1 &&
       (!crval || !cdelt || *cdelt == 0 || !std::isfinite(*cdelt) || !std::isfinite(*crval)))
     throw file_error(path, std::string(kAxisNames[axis]) + " axis has " + std::to_string(n) +
                                " planes but " + key_name("CRVAL", axis) + " or " +
                                key_name("CDELT", axis) + " is missing or " +
                                key_name("CDELT", axis) + " is zero");
-  const double crpix = axis_crpix(f, axis, n);
+  const double crpix = axis_crpix(f, path, axis, n);
   *step = n > 1 ? *cdelt : 0;
   std::vector<double> centres(static_cast<size_t>(n));
   for (long long k = 0; k < n; ++k)
@@ -175,12 +193,12 @@ ATermCube read_aterm_cube(const std::string& path) {
   cube.nr_antennas = static_cast<int>(naxes[3]);
   cube.nr_freqs = static_cast<int>(naxes[4]);
   cube.nr_times = static_cast<int>(naxes[5]);
-  cube.ra_crpix = axis_crpix(f, 0, naxes[0]);
-  cube.dec_crpix = axis_crpix(f, 1, naxes[1]);
+  cube.ra_crpix = axis_crpix(f, path, 0, naxes[0]);
+  cube.dec_crpix = axis_crpix(f, path, 1, naxes[1]);
   cube.ra_cdelt_rad = sky_cdelt_rad(f, path, 0, naxes[0]);
   cube.dec_cdelt_rad = sky_cdelt_rad(f, path, 1, naxes[1]);
-  cube.ra_crval_rad = axis_key(f, "CRVAL", 0).value_or(0) * kDegToRad;
-  cube.dec_crval_rad = axis_key(f, "CRVAL", 1).value_or(0) * kDegToRad;
+  cube.ra_crval_rad = axis_key(f, path, "CRVAL", 0).value_or(0) * kDegToRad;
+  cube.dec_crval_rad = axis_key(f, path, "CRVAL", 1).value_or(0) * kDegToRad;
   if (!std::isfinite(cube.ra_crpix) || !std::isfinite(cube.dec_crpix) ||
       !std::isfinite(cube.ra_crval_rad) || !std::isfinite(cube.dec_crval_rad))
     throw file_error(path, "CRPIX1/2 or CRVAL1/2 is not a finite number");

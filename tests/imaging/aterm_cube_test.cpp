@@ -321,6 +321,17 @@ TEST(ATermCube, BadFilesAreDataErrorsNamingTheFile) {
   write_cube(three_axes, {1, 1, 2}, {1, 0}, {});
   expect_data_error([&] { read_aterm_cube(three_axes); }, three_axes, "3 axes");
 
+  // A key that is there but not a number is refused, not taken as absent.
+  const std::string garbled = dir.file("garbled_crval.fits");
+  write_cube(garbled, {1, 1, 2, 1}, {1, 0}, {});
+  fitsfile* f = nullptr;
+  int status = 0;
+  fits_open_file(&f, garbled.c_str(), READWRITE, &status);
+  fits_update_key_str(f, "CRVAL1", "inf", nullptr, &status);
+  fits_close_file(f, &status);
+  ASSERT_EQ(status, 0);
+  expect_data_error([&] { read_aterm_cube(garbled); }, garbled, "CRVAL1 = inf is not a finite number");
+
   const std::string two = dir.file("two_antennas.fits");
   write_cube(two, {1, 1, 2, 2}, {1, 0, 1, 0}, {});
   const ATermCube cube = read_aterm_cube(two);
