@@ -18,6 +18,7 @@
 #include "cli/errors.hpp"
 #include "fold/fold_candidate.hpp"
 #include "geometry/array_layout.hpp"
+#include "imaging/aterm_cube.hpp"
 #include "io/accel_files.hpp"
 #include "io/bestprof.hpp"
 #include "io/fits_image.hpp"
@@ -325,6 +326,19 @@ void read_fits_image_bytes(const std::string& bytes) {
 
 TEST(FuzzCorpusReplay, FitsImageCorpusReadsOrIsRefused) {
   RAPT_REPLAY_CORPUS("fits_image_fuzzer", read_fits_image_bytes);
+}
+
+// The aterm_cube_fuzzer's path: the bytes as a file on disk, through read_aterm_cube.
+void read_aterm_cube_bytes(const std::string& bytes) {
+  const CorpusFile file(bytes);
+  ASSERT_TRUE(file.written());
+  const rapt::ATermCube cube = rapt::read_aterm_cube(file.path());
+  EXPECT_EQ(cube.jones.size(), 4 * size_t(cube.nr_times) * size_t(cube.nr_freqs) *
+                                   size_t(cube.nr_antennas) * size_t(cube.ny) * size_t(cube.nx));
+}
+
+TEST(FuzzCorpusReplay, ATermCubeCorpusReadsOrIsRefused) {
+  RAPT_REPLAY_CORPUS("aterm_cube_fuzzer", read_aterm_cube_bytes);
 }
 
 }  // namespace

@@ -492,6 +492,56 @@ def make_vdif(c):
         c.case("vdif", name, "x.vdif", data)
 
 
+# ---- A-term cubes (idg-grid --aterms) -------------------------------------------------------
+
+def fits_card(key, value):
+    text = f"{key:<8}= {value}" if value is not None else key
+    return text.ljust(80)[:80]
+
+
+def aterm_cube(axes=((2, "RA---SIN", 60.0, -1e-3), (2, "DEC--SIN", -30.0, 1e-3),
+                     (2, "MATRIX", 0.0, 1.0), (3, "ANTENNA", 0.0, 1.0)),
+               fill=1.0, values=None, extra=()):
+    """A primary HDU of float32 A-terms: axes are (size, CTYPE, CRVAL, CDELT), FITS order."""
+    cards = [fits_card("SIMPLE", "T"), fits_card("BITPIX", "-32"), fits_card("NAXIS", str(len(axes)))]
+    for k, (n, _, _, _) in enumerate(axes, start=1):
+        cards.append(fits_card(f"NAXIS{k}", str(n)))
+    for k, (_, ctype, crval, cdelt) in enumerate(axes, start=1):
+        cards += [fits_card(f"CTYPE{k}", f"'{ctype:<8}'"), fits_card(f"CRPIX{k}", "1.0"),
+                  fits_card(f"CRVAL{k}", repr(float(crval))), fits_card(f"CDELT{k}", repr(float(cdelt)))]
+    cards += [fits_card(k, v) for k, v in extra] + [fits_card("END", None)]
+    header = "".join(cards).encode()
+    header += b" " * (-len(header) % 2880)
+    count = 1
+    for n, _, _, _ in axes:
+        count *= n
+    data = np.full(count, fill, dtype=">f4") if values is None else np.asarray(values, dtype=">f4")
+    body = data.tobytes()
+    return header + body + b"\0" * (-len(body) % 2880)
+
+
+def make_aterm_cube(c):
+    ra, dec, matrix, antenna = ((2, "RA---SIN", 60.0, -1e-3), (2, "DEC--SIN", -30.0, 1e-3),
+                                (2, "MATRIX", 0.0, 1.0), (3, "ANTENNA", 0.0, 1.0))
+    good = aterm_cube()
+    nan = np.ones(24)
+    nan[5] = np.nan
+    cases = {
+        "matrix_size_3": aterm_cube((ra, dec, (3, "MATRIX", 0.0, 1.0), antenna)),
+        "value_nan": aterm_cube(values=nan),
+        "data_truncated": good[:2880 + 40],
+        "cdelt1_zero": aterm_cube(((2, "RA---SIN", 60.0, 0.0), dec, matrix, antenna)),
+        "three_axes": aterm_cube((ra, dec, matrix)),
+        "antennas_beyond_file": aterm_cube((ra, dec, matrix, (100000000, "ANTENNA", 0.0, 1.0)),
+                                           values=np.ones(24)),
+        "time_cdelt_zero": aterm_cube((ra, dec, matrix, antenna, (1, "FREQ", 1.4e9, 1e6),
+                                       (2, "TIME", 5.2e9, 0.0))),
+        "crval1_infinite": aterm_cube(((2, "RA---SIN", "inf", -1e-3), dec, matrix, antenna)),
+    }
+    for name, data in cases.items():
+        c.case("aterm_cube", name, "x.fits", data)
+
+
 # ---- Array layouts ---------------------------------------------------------------------------
 
 def make_layout(c):
@@ -513,7 +563,7 @@ def make_layout(c):
 FORMATS = [make_sigproc_fil, make_sigproc_tim, make_presto_dat, make_presto_fft,
            make_presto_inf, make_accel_cand, make_accel_text, make_bestprof, make_par,
            make_rfifind_mask, make_singlepulse, make_pfd, make_psrfits, make_uvfits,
-           make_guppi_raw, make_psrdada, make_vdif, make_layout]
+           make_guppi_raw, make_psrdada, make_vdif, make_aterm_cube, make_layout]
 
 
 def main():
