@@ -186,8 +186,8 @@ void note_empty(const IdgGridOptions& o, const ChannelGroup& group, const std::s
 }
 
 // The A-term pass of one FREQ plane: the channels nearest it (with several planes, the others'
-// weights set to 0) gridded through its matrices into `image`. Returns the visibilities placed.
-int64_t grid_aterm_plane(const IdgGridOptions& o, const VisibilitySet& vs,
+// weights set to 0) gridded through its matrices into `image`. Returns its plan.
+IdgPlan grid_aterm_plane(const IdgGridOptions& o, const VisibilitySet& vs,
                          const ATermInput& aterms, int plane, const ATermPlanes& planes,
                          const IdgVisibilities& all, const std::vector<float>& weights,
                          IdgEngine& engine, const UvExtent& extent, IdgImage& image) {
@@ -203,10 +203,10 @@ int64_t grid_aterm_plane(const IdgGridOptions& o, const VisibilitySet& vs,
   const IdgATerms sampled = sample_aterms(aterms.cube, settings, aterms.cube.freq_hz[size_t(plane)],
                                           int(vs.array.antennas.size()));
   view.aterms = &sampled;
-  const IdgPlan plan = make_idg_plan(settings, view, engine.host_threads());
+  IdgPlan plan = make_idg_plan(settings, view, engine.host_threads());
   check_plan(plan, o, extent);
   engine.grid(plan, view, image);
-  return plan.visibilities_placed;
+  return plan;
 }
 
 // sum += image x its weight sum, per correlation; `weight_sum` adds them up.
@@ -250,10 +250,12 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
   view.product_index = {0, 1, 2, 3};
   view.aterm_slot = aterms.slot.data();
   IdgImage sum, part;
+  IdgPlan plan;  // of every channel: the one pass's, or made for the PSF below
   int64_t placed = 0;
   if (planes.used.size() == 1) {
-    placed = grid_aterm_plane(o, vs, aterms, planes.used[0], planes, view, samples.weight, *engine,
-                              extent, sum);
+    plan = grid_aterm_plane(o, vs, aterms, planes.used[0], planes, view, samples.weight, *engine,
+                            extent, sum);
+    placed = plan.visibilities_placed;
   } else {
     sum.npol = 4;
     sum.size = o.nx;
@@ -261,7 +263,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     std::vector<double> weight_sum(4, 0.0);
     for (int plane : planes.used) {
       placed += grid_aterm_plane(o, vs, aterms, plane, planes, view, samples.weight, *engine,
-                                 extent, part);
+                                 extent, part).visibilities_placed;
       add_weighted(part, sum, weight_sum);
     }
     for (int k = 0; k < 4; ++k)
@@ -277,7 +279,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     if (placed == 0) note_empty(o, group, out.pols[p].name, result);
   }
   if (o.psf) {
-    const IdgPlan plan = make_idg_plan(settings, view, engine->host_threads());
+    if (planes.used.size() > 1) plan = make_idg_plan(settings, view, engine->host_threads());
     engine->psf(plan, view, sum);  // the dirty images are made: its memory serves again
     result.gridded += plan.visibilities_placed;
     combine_correlation_planes(psf_combination(out.pols[0]), correlations, sum, image.data());
