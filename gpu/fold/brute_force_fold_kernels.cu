@@ -5,7 +5,9 @@
 // series pass through shared memory in tiles of kTile samples, stored sample-major as float4
 // (one sample of the kDms DMs), so that every thread reads the same float4 at the same time: a
 // broadcast. Each sample is read from global memory once per block, and each tile is reused by
-// kThreads periods. A thread follows its period's phase in 32-bit fixed point and adds the
+// kThreads periods. The next tile is loaded into registers while this one is folded: with 3
+// blocks of 4 warps an SM, loads issued at the tile's start left every warp waiting on L2
+// (a third of the kernel's time, by Nsight Compute's stall sampling). A thread follows its period's phase in 32-bit fixed point and adds the
 // samples of a run (consecutive samples in one bin) into a float4 in registers; only when the
 // bin changes is the run added to the thread's own histogram in shared memory ([bin][dm][thread]:
 // conflict-free, no atomics). The histograms never leave the chip: the S/N is computed at the
@@ -45,6 +47,7 @@ constexpr int kMaxBins = 64;    // kMaxBruteForceBins
 constexpr int kReduceThreads = 256;
 constexpr int kRunPathMin = 4;  // samples per bin from which a thread adds whole runs
 constexpr int kWarps = kThreads / 32;
+constexpr int kTilePerThread = kTile / kThreads;  // samples of a tile each thread loads
 static_assert(kTile == 4 * kThreads, "prefix_tile gives each thread 4 samples");
 
 // Shared memory of a fold block: the tile (data[1 + s] holds sample s; data[0] = 0), which a
@@ -189,6 +192,23 @@ __device__ __forceinline__ void fold_tile(const float4* data, int len, uint32_t 
   for (; s < len; ++s) fold_sample(sample(s), step, nbins, hist, phase, current, run);
 }
 
+// This thread's samples of the tile that starts at `first` (threadIdx.x + i kThreads, for each
+// of the block's DMs), as they are in the series; zeros past its end and for DMs past the last
+// (whose mean is 0).
+__device__ __forceinline__ void load_tile(const BruteForceFoldParams& p, int dm0, int64_t first,
+                                          float (&ahead)[kTilePerThread][kDms]) {
+#pragma unroll
+  for (int d = 0; d < kDms; ++d) {
+    const bool have = dm0 + d < p.ndm;
+    const float* row = p.series + size_t(have ? dm0 + d : 0) * size_t(p.nsamples);
+#pragma unroll
+    for (int i = 0; i < kTilePerThread; ++i) {
+      const int64_t s = first + threadIdx.x + i * kThreads;
+      ahead[i][d] = have && s < p.nsamples ? __ldg(row + s) : 0.f;
+    }
+  }
+}
+
 // S/N of the thread's kDms profiles (brute_force_fold.hpp's definition).
 __device__ void write_snr(const BruteForceFoldParams& p, const float* hist, int dm0, int period) {
   const int* counts = p.counts + size_t(period) * size_t(p.nbins);
@@ -220,6 +240,10 @@ __global__ void __launch_bounds__(kThreads, 3) brute_force_fold_kernel(BruteForc
   const int dm0 = blockIdx.y * kDms;
   const bool active = period < p.nperiods;
   const uint32_t step = active ? p.steps[period] : 0u;
+  // The next tile's samples wait in registers while this tile is folded, so that their global
+  // loads are in flight during the fold instead of stalling every warp at the tile's start.
+  float ahead[kTilePerThread][kDms];
+  load_tile(p, dm0, 0, ahead);
   // Whole runs where a bin holds kRunPathMin samples or more: step nbins kRunPathMin <= 2^32.
   const bool by_runs = active && uint64_t(step) * uint64_t(p.nbins) * kRunPathMin <= (uint64_t(1) << 32);
   const double inverse_step = step > 0 ? 1.0 / double(step) : 0.0;
@@ -235,17 +259,20 @@ __global__ void __launch_bounds__(kThreads, 3) brute_force_fold_kernel(BruteForc
   uint32_t phase = 0;
   int current = 0;
   float4 run = make_float4(0.f, 0.f, 0.f, 0.f);
-  float* tile_words = reinterpret_cast<float*>(f.data + 1);
   for (int64_t first = 0; first < p.nsamples; first += kTile) {
     const int len = int(min(int64_t(kTile), p.nsamples - first));
     __syncthreads();  // every thread is done with the previous tile
 #pragma unroll
-    for (int d = 0; d < kDms; ++d) {
-      const bool have = dm0 + d < p.ndm;
-      const float* row = p.series + size_t(have ? dm0 + d : 0) * size_t(p.nsamples) + first;
-      for (int s = threadIdx.x; s < kTile; s += kThreads)
-        tile_words[s * kDms + d] = have && s < len ? float(double(__ldg(row + s)) - mean[d]) : 0.f;
+    for (int i = 0; i < kTilePerThread; ++i) {
+      float4 v;
+      v.x = float(double(ahead[i][0]) - mean[0]);
+      v.y = float(double(ahead[i][1]) - mean[1]);
+      v.z = float(double(ahead[i][2]) - mean[2]);
+      v.w = float(double(ahead[i][3]) - mean[3]);
+      const int s = threadIdx.x + i * kThreads;
+      f.data[1 + s] = s < len ? v : make_float4(0.f, 0.f, 0.f, 0.f);
     }
+    if (first + kTile < p.nsamples) load_tile(p, dm0, first + kTile, ahead);
     __syncthreads();
     if (scan) {
       prefix_tile(f);
