@@ -24,7 +24,7 @@ double now_s() {
 template <typename Call>
 IdgGpuOpTiming time_op(IdgEngine& engine, int repeats, Call call) {
   const auto& timed = dynamic_cast<const IdgGpuTimed&>(engine);
-  std::vector<double> wall, device, kernel, own, host;
+  std::vector<double> wall, device, kernel, own, host, image;
   for (int r = 0; r <= repeats; ++r) {
     const double start = now_s();
     call();
@@ -36,8 +36,9 @@ IdgGpuOpTiming time_op(IdgEngine& engine, int repeats, Call call) {
     kernel.push_back(t.kernel_s);
     own.push_back(t.call_s);
     host.push_back(stop - start - t.call_s + t.host_s);
+    image.push_back(t.image_s);
   }
-  return {median(wall), median(device), median(kernel), median(own), median(host)};
+  return {median(wall), median(device), median(kernel), median(own), median(host), median(image)};
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ struct IdgGpuOpTiming {
   double call_s = 0;    // the GPU engine's own share of engine_s (median)
   double host_s = 0;    // host work in engine_s: the common IdgEngine's passes (engine_s -
                         // call_s) and the GPU engine's packing and unpacking (median)
+  double image_s = 0;   // the part of host_s copying whole images (median)
 };
 
 // Back-to-back calls of one operation for an external meter (energy): `begin` and `end` are

@@ -318,6 +318,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
           i = end;
         }
         times_.host_s += seconds_since(start);
+        times_.image_s += seconds_since(start);
       }
     }
   }
@@ -332,6 +333,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       const auto start = std::chrono::steady_clock::now();
       idg_copy(host + k * chunk, as_complex(slot.values_staging.get()), size, host_threads());
       times_.host_s += seconds_since(start);
+      times_.image_s += seconds_since(start);
       RAPT_CUDA_CHECK(cudaMemcpyAsync(device + k * chunk, slot.values_staging.get(),
                                       size * sizeof(float2), cudaMemcpyHostToDevice, st));
       slot.uploaded.record(st);

@@ -17,6 +17,8 @@ struct IdgGpuCallTimes {
                          // device work, downloads); the rest is the common IdgEngine's
   double host_s = 0;     // host work inside call_s: gathering uvw, packing and unpacking batches
                          // (waits for the device excluded; mostly overlapped with it)
+  double image_s = 0;    // the part of host_s spent copying whole images between the caller's
+                         // memory and page-locked buffers (not overlapped with device work)
 };
 
 class IdgGpuTimed {

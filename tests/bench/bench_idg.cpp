@@ -207,10 +207,11 @@ void add_gpu_rows(BenchTable& table, const IdgWorkload& w, const IdgSettings& s,
                    percent_cell(nvis / o.engine_s / kIssueBoundVisPerS), joules[op_index++],
                    std::string(op) == "grid" ? check : "-"});
   std::fprintf(stderr,
-               "rapt_bench: idg %s engine ms grid %.1f (GPU engine's part %.1f, host work %.1f), "
-               "degrid %.1f (%.1f, %.1f)\n",
+               "rapt_bench: idg %s engine ms grid %.1f (GPU engine's part %.1f, host work %.1f, "
+               "of it copying the image %.1f), degrid %.1f (%.1f, %.1f, %.1f)\n",
                w.name, t.grid.engine_s * 1e3, t.grid.call_s * 1e3, t.grid.host_s * 1e3,
-               t.degrid.engine_s * 1e3, t.degrid.call_s * 1e3, t.degrid.host_s * 1e3);
+               t.grid.image_s * 1e3, t.degrid.engine_s * 1e3, t.degrid.call_s * 1e3,
+               t.degrid.host_s * 1e3, t.degrid.image_s * 1e3);
   const double cycle_s = t.grid.engine_s + t.degrid.engine_s;
   std::fprintf(stderr, "rapt_bench: idg %s imaging cycle (grid + degrid engine calls) %.3g GVis/s\n",
                w.name, nvis / cycle_s * 1e-9);
