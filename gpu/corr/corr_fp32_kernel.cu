@@ -181,13 +181,20 @@ __global__ void __launch_bounds__(kThreads, C::kMinBlocks)
   }
   if (!active) return;
 
+  // The sums are added to two rows (8 values) at a time, all their loads before any store: the
+  // compiler, not knowing that the addresses differ, would otherwise wait for each store before
+  // the next load.
   const int64_t nbl = int64_t(args.nant) * (args.nant + 1) / 2;
   float2* sums = static_cast<float2*>(args.sums) + (args.chan0 + blockIdx.y) * nbl * npol * npol;
 #pragma unroll
-  for (int i = 0; i < 8; ++i)
+  for (int i0 = 0; i0 < 8; i0 += 2) {
+    float2* where[8];
+    float2 old[8];
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
+    for (int k = 0; k < 8; ++k) {
+      const int i = i0 + k / 4, j = k % 4;
       int r1 = first_row + ty + 4 * i, r2 = first_col + tx + 8 * j;
+      where[k] = nullptr;
       if (triangle && i >= 4) {
         if (j >= 2) continue;
         r2 += 16;  // rows 16-31 (as is) x columns 16-31
@@ -196,12 +203,15 @@ __global__ void __launch_bounds__(kThreads, C::kMinBlocks)
       const int a1 = r1 >> pol_shift, a2 = r2 >> pol_shift;
       if (a1 > a2) continue;
       const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
-      float2* s = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
-      float2 v = *s;
-      v.x += re[i][j];
-      v.y += im[i][j];
-      *s = v;
+      where[k] = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
+      old[k] = *where[k];
     }
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int i = i0 + k / 4, j = k % 4;
+      if (where[k]) *where[k] = make_float2(old[k].x + re[i][j], old[k].y + im[i][j]);
+    }
+  }
 }
 
 template <class C, bool DIAG>

@@ -47,11 +47,11 @@ struct Int8Mma {
   // kInt8SafeSamples samples: 65536 (127 x 128 + 127^2) < 2^31.
   __device__ static uint32_t times_i(uint32_t x) { return __byte_perm(x, ~x, 0x2705); }
   // The int32 sums of one launch go into the 64-bit sums here (the flush).
-  __device__ static void add(Sum* s, int re, int im, const int* re_sum) {
-    Sum v = *s;
+  static constexpr bool kReSums = true;
+  __device__ static Sum added(Sum v, int re, int im, int re_sum) {
     v.x += re;
-    v.y += (long long)im + *re_sum;
-    *s = v;
+    v.y += (long long)im + re_sum;
+    return v;
   }
 };
 
@@ -68,11 +68,11 @@ struct HalfMma {
   }
   // Halves (re, im) -> (-im, re): swap them, flip the sign bit of the new low half.
   __device__ static uint32_t times_i(uint32_t x) { return __byte_perm(x, 0, 0x1032) ^ 0x8000u; }
-  __device__ static void add(Sum* s, float re, float im, const int*) {
-    Sum v = *s;
+  static constexpr bool kReSums = false;
+  __device__ static Sum added(Sum v, float re, float im, int) {
     v.x += re;
     v.y += im;
-    *s = v;
+    return v;
   }
 };
 
@@ -246,17 +246,28 @@ __global__ void __launch_bounds__(TileShape<BT, WM, WN, STAGES>::kThreads, MIN_B
 #pragma unroll
     for (int nj = 0; nj < S::kNj; ++nj) {
       if (!((need >> (mi * S::kNj + nj)) & 1)) continue;
+      // The piece's four sums are loaded before any is stored: the compiler, not knowing that
+      // the addresses differ, would otherwise wait for each store before the next load.
+      typename M::Sum* where[4];
+      typename M::Sum old[4];
+      int re_sum[4];
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int r1 = row0 + wrow + mi * 16 + g + (e >> 1) * 8;
         const int r2 = col0 + wcol + nj * 8 + 2 * t + (e & 1);
+        where[e] = nullptr;
+        re_sum[e] = 0;
         if (r1 >= nrecv || r2 >= nrecv) continue;
         const int a1 = r1 >> pol_shift, a2 = r2 >> pol_shift;
         if (a1 > a2) continue;
         const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
-        M::add(sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2, re[mi][nj][e],
-               im[mi][nj][e], re_sums + r1);
+        where[e] = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
+        old[e] = *where[e];
+        if (M::kReSums) re_sum[e] = re_sums[r1];
       }
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        if (where[e]) *where[e] = M::added(old[e], re[mi][nj][e], im[mi][nj][e], re_sum[e]);
     }
 }
 
