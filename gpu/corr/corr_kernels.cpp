@@ -33,9 +33,12 @@ std::string correlator_kernel_text(CorrPrecision precision, int nrecv) {
            "-receiver tiles, 8x4 pairs a thread (diagonal tiles 16-row triangles)";
   const int tile = tensor_correlator_tile(nrecv);
   if (use_wgmma_correlator(nrecv))
-    return std::string(precision == CorrPrecision::int8 ? "int8 wgmma m64n128k32"
-                                                        : "fp16 wgmma m64n128k16") +
-           ", " + std::to_string(tile) + "-receiver tiles, A turned by i in registers";
+    return std::string(precision == CorrPrecision::int8
+                           ? "int8 wgmma m64n128k32, " + std::to_string(tile) +
+                                 "-receiver tiles, a block of two warpgroups a tile"
+                           : "fp16 wgmma m64n128k16, " + std::to_string(tile) +
+                                 "-receiver tiles, a block of one warpgroup a half tile") +
+           ", A turned by i in registers";
   return std::string(precision == CorrPrecision::int8 ? "int8 mma.sync m16n8k32"
                                                       : "fp16 mma.sync m16n8k16") +
          ", " + std::to_string(tile) + "-receiver tiles";
