@@ -35,9 +35,12 @@ cd "$dir" || exit 1
 "$BIN/corr" -q v.dada -o file.uvfits || fail "corr -o file.uvfits"
 "$BIN/corr" -q v.dada -o - > piped.uvfits || fail "corr -o -"
 cmp -s file.uvfits piped.uvfits || fail "corr -o - wrote other bytes than -o file.uvfits"
-"$BIN/corr" -q v.dada -o - | "$BIN/idg-grid" -q --size 64 --scale 20asec -o piped - ||
+# The CPU engine, whose images repeat to the bit: the GPU's adder sums subgrids in whatever order
+# its blocks finish, so two GPU images of one input differ in the last bits.
+"$BIN/corr" -q v.dada -o - | "$BIN/idg-grid" -q --device cpu --size 64 --scale 20asec -o piped - ||
   fail "corr -o - | idg-grid -"
-"$BIN/idg-grid" -q --size 64 --scale 20asec -o filed file.uvfits || fail "idg-grid file.uvfits"
+"$BIN/idg-grid" -q --device cpu --size 64 --scale 20asec -o filed file.uvfits ||
+  fail "idg-grid file.uvfits"
 cmp -s piped-dirty.fits filed-dirty.fits || fail "the piped dirty image differs from the file's"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "left in TMPDIR: $(ls -A "$TMPDIR")"
 
