@@ -25,7 +25,6 @@
 // wgmma_correlator_available() says no, so the mma.sync kernels run.
 #include <atomic>
 #include <cstdint>
-#include <type_traits>
 
 #include "../cuda/cuda_check.hpp"
 #include "corr_device.cuh"
@@ -122,31 +121,6 @@ __device__ inline void wgmma_half(float (&d)[64], const uint32_t (&a)[4], uint64
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1));
 }
-// The same with B's first 64 rows only: D's first 32 values (columns 0-63), the rest untouched.
-__device__ inline void wgmma_int8_n64(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %37, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-      "{%32, %33, %34, %35}, %36, p;\n"
-      "}\n"
-      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1));
-}
-__device__ inline void wgmma_half_n64(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %37, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-      "{%32, %33, %34, %35}, %36, p, 1, 1, 0;\n"
-      "}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1));
-}
 #endif
 
 __global__ void wgmma_probe_kernel(int* out) {
@@ -165,13 +139,8 @@ struct WgInt8 {
   // Bytes (re0, im0, re1, im1) -> (~im0, re0, ~im1, re1).
   __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, ~x, 0x2705); }
   static constexpr int kWarpgroups = 2;
-  // N: columns of B, 128 or (the lower half of a diagonal tile) 64.
-  template <int N>
   __device__ static void mma(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
-    if constexpr (N == 128)
-      wgmma_int8(d, a, desc);
-    else
-      wgmma_int8_n64(d, a, desc);
+    wgmma_int8(d, a, desc);
   }
   static constexpr bool kReSums = true;  // the imaginary part needs x2's real-part sum
   __device__ static Sum added(Sum v, int re, int im, int re_sum2) {
@@ -188,12 +157,8 @@ struct WgHalf {
   // Halves (re, im) -> (im, -re).
   __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, 0, 0x1032) ^ 0x80000000u; }
   static constexpr int kWarpgroups = 1;
-  template <int N>
   __device__ static void mma(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
-    if constexpr (N == 128)
-      wgmma_half(d, a, desc);
-    else
-      wgmma_half_n64(d, a, desc);
+    wgmma_half(d, a, desc);
   }
   static constexpr bool kReSums = false;
   __device__ static Sum added(Sum v, float re, float im, int) {
@@ -286,78 +251,66 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
     if (s < nstages) load_stage(s, s);
     cp_async_commit();
   }
-  // The lower half of a diagonal tile lies half below the diagonal: its warpgroup multiplies
-  // with B's last 64 rows only (m64n64), the columns on or right of the diagonal.
-  const bool narrow = diagonal && half == 1;
-  const int narrow_shift = narrow ? kRows : 0;  // first column of the products
-  auto main_loop = [&](auto columns) {
-    constexpr int N = decltype(columns)::value;
-    constexpr uint32_t b_offset = N == 128 ? 0u : uint32_t(kRows * kStageBytes);
-    // A stage's rows are in; the next loads go out; this warpgroup's A rows come to registers
-    // (as loaded, and turned by i); its products are issued.
-    auto start_stage = [&](int stage, uint32_t (&a)[4][4], uint32_t (&turned)[4][4]) {
-      cp_async_wait<kAhead - 1>();
-      fence_proxy_async();
-      __syncthreads();  // stage `stage` is in; the products of the slot loaded next have ended
-      const int next = stage + kAhead;
-      if (next < nstages) load_stage(next % kStages, next);
-      cp_async_commit();
-      const uint32_t slot = smem_base + (stage % kStages) * kSlotBytes;
-  #pragma unroll
-      for (int step = 0; step < 4; ++step) {
-        ldmatrix_x4(a[step], slot + a_at[step]);
-  #pragma unroll
-        for (int k = 0; k < 4; ++k) turned[step][k] = W::turn(a[step][k]);
-      }
-      wgmma_fence();
-  #pragma unroll
-      for (int step = 0; step < 4; ++step) {
-        const uint64_t desc = smem_descriptor(slot + b_offset + step * 32);
-        W::template mma<N>(re, a[step], desc);
-        W::template mma<N>(im, turned[step], desc);
-      }
-      wgmma_commit();
-    };
-    if constexpr (L::kInFlight == 0) {
-      for (int stage = 0; stage < nstages; ++stage) {
-        uint32_t a[4][4], turned[4][4];
-        start_stage(stage, a, turned);
-        wgmma_wait<0>();
-      }
-    } else {
-      // Each stage's products are left running while the previous stage's are waited for, so
-      // that the tensor cores always have the next group queued. A (and A turned) alternate
-      // between two register sets, `cur` for this stage's products and `prev` for the ones
-      // still running.
-      auto run_stage = [&](int stage, uint32_t (&cur)[4][4], uint32_t (&cur_turned)[4][4],
-                           const uint32_t (&prev)[4][4], const uint32_t (&prev_turned)[4][4]) {
-        start_stage(stage, cur, cur_turned);
-        wgmma_wait<1>();  // the previous stage's products are done
-        hold(prev);
-        hold(prev_turned);
-      };
-      uint32_t a0[4][4], t0[4][4], a1[4][4], t1[4][4];
-  #pragma unroll
-      for (int i = 0; i < 4; ++i)
-  #pragma unroll
-        for (int k = 0; k < 4; ++k) a1[i][k] = t1[i][k] = 0;  // `prev` of the first stage
-      int stage = 0;
-      for (; stage + 1 < nstages; stage += 2) {
-        run_stage(stage, a0, t0, a1, t1);
-        run_stage(stage + 1, a1, t1, a0, t0);
-      }
-      if (stage < nstages) run_stage(stage, a0, t0, a1, t1);
-      wgmma_wait<0>();
-      hold(a0);
-      hold(t0);
-      hold(a1);
-      hold(t1);
+  // A stage's rows are in; the next loads go out; this warpgroup's A rows come to registers
+  // (as loaded, and turned by i); its products are issued.
+  auto start_stage = [&](int stage, uint32_t (&a)[4][4], uint32_t (&turned)[4][4]) {
+    cp_async_wait<kAhead - 1>();
+    fence_proxy_async();
+    __syncthreads();  // stage `stage` is in; the products of the slot loaded next have ended
+    const int next = stage + kAhead;
+    if (next < nstages) load_stage(next % kStages, next);
+    cp_async_commit();
+    const uint32_t slot = smem_base + (stage % kStages) * kSlotBytes;
+#pragma unroll
+    for (int step = 0; step < 4; ++step) {
+      ldmatrix_x4(a[step], slot + a_at[step]);
+#pragma unroll
+      for (int k = 0; k < 4; ++k) turned[step][k] = W::turn(a[step][k]);
     }
+    wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < 4; ++step) {
+      const uint64_t desc = smem_descriptor(slot + step * 32);
+      W::mma(re, a[step], desc);
+      W::mma(im, turned[step], desc);
+    }
+    wgmma_commit();
   };
-  if (narrow)
-    main_loop(std::integral_constant<int, 64>());
-  else
-    main_loop(std::integral_constant<int, 128>());
+  if constexpr (L::kInFlight == 0) {
+    for (int stage = 0; stage < nstages; ++stage) {
+      uint32_t a[4][4], turned[4][4];
+      start_stage(stage, a, turned);
+      wgmma_wait<0>();
+    }
+  } else {
+    // Each stage's products are left running while the previous stage's are waited for, so
+    // that the tensor cores always have the next group queued. A (and A turned) alternate
+    // between two register sets, `cur` for this stage's products and `prev` for the ones
+    // still running.
+    auto run_stage = [&](int stage, uint32_t (&cur)[4][4], uint32_t (&cur_turned)[4][4],
+                         const uint32_t (&prev)[4][4], const uint32_t (&prev_turned)[4][4]) {
+      start_stage(stage, cur, cur_turned);
+      wgmma_wait<1>();  // the previous stage's products are done
+      hold(prev);
+      hold(prev_turned);
+    };
+    uint32_t a0[4][4], t0[4][4], a1[4][4], t1[4][4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) a1[i][k] = t1[i][k] = 0;  // `prev` of the first stage
+    int stage = 0;
+    for (; stage + 1 < nstages; stage += 2) {
+      run_stage(stage, a0, t0, a1, t1);
+      run_stage(stage + 1, a1, t1, a0, t0);
+    }
+    if (stage < nstages) run_stage(stage, a0, t0, a1, t1);
+    wgmma_wait<0>();
+    hold(a0);
+    hold(t0);
+    hold(a1);
+    hold(t1);
+  }
   cp_async_wait<0>();
   if (!rows_here) return;
 
@@ -373,7 +326,6 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
   constexpr int kGroup = 8;  // two column groups j of 4 values each
 #pragma unroll
   for (int j0 = 0; j0 < 16; j0 += kGroup / 4) {
-    if (narrow && j0 >= 8) break;  // 64 columns
     Sum* where[kGroup];
     Sum old[kGroup];
     int re_sum2[kGroup];
@@ -381,7 +333,7 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
     for (int k = 0; k < kGroup; ++k) {
       const int j = j0 + k / 4, e = k % 4;
       const int r1 = row0 + wq * 16 + g + (e >> 1) * 8;
-      const int r2 = col0 + narrow_shift + j * 8 + 2 * t + (e & 1);
+      const int r2 = col0 + j * 8 + 2 * t + (e & 1);
       where[k] = nullptr;
       re_sum2[k] = 0;
       if (r1 >= nrecv || r2 >= nrecv) continue;
