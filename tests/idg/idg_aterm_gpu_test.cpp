@@ -15,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "cli/errors.hpp"
 #include "idg/idg_aterms.hpp"
 #include "idg/idg_engine.hpp"
 #include "idg/idg_taper.hpp"
@@ -25,30 +24,12 @@
 namespace rapt {
 namespace {
 
-std::unique_ptr<IdgEngine> make_gpu(const IdgSettings& s) {
-  try {
-    return make_gpu_idg_engine(s, 0);
-  } catch (const UsageError&) {
-    return nullptr;
-  } catch (const DataError&) {
-    return nullptr;
-  }
-}
-
 using testing::ImageDifference;
+using testing::prediction_difference;
 using testing::tapered_difference;
 using testing::trusted_part;
 
-// max |a - b| and max |a|.
-std::pair<double, double> prediction_difference(const std::vector<std::complex<float>>& a,
-                                                const std::vector<std::complex<float>>& b) {
-  double error = 0, largest = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    largest = std::max(largest, double(std::abs(a[i])));
-    error = std::max(error, double(std::abs(a[i] - b[i])));
-  }
-  return {error, largest};
-}
+std::unique_ptr<IdgEngine> make_gpu(const IdgSettings& s) { return testing::gpu_engine_or_null(s); }
 
 // Four polarisations that differ (the point sources' visibility times a complex factor per
 // product), so the off-diagonal Jones terms mix unequal values.

@@ -6,9 +6,13 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cli/errors.hpp"
 #include "idg/idg_engine.hpp"
 #include "idg/idg_taper.hpp"
 
@@ -49,6 +53,29 @@ inline IdgImage trusted_part(const IdgSettings& s, IdgImage image) {
       for (int x = 0; x < n; ++x)
         if (taper[size_t(x)] * taper[size_t(y)] < 0.01) image.plane(p)[size_t(y) * n + x] = 0;
   return image;
+}
+
+// max |a - b| and max |a| over two engines' predicted visibilities.
+inline std::pair<double, double> prediction_difference(const std::vector<std::complex<float>>& a,
+                                                       const std::vector<std::complex<float>>& b) {
+  double error = 0, largest = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    largest = std::max(largest, double(std::abs(a[i])));
+    error = std::max(error, double(std::abs(a[i] - b[i])));
+  }
+  return {error, largest};
+}
+
+// The GPU engine on device 0, or null where none can be made (no CUDA build, no device, too
+// little memory): the GPU tests then skip.
+inline std::unique_ptr<IdgEngine> gpu_engine_or_null(const IdgSettings& s) {
+  try {
+    return make_gpu_idg_engine(s, 0);
+  } catch (const UsageError&) {
+    return nullptr;
+  } catch (const DataError&) {
+    return nullptr;
+  }
 }
 
 }  // namespace rapt::testing

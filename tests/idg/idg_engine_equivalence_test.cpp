@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/errors.hpp"
 #include "idg/idg_engine.hpp"
 #include "idg/idg_taper.hpp"
 #include "idg_engine_comparison.hpp"
@@ -29,13 +28,7 @@ class IdgEngines : public ::testing::TestWithParam<std::string> {
  protected:
   std::unique_ptr<IdgEngine> make(const IdgSettings& s) {
     if (GetParam() == "cpu") return make_cpu_idg_engine(s, 3);
-    try {
-      return make_gpu_idg_engine(s, 0);
-    } catch (const UsageError&) {
-      return nullptr;
-    } catch (const DataError&) {
-      return nullptr;
-    }
+    return testing::gpu_engine_or_null(s);
   }
 };
 
@@ -66,11 +59,7 @@ TEST_P(IdgEngines, MatchTheCpuReference) {
   std::vector<std::complex<float>> want(obs.vis.size()), got(obs.vis.size());
   reference->degrid(plan, model, obs.view(), want.data());
   engine->degrid(plan, model, obs.view(), got.data());
-  double largest = 0, error = 0;
-  for (size_t i = 0; i < want.size(); ++i) {
-    largest = std::max(largest, double(std::abs(want[i])));
-    error = std::max(error, double(std::abs(want[i] - got[i])));
-  }
+  const auto [error, largest] = testing::prediction_difference(want, got);
   EXPECT_LE(error, 1e-5 * largest) << engine->name() << " predictions vs cpu";
 }
 
@@ -120,11 +109,7 @@ void expect_matches_reference(const IdgSettings& s, IdgEngine& engine, const tes
   std::vector<std::complex<float>> want(obs.vis.size()), got(obs.vis.size());
   reference->degrid(plan, model, obs.view(), want.data());
   engine.degrid(plan, model, obs.view(), got.data());
-  double largest = 0, error = 0;
-  for (size_t i = 0; i < want.size(); ++i) {
-    largest = std::max(largest, double(std::abs(want[i])));
-    error = std::max(error, double(std::abs(want[i] - got[i])));
-  }
+  const auto [error, largest] = testing::prediction_difference(want, got);
   EXPECT_LE(error, 1e-5 * largest) << engine.name() << " " << what << " predictions vs cpu";
 }
 
