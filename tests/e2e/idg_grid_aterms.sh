@@ -22,23 +22,10 @@ trap 'rm -rf "$dir"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-cat > "$dir/ten.txt" <<'LAYOUT'
-# telescope: TEST
-# frame: enu -30:42:39.8 21:26:38.0 1086.6
-a0     0.0     0.0  0.0  13.5
-a1   112.0   -43.0  0.4  13.5
-a2  -187.0    61.0  1.1  13.5
-a3    45.0   305.0  0.7  13.5
-a4  -402.0  -251.0  2.0  13.5
-a5   530.0   140.0  1.5  13.5
-a6   -60.0  -611.0  0.9  13.5
-a7   803.0  -420.0  3.2  13.5
-a8  -905.0   488.0  2.6  13.5
-a9   260.0   960.0  1.8  13.5
-LAYOUT
+ten=$(cd "$(dirname "$0")" && pwd)/ten_antennas.txt
 # 2.5 Jy on pixel (44, 54) of a 128-pixel image of 6" pixels; 12 integrations of 60 s from
 # MJD 60000.1.
-"$BIN/simulate" -q --visibilities --layout "$dir/ten.txt" --freq 1400 --ra 60 --dec -30 \
+"$BIN/simulate" -q --visibilities --layout "$ten" --freq 1400 --ra 60 --dec -30 \
   --tstart 60000.1 --nchans 4 --bw 8 --nints 12 --int-time 60 \
   --source ra=60.038496486,dec=-30.016661068,flux=2.5 -o "$dir/one.uvfits" 2> "$dir/err" ||
   { echo "simulate: $(cat "$dir/err")"; exit 1; }

@@ -30,21 +30,8 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 skipped=""
 
 # The simulated array: ten antennas within a kilometre, 16 channels at 1.4 GHz, 12 minutes.
-cat > "$dir/ten.txt" <<'LAYOUT'
-# telescope: TEST
-# frame: enu -30:42:39.8 21:26:38.0 1086.6
-a0     0.0     0.0  0.0  13.5
-a1   112.0   -43.0  0.4  13.5
-a2  -187.0    61.0  1.1  13.5
-a3    45.0   305.0  0.7  13.5
-a4  -402.0  -251.0  2.0  13.5
-a5   530.0   140.0  1.5  13.5
-a6   -60.0  -611.0  0.9  13.5
-a7   803.0  -420.0  3.2  13.5
-a8  -905.0   488.0  2.6  13.5
-a9   260.0   960.0  1.8  13.5
-LAYOUT
-"$BIN/simulate" -q --visibilities --layout "$dir/ten.txt" --freq 1400 --ra 60 --dec -30 \
+ten=$(cd "$(dirname "$0")" && pwd)/ten_antennas.txt
+"$BIN/simulate" -q --visibilities --layout "$ten" --freq 1400 --ra 60 --dec -30 \
     --tstart 60000.1 --nchans 16 --bw 16 --nints 12 --int-time 60 \
     --source ra=60.02,dec=-30.01,flux=2.5 --source ra=59.95,dec=-29.97,flux=1 \
     --source ra=60.05,dec=-29.95,flux=0.7 -o "$dir/sim.ms" 2> "$dir/err"
@@ -113,7 +100,7 @@ fits.PrimaryHDU(model, hdu.header).writeto(sys.argv[2])
 ra, dec = WCS(hdu.header).celestial.pixel_to_world_values(x, y)
 open(sys.argv[3], "w").write("ra=%.10f,dec=%.10f,flux=2.5\n" % (ra, dec))
 PYTHON
-  "$BIN/simulate" -q --visibilities --layout "$dir/ten.txt" --freq 1400 --ra 60 --dec -30 \
+  "$BIN/simulate" -q --visibilities --layout "$ten" --freq 1400 --ra 60 --dec -30 \
       --tstart 60000.1 --nchans 16 --bw 16 --nints 12 --int-time 60 \
       --source "$(cat "$dir/source.txt")" -o "$dir/exact.ms" 2> "$dir/err" || fail "simulate: $(cat "$dir/err")"
   cp -r "$dir/exact.ms" "$dir/idgpred.ms" && cp -r "$dir/exact.ms" "$dir/wspred.ms"
