@@ -92,6 +92,14 @@ ATermPlanes aterm_planes(const ATermCube& cube, const std::vector<double>& freq_
   return planes;
 }
 
+std::vector<float> plane_pass_weights(const ATermPlanes& planes, int plane,
+                                      const std::vector<float>& weights, size_t nchan) {
+  std::vector<float> own = weights;
+  for (size_t i = 0; i < own.size(); ++i)
+    if (planes.of_channel[(i / 4) % nchan] != plane) own[i] = 0.0f;
+  return own;
+}
+
 ATermInput load_aterms(const std::string& path, const VisibilitySet& vs) {
   ATermInput in;
   in.cube = read_aterm_cube(path);

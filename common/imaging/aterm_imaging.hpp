@@ -50,6 +50,11 @@ struct ATermPlanes {
 };
 ATermPlanes aterm_planes(const ATermCube& cube, const std::vector<double>& freq_hz);
 
+// The weights of plane `plane`'s pass: `weights` ([row][channel][4 correlations], `nchan`
+// channels), with those of the channels nearest another plane set to 0.
+std::vector<float> plane_pass_weights(const ATermPlanes& planes, int plane,
+                                      const std::vector<float>& weights, size_t nchan);
+
 // Plane `pol` (one of --pol's images, its terms over the file's products) from the four
 // corrected correlation planes of `planes` into `out` (N x N).
 void combine_correlation_planes(const OutputPolarisation& pol,

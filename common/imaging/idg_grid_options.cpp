@@ -15,6 +15,11 @@ int IdgGridOptions::thread_count() const {
   return threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
 }
 
+std::unique_ptr<IdgEngine> make_idg_engine(const IdgGridOptions& o, const IdgSettings& settings) {
+  return o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
+                          : make_cpu_idg_engine(settings, o.thread_count());
+}
+
 MeasurementSetSelection IdgGridOptions::selection() const {
   MeasurementSetSelection s;
   s.data_column = data_column;

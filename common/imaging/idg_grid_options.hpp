@@ -2,10 +2,12 @@
 // checked against each other (man/idg-grid.1 lists them).
 #pragma once
 #include <cxxopts.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gpu_device.hpp"
+#include "idg/idg_engine.hpp"
 #include "imaging/imaging_weights.hpp"
 #include "io/measurement_set.hpp"
 
@@ -45,6 +47,9 @@ struct IdgGridOptions {
   // The Measurement Set rows and column to read (--data-column, --data-desc-id, --field).
   MeasurementSetSelection selection() const;
 };
+
+// The IDG engine of `settings` on the device --device names (--threads of them on the CPU).
+std::unique_ptr<IdgEngine> make_idg_engine(const IdgGridOptions& o, const IdgSettings& settings);
 
 void add_idg_grid_options(cxxopts::Options& options);
 

@@ -153,12 +153,6 @@ struct GriddedImages {
   std::string engine;
 };
 
-// The engine for one channel group's settings, on the device the options name.
-std::unique_ptr<IdgEngine> make_engine(const IdgGridOptions& o, const IdgSettings& settings) {
-  return o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
-                          : make_cpu_idg_engine(settings, o.thread_count());
-}
-
 // The w-layers one channel group's samples need, with its settings checked against memory.
 IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, const UvExtent& extent) {
   const WLayerChoice layers = choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda);
@@ -195,9 +189,7 @@ IdgPlan grid_aterm_plane(const IdgGridOptions& o, const VisibilitySet& vs,
   std::vector<float> own;
   IdgVisibilities view = all;
   if (planes.used.size() > 1) {
-    own = weights;
-    for (size_t i = 0; i < own.size(); ++i)
-      if (planes.of_channel[(i / 4) % all.nchan] != plane) own[i] = 0.0f;
+    own = plane_pass_weights(planes, plane, weights, all.nchan);
     view.weight = own.data();
   }
   const IdgATerms sampled = sample_aterms(aterms.cube, settings, aterms.cube.freq_hz[size_t(plane)],
@@ -242,7 +234,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
   const ATermPlanes planes = aterm_planes(aterms.cube, samples.freq_hz);
   const size_t pixels = size_t(o.nx) * o.nx;
   if (planes.used.size() > 1) check_memory(settings, o.thread_count(), double(pixels) * 4 * 8);
-  std::unique_ptr<IdgEngine> engine = make_engine(o, settings);
+  std::unique_ptr<IdgEngine> engine = make_idg_engine(o, settings);
   result.engine = engine->name();
   describe_group(group, settings, extent, messages);
 
@@ -267,7 +259,8 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
       add_weighted(part, sum, weight_sum);
     }
     for (int k = 0; k < 4; ++k)
-      if (weight_sum[size_t(k)] > 0) idg_scale(sum.plane(k), pixels, float(1.0 / weight_sum[size_t(k)]), 1);
+      if (weight_sum[size_t(k)] > 0)
+        idg_scale(sum.plane(k), pixels, float(1.0 / weight_sum[size_t(k)]), o.thread_count());
   }
   result.placed += placed;
   result.gridded += placed;
@@ -298,7 +291,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       make_imaging_samples(vs, group, out.pols, o.weighting, o.nx, o.ny, o.cell_rad);
   const UvExtent extent = uv_extent(vs, samples);
   settings = layered_settings(o, settings, extent);
-  std::unique_ptr<IdgEngine> engine = make_engine(o, settings);
+  std::unique_ptr<IdgEngine> engine = make_idg_engine(o, settings);
   result.engine = engine->name();
   describe_group(group, settings, extent, messages);
   IdgImage dirty, psf;  // kept between calls: a fresh image costs page faults of its own

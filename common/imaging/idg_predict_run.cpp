@@ -157,8 +157,7 @@ int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, V
   std::vector<float> weights(values, 0.0f);
   for (size_t row = 0; row < vs.nrows(); ++row)
     if (vs.antenna1[row] != vs.antenna2[row]) std::fill_n(weights.begin() + row * nchan * 4, nchan * 4, 1.0f);
-  engine = o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
-                            : make_cpu_idg_engine(settings, o.thread_count());
+  engine = make_idg_engine(o, settings);
   IdgVisibilities view;
   view.nrows = vs.nrows();
   view.nchan = nchan;
@@ -176,9 +175,7 @@ int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, V
   for (int plane : planes.used) {
     view.weight = weights.data();
     if (planes.used.size() > 1) {
-      own = weights;
-      for (size_t i = 0; i < own.size(); ++i)
-        if (planes.of_channel[(i / 4) % nchan] != plane) own[i] = 0.0f;
+      own = plane_pass_weights(planes, plane, weights, nchan);
       view.weight = own.data();
     }
     const IdgATerms sampled = sample_aterms(aterms.cube, settings, aterms.cube.freq_hz[size_t(plane)],
@@ -243,8 +240,7 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   const IdgImage image = model_plane(model);
   std::unique_ptr<IdgEngine> engine;  // through A-terms, one of four polarisations is made below
   if (o.aterms.empty())
-    engine = o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
-                              : make_cpu_idg_engine(settings, o.thread_count());
+    engine = make_idg_engine(o, settings);
 
   IdgPredictSummary summary;
   EnergyMeter meter;

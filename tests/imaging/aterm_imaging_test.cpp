@@ -84,5 +84,22 @@ TEST(ATermImaging, ChannelsGoToTheirNearestFrequencyPlane) {
   EXPECT_EQ(aterm_planes(cube, {1.3e9, 1.5e9}).used, (std::vector<int>{0}));
 }
 
+// A plane's pass keeps the weights of its own channels (all four correlations) and zeroes the
+// others', in every row.
+TEST(ATermImaging, APlanesPassWeighsOnlyItsChannels) {
+  ATermPlanes planes;
+  planes.of_channel = {0, 1, 1};
+  planes.used = {0, 1};
+  std::vector<float> weights(2 * 3 * 4);  // 2 rows, 3 channels, 4 correlations
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = float(i + 1);
+  const std::vector<float> first = plane_pass_weights(planes, 0, weights, 3);
+  const std::vector<float> second = plane_pass_weights(planes, 1, weights, 3);
+  for (size_t i = 0; i < weights.size(); ++i) {
+    const bool channel0 = (i / 4) % 3 == 0;
+    EXPECT_EQ(first[i], channel0 ? weights[i] : 0.0f) << i;
+    EXPECT_EQ(second[i], channel0 ? 0.0f : weights[i]) << i;
+  }
+}
+
 }  // namespace
 }  // namespace rapt
