@@ -17,7 +17,8 @@ IdgATerms identity_aterms(int nr_slots, int nr_stations, int subgrid_size) {
   return a;
 }
 
-void check_aterms(const IdgATerms& a, int subgrid_size) {
+void check_aterms(const IdgATerms& a, int npol, int subgrid_size) {
+  if (npol != 4) throw UsageError("IDG A-terms need all four polarisations gridded (npol 4)");
   if (a.subgrid_size != subgrid_size)
     throw UsageError("IDG A-terms are sampled on " + std::to_string(a.subgrid_size) +
                      "-pixel subgrids, the plan's subgrids have " + std::to_string(subgrid_size));

@@ -40,9 +40,10 @@ struct IdgATerms {
 // Every matrix the identity.
 IdgATerms identity_aterms(int nr_slots, int nr_stations, int subgrid_size);
 
-// Throws UsageError when `aterms` cannot serve a plan of subgrid size `subgrid_size`: wrong
-// subgrid size, no slots or stations, or a jones array of the wrong length.
-void check_aterms(const IdgATerms& aterms, int subgrid_size);
+// Throws UsageError when `aterms` cannot serve gridding with `npol` polarisations on subgrids of
+// `subgrid_size` pixels: npol not 4, another subgrid size, no slots or stations, or a jones
+// array of the wrong length.
+void check_aterms(const IdgATerms& aterms, int npol, int subgrid_size);
 
 // P <- A1^H P A2 (the gridder's), P and the matrices as xx, xy, yx, yy.
 template <typename T>

@@ -56,8 +56,7 @@ void IdgEngine::check(const IdgPlan& plan, const IdgVisibilities& vis) const {
   if (!plan.timestep_rows.empty() && (!vis.uvw_m || !vis.weight || !vis.freq_hz))
     throw UsageError("IDG visibilities: uvw, weights and frequencies are needed");
   if (vis.aterms) {
-    if (settings_.npol != 4) throw UsageError("IDG A-terms need all four polarisations gridded (npol 4)");
-    check_aterms(*vis.aterms, settings_.subgrid_size);
+    check_aterms(*vis.aterms, settings_.npol, settings_.subgrid_size);
     for (const IdgSubgrid& s : plan.subgrids) {
       const int64_t row = plan.timestep_rows[size_t(s.first_timestep)];
       if (s.aterm_slot < 0 || s.aterm_slot >= vis.aterms->nr_slots ||

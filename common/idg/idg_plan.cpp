@@ -24,8 +24,7 @@ void check_view(const IdgSettings& settings, const IdgVisibilities& vis) {
   for (size_t c = 0; c < vis.nchan; ++c)
     if (!(vis.freq_hz[c] > 0)) throw UsageError("IDG visibilities: channel frequencies must be > 0");
   if (vis.aterms) {
-    if (settings.npol != 4) throw UsageError("IDG A-terms need all four polarisations gridded (npol 4)");
-    check_aterms(*vis.aterms, settings.subgrid_size);
+    check_aterms(*vis.aterms, settings.npol, settings.subgrid_size);
     for (size_t r = 0; r < vis.nrows; ++r) {
       if (vis.antenna1[r] < 0 || vis.antenna2[r] < 0 || vis.antenna1[r] >= vis.aterms->nr_stations ||
           vis.antenna2[r] >= vis.aterms->nr_stations)
