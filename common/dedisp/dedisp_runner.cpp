@@ -69,12 +69,9 @@ class Runner {
       throw UsageError("--numout must be > 0 (got " + std::to_string(config.numout) + ")");
     const DeviceSet devices = choose_devices(config.device);
     if (devices.parts() == 1) {
-      // One worker: the option as given ("auto", "cpu", "gpu:N"), except a list that names a
-      // single GPU ("gpu:all" on a machine of one), which the engine takes by its number.
-      worker_devices_ = {devices.use_gpu && (config.device == "gpu:all" ||
-                                             config.device.find(',') != std::string::npos)
-                             ? gpu_name(devices.gpus[0])
-                             : config.device};
+      // One worker: on the GPU the set resolved to (also where a list such as "gpu:all" names
+      // only one), else the option as given; as accelgpu and fold --brute-force do.
+      worker_devices_ = {devices.use_gpu ? gpu_name(devices.gpus[0]) : config.device};
     } else {
       for (int gpu : devices.gpus) worker_devices_.push_back(gpu_name(gpu));
     }
