@@ -1,11 +1,13 @@
 #include "idg/idg_engine.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
 #include <string>
 
 #include "cli/errors.hpp"
+#include "dedisp/parallel_for.hpp"
 #include "idg/idg_gpu_factory.hpp"
 #include "idg/idg_host_passes.hpp"
 
@@ -66,16 +68,21 @@ void IdgEngine::check(const IdgPlan& plan, const IdgVisibilities& vis) const {
   }
 }
 
+void IdgEngine::size_image(IdgImage& image) const {
+  const int n = settings_.grid_size;
+  image.npol = settings_.npol;
+  image.size = n;
+  image.pixels.resize(size_t(image.npol) * n * n);  // new values unset: the engine sets every one
+  image.weight_sum.clear();
+}
+
 void IdgEngine::grid_normalised(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
                                 IdgImage& image) {
   check(plan, vis);
   if (!unit && !plan.timestep_rows.empty() && !vis.vis) throw UsageError("IDG visibilities: no values to grid");
-  const int npol = settings_.npol, n = settings_.grid_size;
-  const size_t plane = size_t(n) * n;
-  image.npol = npol;
-  image.size = n;
-  image.pixels.resize(size_t(npol) * plane);  // new values unset: the engine sets every one
-  image.weight_sum.clear();
+  const int npol = settings_.npol;
+  const size_t plane = size_t(settings_.grid_size) * settings_.grid_size;
+  size_image(image);
   const bool normalised = grid_image(plan, vis, unit, image);
   if (image.weight_sum.size() != size_t(npol)) {
     if (normalised) throw std::logic_error("IDG engine normalised an image without its weights");
@@ -107,17 +114,87 @@ void IdgEngine::psf(const IdgPlan& plan, const IdgVisibilities& vis, IdgImage& i
   grid_normalised(plan, vis, true, image);
 }
 
-void IdgEngine::degrid(const IdgPlan& plan, const IdgImage& model, const IdgVisibilities& vis,
-                       std::complex<float>* predicted) {
-  check(plan, vis);
+void IdgEngine::check_model(const IdgImage& model) const {
   if (model.npol != settings_.npol || model.size != settings_.grid_size ||
       model.pixels.size() != size_t(model.npol) * model.size * model.size)
     throw UsageError("IDG model image must hold " + std::to_string(settings_.npol) + " planes of " +
                      std::to_string(settings_.grid_size) + " x " + std::to_string(settings_.grid_size));
+}
+
+void IdgEngine::degrid(const IdgPlan& plan, const IdgImage& model, const IdgVisibilities& vis,
+                       std::complex<float>* predicted) {
+  check(plan, vis);
+  check_model(model);
   if (vis.nrows * vis.nchan > 0 && !predicted) throw UsageError("IDG degrid: no output array");
   // The engine writes every planned value; the rest are set to 0 here.
   idg_zero_unplanned(plan, vis, host_threads_, predicted);
   degrid_image(plan, model, vis, predicted);
+}
+
+void IdgEngine::hold(const IdgPlan& plan, const IdgVisibilities& vis) {
+  check(plan, vis);
+  if (!plan.timestep_rows.empty() && !vis.vis) throw UsageError("IDG visibilities: no values to hold");
+  release_held();
+  hold_visibilities(plan, vis);
+  holding_ = true;
+}
+
+void IdgEngine::check_holding(const char* call) const {
+  if (!holding_) throw UsageError(std::string("IDG ") + call + ": no visibilities held");
+}
+
+void IdgEngine::grid_held(IdgImage& image) {
+  check_holding("grid_held");
+  size_image(image);
+  grid_held_image(false, image);
+}
+
+void IdgEngine::psf_held(IdgImage& image) {
+  check_holding("psf_held");
+  size_image(image);
+  grid_held_image(true, image);
+}
+
+void IdgEngine::subtract_held(const IdgImage& model) {
+  check_holding("subtract_held");
+  check_model(model);
+  subtract_held_model(model);
+}
+
+void IdgEngine::release_held() {
+  if (holding_) release_held_visibilities();
+  holding_ = false;
+}
+
+void IdgEngine::hold_visibilities(const IdgPlan& plan, const IdgVisibilities& vis) {
+  held_plan_ = plan;
+  held_view_ = vis;
+}
+
+void IdgEngine::grid_held_image(bool unit, IdgImage& image) {
+  grid_normalised(held_plan_, held_view_, unit, image);
+}
+
+void IdgEngine::subtract_held_model(const IdgImage& model) {
+  const IdgVisibilities& v = held_view_;
+  const size_t count = v.nrows * v.nchan * v.products;
+  std::vector<std::complex<float>> predicted(count);  // 0 where nothing is predicted
+  degrid(held_plan_, model, v, predicted.data());
+  if (held_residuals_.empty()) {
+    held_residuals_.assign(v.vis, v.vis + count);
+    held_view_.vis = held_residuals_.data();
+  }
+  std::complex<float>* residual = held_residuals_.data();
+  constexpr size_t kBlock = size_t(1) << 16;
+  parallel_for(host_threads_, (count + kBlock - 1) / kBlock, [&](size_t b, int) {
+    for (size_t i = b * kBlock; i < std::min(count, (b + 1) * kBlock); ++i) residual[i] -= predicted[i];
+  });
+}
+
+void IdgEngine::release_held_visibilities() {
+  held_plan_ = IdgPlan{};
+  held_view_ = IdgVisibilities{};
+  held_residuals_ = {};
 }
 
 // In CUDA builds the engine lives in gpu/idg/; elsewhere every call answers as a build

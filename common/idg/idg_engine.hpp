@@ -102,6 +102,24 @@ class IdgEngine {
   void degrid(const IdgPlan& plan, const IdgImage& model, const IdgVisibilities& vis,
               std::complex<float>* predicted);
 
+  // Major cycles (CLEAN, self-calibration) on visibilities the engine holds where it works on
+  // them, so that a cycle's gridding and prediction neither pack nor send nor unpack them
+  // again (the GPU engine keeps them in device memory: digest 002 §11's I/O wall).
+  // hold(): takes the plan (copied) and the view's placed values and weights, replacing what
+  // was held. The view's arrays must stay alive and unchanged until release_held() or the
+  // next hold(): an engine may read them again (the CPU engine grids from them in place).
+  // Throws as grid() does, and DataError when the engine's memory cannot hold them.
+  void hold(const IdgPlan& plan, const IdgVisibilities& vis);
+  bool holding() const { return holding_; }
+  // grid() and psf() of the held visibilities (the residuals, after subtract_held). Throw
+  // UsageError when nothing is held.
+  void grid_held(IdgImage& image);
+  void psf_held(IdgImage& image);
+  // Held values V become V - degrid(model), the residuals of the model; what grid_held images
+  // next. Subtracting two models in turn equals subtracting their sum (to rounding).
+  void subtract_held(const IdgImage& model);
+  void release_held();
+
  protected:
   // `host_threads` (>= 1) run the host's passes over visibilities and images around the
   // engine's own work (weight sums, zeroing, normalisation; idg_host_passes.hpp).
@@ -118,11 +136,28 @@ class IdgEngine {
                           IdgImage& image) = 0;
   virtual void degrid_image(const IdgPlan& plan, const IdgImage& model,
                             const IdgVisibilities& vis, std::complex<float>* predicted) = 0;
+  // The held visibilities' hooks. By default the engine keeps the view and the plan and runs
+  // its ordinary calls on them; subtract_held then makes a copy of the values it changes.
+  // An engine that keeps them elsewhere overrides all four; its grid_held_image gets an image
+  // sized as grid_image's and sets every value, normalised, and weight_sum.
+  virtual void hold_visibilities(const IdgPlan& plan, const IdgVisibilities& vis);
+  virtual void grid_held_image(bool unit_visibilities, IdgImage& image);
+  virtual void subtract_held_model(const IdgImage& model);
+  virtual void release_held_visibilities();
   void check(const IdgPlan& plan, const IdgVisibilities& vis) const;
+  void check_model(const IdgImage& model) const;
+  void check_holding(const char* call) const;
+  void size_image(IdgImage& image) const;
   void grid_normalised(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
                        IdgImage& image);
   IdgSettings settings_;
   int host_threads_ = 1;
+  bool holding_ = false;
+  IdgPlan held_plan_;
+  IdgVisibilities held_view_;
+  // The default hooks' residual values, [row][chan][product] as the view's: empty until the
+  // first subtract_held, then what held_view_.vis points at.
+  std::vector<std::complex<float>> held_residuals_;
 };
 
 // Make engines from one thread at a time (FFTW's planner is not thread-safe); a made engine's

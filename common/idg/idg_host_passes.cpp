@@ -62,7 +62,7 @@ void for_each_group(const std::vector<size_t>& order, int threads, Visit&& visit
 template <int NPOL>
 void pack_group(const IdgPlan& plan, const IdgVisibilities& vis, bool unit, const size_t* subgrids,
                 const size_t* offsets, const size_t* members, size_t n, std::complex<float>* out,
-                double* weight_sums) {
+                float* weights_out, double* weight_sums) {
   const Products pr(vis, NPOL);
   double acc[kGroup][NPOL] = {};
   int steps = 0;
@@ -77,13 +77,16 @@ void pack_group(const IdgPlan& plan, const IdgVisibilities& vis, bool unit, cons
       const float* w = vis.weight + base;
       const uint8_t* f = vis.flag ? vis.flag + base : nullptr;
       const std::complex<float>* v = unit ? nullptr : vis.vis + base;
-      std::complex<float>* o = out + (offsets[m] + size_t(t) * size_t(sub.nr_channels)) * NPOL;
+      const size_t first = (offsets[m] + size_t(t) * size_t(sub.nr_channels)) * NPOL;
+      std::complex<float>* o = out + first;
+      float* wo = weights_out ? weights_out + first : nullptr;
       for (int c = 0; c < sub.nr_channels; ++c, o += NPOL) {
         const size_t ci = size_t(c) * pr.stride;
         for (int p = 0; p < NPOL; ++p) {
           const size_t i = ci + pr.offset[p];
           const float weight = f && f[i] ? 0.0f : w[i];
           acc[k][p] += weight;
+          if (wo) wo[size_t(c) * NPOL + size_t(p)] = weight;
           // A flagged value may be NaN: it must give 0, not 0 x NaN.
           if (weight == 0) {
             o[p] = {0.0f, 0.0f};
@@ -205,7 +208,20 @@ void idg_pack_subgrids(const IdgPlan& plan, const IdgVisibilities& vis, bool uni
   with_npol(plan.settings.npol, [&](auto np) {
     for_each_group(order, threads, [&](const size_t* members, size_t n) {
       pack_group<decltype(np)::value>(plan, vis, unit, subgrids, offsets, members, n, out,
-                                      weight_sums);
+                                      nullptr, weight_sums);
+    });
+  });
+}
+
+void idg_pack_subgrids_and_weights(const IdgPlan& plan, const IdgVisibilities& vis,
+                                   const size_t* subgrids, const size_t* offsets, size_t count,
+                                   std::complex<float>* out, float* weights, double* weight_sums,
+                                   int threads) {
+  const std::vector<size_t> order = visiting_order(plan, subgrids, count);
+  with_npol(plan.settings.npol, [&](auto np) {
+    for_each_group(order, threads, [&](const size_t* members, size_t n) {
+      pack_group<decltype(np)::value>(plan, vis, false, subgrids, offsets, members, n, out,
+                                      weights, weight_sums);
     });
   });
 }

@@ -33,6 +33,12 @@ std::vector<double> idg_total_weight_sums(const std::vector<double>& subgrid_sum
 void idg_pack_subgrids(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
                        const size_t* subgrids, const size_t* offsets, size_t count,
                        std::complex<float>* out, double* weight_sums, int threads);
+// The same (unit false) and also each value's weight into weights[] at the value's index (0
+// where flagged): what an engine that holds the visibilities keeps for the PSF and residuals.
+void idg_pack_subgrids_and_weights(const IdgPlan& plan, const IdgVisibilities& vis,
+                                   const size_t* subgrids, const size_t* offsets, size_t count,
+                                   std::complex<float>* out, float* weights, double* weight_sums,
+                                   int threads);
 // The inverse of the layout above: predicted[vis.index(row, c, p)] = the value of (t, c, p).
 void idg_unpack_subgrids(const IdgPlan& plan, const IdgVisibilities& vis, const size_t* subgrids,
                          const size_t* offsets, size_t count, const std::complex<float>* in,

@@ -8,6 +8,10 @@
 // a stream of their own, so a call runs at about the slower of the host and the device.
 // A-terms, when the call has them, go up whole at its start into a buffer the engine keeps;
 // each subgrid's descriptor names its two stations' matrices in it.
+// Held visibilities (IdgEngine::hold, for major cycles): every batch packed once, values and
+// weights, into device memory with its descriptors, uvw, frequencies and A-terms; the held
+// calls then run the same device passes on them with no packing, and subtract_held turns the
+// values into residuals on the device. Only the images cross the bus.
 #include "idg_gpu_engine.hpp"
 
 #include <cufft.h>
@@ -19,6 +23,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -144,6 +149,7 @@ struct Slot {
   cuda::PinnedBuffer<float2> values_staging;
   cuda::DeviceBuffer<IdgGpuSubgrid> subgrids;
   cuda::PinnedBuffer<IdgGpuSubgrid> subgrids_staging;
+  cuda::PinnedBuffer<float> weights_staging;  // hold(): a batch's weights (made at the first)
   cuda::Event uploaded, consumed, downloaded;  // copy stream / kernel stream / copy stream
 };
 
@@ -358,6 +364,34 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     return out;
   }
 
+  // The descriptors of subgrids layer[begin, end) into out[0, end - begin), their values one
+  // after another from offset 0. Returns the batch's visibilities.
+  int fill_descriptors(const IdgPlan& plan, const std::vector<size_t>& layer, size_t begin,
+                       size_t end, const IdgVisibilities& vis, IdgGpuSubgrid* out) const {
+    int offset = 0;
+    for (size_t i = begin; i < end; ++i) {
+      const IdgSubgrid& sub = plan.subgrids[layer[i]];
+      IdgGpuSubgrid& g = out[i - begin];
+      g.first_timestep = int(sub.first_timestep);
+      g.nr_timesteps = sub.nr_timesteps;
+      g.first_channel = sub.first_channel;
+      g.nr_channels = sub.nr_channels;
+      g.x = sub.x;
+      g.y = sub.y;
+      g.vis_offset = offset;
+      g.w_centre = idg_w_layer_centre(settings(), sub.w_layer);
+      g.aterm1 = g.aterm2 = -1;
+      if (vis.aterms) {  // the stations of the subgrid's baseline (all its rows share it)
+        const int64_t row = plan.timestep_rows[size_t(sub.first_timestep)];
+        const int base = sub.aterm_slot * vis.aterms->nr_stations;
+        g.aterm1 = base + vis.antenna1[row];
+        g.aterm2 = base + vis.antenna2[row];
+      }
+      offset += sub.nr_timesteps * sub.nr_channels;
+    }
+    return offset;
+  }
+
   // Fills slot `slot`'s page-locked subgrid descriptors of a batch (and, when `vis_values`, the
   // weighted visibilities, time-then-channel per subgrid) and sends them up on the copy stream
   // once the device is done with the slot's last batch. Packing reads the caller's arrays
@@ -369,27 +403,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     const IdgSettings& s = settings();
     slot.uploaded.synchronize();  // the staging buffers' last contents have gone up
     const auto start = std::chrono::steady_clock::now();
-    int offset = 0;
-    for (size_t i = begin; i < end; ++i) {
-      const IdgSubgrid& sub = plan.subgrids[layer[i]];
-      IdgGpuSubgrid& g = slot.subgrids_staging.get()[i - begin];
-      g.first_timestep = int(sub.first_timestep);
-      g.nr_timesteps = sub.nr_timesteps;
-      g.first_channel = sub.first_channel;
-      g.nr_channels = sub.nr_channels;
-      g.x = sub.x;
-      g.y = sub.y;
-      g.vis_offset = offset;
-      g.w_centre = idg_w_layer_centre(s, sub.w_layer);
-      g.aterm1 = g.aterm2 = -1;
-      if (vis.aterms) {  // the stations of the subgrid's baseline (all its rows share it)
-        const int64_t row = plan.timestep_rows[size_t(sub.first_timestep)];
-        const int base = sub.aterm_slot * vis.aterms->nr_stations;
-        g.aterm1 = base + vis.antenna1[row];
-        g.aterm2 = base + vis.antenna2[row];
-      }
-      offset += sub.nr_timesteps * sub.nr_channels;
-    }
+    const int offset = fill_descriptors(plan, layer, begin, end, vis, slot.subgrids_staging.get());
     const size_t count = end - begin;
     if (vis_values) {
       std::vector<size_t> offsets(count);
@@ -434,6 +448,85 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     cuda::Event start{true}, kernel_start{true}, kernel_stop{true}, stop{true};
   };
 
+  // One batch's gridding on the kernel stream: gridder, subgrid FFT, adder into grid_.
+  void grid_batch(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
+                  const double3* uvw, const double* freq, const float2* values, const Timed& t) {
+    cudaStream_t st = stream_.get();
+    t.start.record(st);
+    t.kernel_start.record(st);
+    launch_idg_gridder(g, subgrids, count, uvw, freq, values, pixels_.get(), st);
+    t.kernel_stop.record(st);
+    subgrid_fft_.run(pixels_.get(), CUFFT_FORWARD);
+    launch_idg_adder(g, subgrids, count, pixels_.get(), grid_.get(), st);
+    t.stop.record(st);
+  }
+
+  // A gridded layer's grid into image_: centring, backward FFT, its w-term.
+  void add_layer_to_image(const IdgGpuGeometry& g, int z, const Timed& t) {
+    cudaStream_t st = stream_.get();
+    t.start.record(st);
+    launch_idg_checker(g, grid_.get(), st);
+    grid_fft_.run(grid_.get(), CUFFT_INVERSE);
+    launch_idg_accumulate_layer(g, settings().image_size, idg_w_layer_centre(settings(), z),
+                                grid_.get(), image_.get(), st);
+    t.stop.record(st);
+  }
+
+  // Layer z of the model in image_ into grid_'s uv: its w-term, forward FFT, centring.
+  void model_layer_to_grid(const IdgGpuGeometry& g, int z, const Timed& t) {
+    cudaStream_t st = stream_.get();
+    t.start.record(st);
+    launch_idg_model_to_layer(g, settings().image_size, idg_w_layer_centre(settings(), z),
+                              image_taper_.get(), image_.get(), grid_.get(), st);
+    grid_fft_.run(grid_.get(), CUFFT_FORWARD);
+    launch_idg_checker(g, grid_.get(), st);
+    t.stop.record(st);
+  }
+
+  // One batch's prediction on the kernel stream: splitter, subgrid FFT, degridder.
+  void degrid_batch(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
+                    const double3* uvw, const double* freq, float2* predictions, const Timed& t) {
+    cudaStream_t st = stream_.get();
+    t.start.record(st);
+    launch_idg_splitter(g, subgrids, count, grid_.get(), pixels_.get(), st);
+    subgrid_fft_.run(pixels_.get(), CUFFT_INVERSE);
+    t.kernel_start.record(st);
+    launch_idg_degridder(g, subgrids, count, uvw, freq, pixels_.get(), predictions, st);
+    t.kernel_stop.record(st);
+    t.stop.record(st);
+  }
+
+  // image_ divided by the taper and brought down into `image`, normalised by `weight_sum`.
+  void finish_image(const IdgGpuGeometry& g, const std::vector<double>& weight_sum,
+                    IdgImage& image, const Timed& t) {
+    const size_t grid_values = size_t(settings().npol) * settings().grid_size * settings().grid_size;
+    cudaStream_t st = stream_.get();
+    t.start.record(st);
+    launch_idg_divide_taper(g, image_taper_.get(), image_.get(), st);
+    t.stop.record(st);
+    image.weight_sum = weight_sum;
+    download_image(image_.get(), image.pixels.data(), grid_values, weight_sum);
+  }
+
+  // The call's device times from its events, once the stream is done: each batch's and each
+  // layer pass's (a layer's pass is timed with its first batch when `layer_first`, else with
+  // its last), and `extra` on top.
+  void add_device_times(const std::vector<Batch>& list, const std::vector<Timed>& batch_times,
+                        const std::vector<Timed>& layer_times, bool layer_first,
+                        const Timed* extra, std::chrono::steady_clock::time_point call_start) {
+    for (size_t i = 0; i < list.size(); ++i) {
+      const Timed& t = batch_times[i];
+      times_.subgrid_s += cuda::elapsed_seconds(t.start, t.stop);
+      times_.kernel_s += cuda::elapsed_seconds(t.kernel_start, t.kernel_stop);
+      if (layer_first ? list[i].first : list[i].last) {
+        const Timed& l = layer_times[size_t(list[i].z)];
+        times_.grid_s += cuda::elapsed_seconds(l.start, l.stop);
+      }
+    }
+    if (extra) times_.grid_s += cuda::elapsed_seconds(extra->start, extra->stop);
+    times_.call_s = seconds_since(call_start);
+  }
+
   bool grid_image(const IdgPlan& plan, const IdgVisibilities& vis, bool unit,
                   IdgImage& image) override {
     const cuda::DeviceGuard device(gpu_);
@@ -446,7 +539,8 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     RAPT_CUDA_CHECK(cudaMemsetAsync(image_.get(), 0, grid_values * sizeof(float2), st));
     std::vector<std::vector<size_t>> layers;
     const std::vector<Batch> list = call_batches(plan, layers);
-    std::vector<Timed> batch_times(list.size()), layer_times(layers.size() + 1);
+    std::vector<Timed> batch_times(list.size()), layer_times(layers.size());
+    const Timed last;
     // Each subgrid's weight sums, from the packing (subgrids on no w-layer are summed below).
     std::vector<double> weight_sums(plan.subgrids.size() * size_t(s.npol), 0.0);
     if (!list.empty())
@@ -455,27 +549,12 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     for (size_t i = 0; i < list.size(); ++i) {
       const Batch& b = list[i];
       Slot& slot = slots_[i % 2];
-      const int count = int(b.end - b.begin);
       if (b.first) RAPT_CUDA_CHECK(cudaMemsetAsync(grid_.get(), 0, grid_values * sizeof(float2), st));
       slot.uploaded.make_wait(st);
-      const Timed& t = batch_times[i];
-      t.start.record(st);
-      launch_idg_gridder(geometry_, slot.subgrids.get(), count, uvw_.get(), freq_.get(),
-                         slot.values.get(), pixels_.get(), st);
-      t.kernel_stop.record(st);
-      subgrid_fft_.run(pixels_.get(), CUFFT_FORWARD);
-      launch_idg_adder(geometry_, slot.subgrids.get(), count, pixels_.get(), grid_.get(), st);
-      t.stop.record(st);
+      grid_batch(geometry_, slot.subgrids.get(), int(b.end - b.begin), uvw_.get(), freq_.get(),
+                 slot.values.get(), batch_times[i]);
       slot.consumed.record(st);
-      if (b.last) {
-        const Timed& l = layer_times[size_t(b.z)];
-        l.start.record(st);
-        launch_idg_checker(geometry_, grid_.get(), st);
-        grid_fft_.run(grid_.get(), CUFFT_INVERSE);
-        launch_idg_accumulate_layer(geometry_, s.image_size, idg_w_layer_centre(s, b.z),
-                                    grid_.get(), image_.get(), st);
-        l.stop.record(st);
-      }
+      if (b.last) add_layer_to_image(geometry_, b.z, layer_times[size_t(b.z)]);
       // The host packs the next batch while the device grids this one.
       if (i + 1 < list.size())
         stage_batch(plan, layers[size_t(list[i + 1].z)], list[i + 1].begin, list[i + 1].end, vis,
@@ -485,24 +564,9 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       if (plan.subgrids[i].w_layer < 0 || plan.subgrids[i].w_layer >= s.nr_w_layers)
         idg_subgrid_weight_sums(plan, plan.subgrids[i], vis,
                                 weight_sums.data() + i * size_t(s.npol));
-    image.weight_sum = idg_total_weight_sums(weight_sums, s.npol);
-    const Timed& last = layer_times.back();
-    last.start.record(st);
-    launch_idg_divide_taper(geometry_, image_taper_.get(), image_.get(), st);
-    last.stop.record(st);
-    download_image(image_.get(), image.pixels.data(), grid_values, image.weight_sum);
+    finish_image(geometry_, idg_total_weight_sums(weight_sums, s.npol), image, last);
     stream_.synchronize();
-    for (size_t i = 0; i < list.size(); ++i) {
-      const Timed& t = batch_times[i];
-      times_.subgrid_s += cuda::elapsed_seconds(t.start, t.stop);
-      times_.kernel_s += cuda::elapsed_seconds(t.start, t.kernel_stop);
-      if (list[i].last) {
-        const Timed& l = layer_times[size_t(list[i].z)];
-        times_.grid_s += cuda::elapsed_seconds(l.start, l.stop);
-      }
-    }
-    times_.grid_s += cuda::elapsed_seconds(last.start, last.stop);
-    times_.call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - call_start).count();
+    add_device_times(list, batch_times, layer_times, false, &last, call_start);
     return true;  // normalised on the way down
   }
 
@@ -528,26 +592,11 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     for (size_t i = 0; i < list.size(); ++i) {
       const Batch& b = list[i];
       Slot& slot = slots_[i % 2];
-      const int count = int(b.end - b.begin);
-      if (b.first) {
-        const Timed& l = layer_times[size_t(b.z)];
-        l.start.record(st);
-        launch_idg_model_to_layer(geometry_, s.image_size, idg_w_layer_centre(s, b.z),
-                                  image_taper_.get(), image_.get(), grid_.get(), st);
-        grid_fft_.run(grid_.get(), CUFFT_FORWARD);
-        launch_idg_checker(geometry_, grid_.get(), st);
-        l.stop.record(st);
-      }
+      if (b.first) model_layer_to_grid(geometry_, b.z, layer_times[size_t(b.z)]);
       slot.uploaded.make_wait(st);
       slot.downloaded.make_wait(st);  // the slot's last predictions have come down
-      const Timed& t = batch_times[i];
-      t.start.record(st);
-      launch_idg_splitter(geometry_, slot.subgrids.get(), count, grid_.get(), pixels_.get(), st);
-      subgrid_fft_.run(pixels_.get(), CUFFT_INVERSE);
-      t.kernel_start.record(st);
-      launch_idg_degridder(geometry_, slot.subgrids.get(), count, uvw_.get(), freq_.get(),
-                           pixels_.get(), slot.values.get(), st);
-      t.stop.record(st);
+      degrid_batch(geometry_, slot.subgrids.get(), int(b.end - b.begin), uvw_.get(), freq_.get(),
+                   slot.values.get(), batch_times[i]);
       slot.consumed.record(st);
       slot.consumed.make_wait(cs);
       RAPT_CUDA_CHECK(cudaMemcpyAsync(slot.values_staging.get(), slot.values.get(),
@@ -564,16 +613,167 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
                           slots_[(list.size() - 1) % 2], vis, predicted);
     stream_.synchronize();
     copy_stream_.synchronize();
-    for (size_t i = 0; i < list.size(); ++i) {
-      const Timed& t = batch_times[i];
-      times_.subgrid_s += cuda::elapsed_seconds(t.start, t.stop);
-      times_.kernel_s += cuda::elapsed_seconds(t.kernel_start, t.stop);
-      if (list[i].first) {
-        const Timed& l = layer_times[size_t(list[i].z)];
-        times_.grid_s += cuda::elapsed_seconds(l.start, l.stop);
+    add_device_times(list, batch_times, layer_times, true, nullptr, call_start);
+  }
+
+  // Held visibilities: every batch of the plan packed once, on the device. A batch's
+  // descriptors keep their offsets into its own values, which start at `first_value`.
+  struct Held {
+    IdgGpuGeometry geometry;  // the engine's, pointing at the held A-terms
+    std::vector<Batch> list;
+    std::vector<size_t> first_subgrid, first_value, values;  // per batch; values in float2
+    cuda::DeviceBuffer<IdgGpuSubgrid> subgrids;
+    cuda::DeviceBuffer<float2> values_device;  // weight x V, the residuals' after subtract_held
+    cuda::DeviceBuffer<float> weights;         // [value]: weight, 0 where flagged
+    cuda::DeviceBuffer<double3> uvw;
+    cuda::DeviceBuffer<double> freq;
+    cuda::DeviceBuffer<float2> aterms;
+    std::vector<double> weight_sum;
+  };
+
+  void hold_visibilities(const IdgPlan& plan, const IdgVisibilities& vis) override {
+    const cuda::DeviceGuard device(gpu_);
+    const IdgSettings& s = settings();
+    held_.reset();  // its memory first
+    times_ = IdgGpuCallTimes{};
+    const auto call_start = std::chrono::steady_clock::now();
+    auto h = std::make_unique<Held>();
+    std::vector<std::vector<size_t>> layers;
+    h->list = call_batches(plan, layers);
+    size_t nsub = 0, nval = 0;
+    for (const Batch& b : h->list) {
+      size_t nvis = 0;
+      for (size_t i = b.begin; i < b.end; ++i) {
+        const IdgSubgrid& sub = plan.subgrids[layers[size_t(b.z)][i]];
+        nvis += size_t(sub.nr_timesteps) * size_t(sub.nr_channels);
       }
+      h->first_subgrid.push_back(nsub);
+      h->first_value.push_back(nval);
+      h->values.push_back(nvis * size_t(s.npol));
+      nsub += b.end - b.begin;
+      nval += nvis * size_t(s.npol);
     }
-    times_.call_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - call_start).count();
+    check_held_memory(plan, nsub, nval);
+    h->subgrids = cuda::DeviceBuffer<IdgGpuSubgrid>(std::max<size_t>(nsub, 1));
+    h->values_device = cuda::DeviceBuffer<float2>(std::max<size_t>(nval, 1));
+    h->weights = cuda::DeviceBuffer<float>(std::max<size_t>(nval, 1));
+    upload_call_inputs(plan, vis);
+    h->geometry = geometry_;
+    h->uvw = std::move(uvw_);
+    h->freq = std::move(freq_);
+    if (vis.aterms) {
+      h->aterms = std::move(aterms_);
+      h->geometry.aterms = h->aterms.get();
+    }
+    geometry_.aterms = nullptr;
+    for (Slot& slot : slots_)
+      if (slot.weights_staging.size() < batch_visibilities_ * size_t(s.npol))
+        slot.weights_staging = cuda::PinnedBuffer<float>(batch_visibilities_ * size_t(s.npol));
+    // The host packs batch i + 1 while batch i goes up.
+    std::vector<double> weight_sums(plan.subgrids.size() * size_t(s.npol), 0.0);
+    cudaStream_t cs = copy_stream_.get();
+    for (size_t i = 0; i < h->list.size(); ++i) {
+      const Batch& b = h->list[i];
+      Slot& slot = slots_[i % 2];
+      slot.uploaded.synchronize();  // the staging buffers' last contents have gone up
+      const auto start = std::chrono::steady_clock::now();
+      const size_t count = b.end - b.begin;
+      const std::vector<size_t>& layer = layers[size_t(b.z)];
+      fill_descriptors(plan, layer, b.begin, b.end, vis, slot.subgrids_staging.get());
+      std::vector<size_t> offsets(count);
+      for (size_t k = 0; k < count; ++k)
+        offsets[k] = size_t(slot.subgrids_staging.get()[k].vis_offset);
+      idg_pack_subgrids_and_weights(plan, vis, layer.data() + b.begin, offsets.data(), count,
+                                    as_complex(slot.values_staging.get()),
+                                    slot.weights_staging.get(), weight_sums.data(), host_threads());
+      times_.host_s += seconds_since(start);
+      upload(h->subgrids.get() + h->first_subgrid[i], slot.subgrids_staging.get(), count, cs);
+      upload(h->values_device.get() + h->first_value[i], slot.values_staging.get(), h->values[i], cs);
+      upload(h->weights.get() + h->first_value[i], slot.weights_staging.get(), h->values[i], cs);
+      slot.uploaded.record(cs);
+    }
+    for (size_t i = 0; i < plan.subgrids.size(); ++i)
+      if (plan.subgrids[i].w_layer < 0 || plan.subgrids[i].w_layer >= s.nr_w_layers)
+        idg_subgrid_weight_sums(plan, plan.subgrids[i], vis,
+                                weight_sums.data() + i * size_t(s.npol));
+    h->weight_sum = idg_total_weight_sums(weight_sums, s.npol);
+    copy_stream_.synchronize();
+    held_ = std::move(h);
+    times_.call_s = seconds_since(call_start);
+  }
+
+  // The held values, the device buffers and their FFT work areas must fit together.
+  void check_held_memory(const IdgPlan& plan, size_t subgrids, size_t values) const {
+    size_t free_bytes = 0, total_bytes = 0;
+    RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const size_t needed = values * (sizeof(float2) + sizeof(float)) +
+                          subgrids * sizeof(IdgGpuSubgrid) +
+                          plan.timestep_rows.size() * sizeof(double3);
+    if (needed > free_bytes)
+      throw DataError("IDG on GPU " + std::to_string(gpu_) + ": holding " +
+                      std::to_string(plan.visibilities_placed) + " visibilities of " +
+                      std::to_string(settings().npol) + " polarisation(s) needs " +
+                      cuda::byte_size_text(needed) + " of GPU memory, but only " +
+                      cuda::byte_size_text(free_bytes) + " of " + cuda::byte_size_text(total_bytes) +
+                      " is free besides the grid and the subgrid batches; hold fewer "
+                      "visibilities or use --device cpu");
+  }
+
+  void grid_held_image(bool unit, IdgImage& image) override {
+    const cuda::DeviceGuard device(gpu_);
+    const IdgSettings& s = settings();
+    const Held& h = *held_;
+    const size_t grid_values = size_t(s.npol) * s.grid_size * s.grid_size;
+    times_ = IdgGpuCallTimes{};
+    const auto call_start = std::chrono::steady_clock::now();
+    cudaStream_t st = stream_.get();
+    RAPT_CUDA_CHECK(cudaMemsetAsync(image_.get(), 0, grid_values * sizeof(float2), st));
+    std::vector<Timed> batch_times(h.list.size()), layer_times(size_t(std::max(s.nr_w_layers, 0)));
+    const Timed last;
+    float2* unit_values = slots_[0].values.get();  // the PSF's values of one batch
+    for (size_t i = 0; i < h.list.size(); ++i) {
+      const Batch& b = h.list[i];
+      if (b.first) RAPT_CUDA_CHECK(cudaMemsetAsync(grid_.get(), 0, grid_values * sizeof(float2), st));
+      const float2* values = h.values_device.get() + h.first_value[i];
+      if (unit) {
+        launch_idg_weights_as_values(h.weights.get() + h.first_value[i], unit_values, h.values[i], st);
+        values = unit_values;
+      }
+      grid_batch(h.geometry, h.subgrids.get() + h.first_subgrid[i], int(b.end - b.begin),
+                 h.uvw.get(), h.freq.get(), values, batch_times[i]);
+      if (b.last) add_layer_to_image(h.geometry, b.z, layer_times[size_t(b.z)]);
+    }
+    finish_image(h.geometry, h.weight_sum, image, last);
+    stream_.synchronize();
+    add_device_times(h.list, batch_times, layer_times, false, &last, call_start);
+  }
+
+  void subtract_held_model(const IdgImage& model) override {
+    const cuda::DeviceGuard device(gpu_);
+    const IdgSettings& s = settings();
+    Held& h = *held_;
+    const size_t grid_values = size_t(s.npol) * s.grid_size * s.grid_size;
+    times_ = IdgGpuCallTimes{};
+    const auto call_start = std::chrono::steady_clock::now();
+    cudaStream_t st = stream_.get();
+    upload_image(model.pixels.data(), image_.get(), grid_values);
+    std::vector<Timed> batch_times(h.list.size()), layer_times(size_t(std::max(s.nr_w_layers, 0)));
+    float2* predictions = slots_[0].values.get();  // one batch's
+    for (size_t i = 0; i < h.list.size(); ++i) {
+      const Batch& b = h.list[i];
+      if (b.first) model_layer_to_grid(h.geometry, b.z, layer_times[size_t(b.z)]);
+      degrid_batch(h.geometry, h.subgrids.get() + h.first_subgrid[i], int(b.end - b.begin),
+                   h.uvw.get(), h.freq.get(), predictions, batch_times[i]);
+      launch_idg_subtract_weighted(h.weights.get() + h.first_value[i], predictions,
+                                   h.values_device.get() + h.first_value[i], h.values[i], st);
+    }
+    stream_.synchronize();
+    add_device_times(h.list, batch_times, layer_times, true, nullptr, call_start);
+  }
+
+  void release_held_visibilities() override {
+    const cuda::DeviceGuard device(gpu_);
+    held_.reset();
   }
 
   void scatter_predictions(const IdgPlan& plan, const std::vector<size_t>& layer, const Batch& b,
@@ -603,6 +803,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   cuda::DeviceBuffer<float2> aterms_;  // the last call's A-terms; geometry_.aterms when in use
   FftPlan grid_fft_, subgrid_fft_;
   IdgGpuCallTimes times_;
+  std::unique_ptr<Held> held_;  // hold()'s, or null
 };
 
 }  // namespace

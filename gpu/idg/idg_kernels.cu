@@ -520,6 +520,22 @@ __global__ void divide_taper_kernel(int npol, int n, const double* taper, float2
   }
 }
 
+__global__ void subtract_weighted_kernel(const float* weights, const float2* predictions,
+                                         float2* values, size_t count) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+       i += size_t(gridDim.x) * blockDim.x) {
+    const float w = weights[i];
+    const float2 p = predictions[i];
+    values[i] = make_float2(fmaf(-w, p.x, values[i].x), fmaf(-w, p.y, values[i].y));
+  }
+}
+
+__global__ void weights_as_values_kernel(const float* weights, float2* out, size_t count) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+       i += size_t(gridDim.x) * blockDim.x)
+    out[i] = make_float2(weights[i], 0.0f);
+}
+
 template <bool Rotate>
 void launch_gridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
                     const double3* uvw, const double* freq, const float2* values, float2* pixels,
@@ -634,6 +650,22 @@ void launch_idg_divide_taper(const IdgGpuGeometry& g, const double* image_taper,
   divide_taper_kernel<<<elementwise_blocks(plane), kElementwiseThreads, 0, stream>>>(
       g.npol, g.grid_size, image_taper, image);
   RAPT_CUDA_CHECK_LAUNCH("idg divide_taper_kernel");
+}
+
+void launch_idg_subtract_weighted(const float* weights, const float2* predictions, float2* values,
+                                  size_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  subtract_weighted_kernel<<<elementwise_blocks(count), kElementwiseThreads, 0, stream>>>(
+      weights, predictions, values, count);
+  RAPT_CUDA_CHECK_LAUNCH("idg subtract_weighted_kernel");
+}
+
+void launch_idg_weights_as_values(const float* weights, float2* out, size_t count,
+                                  cudaStream_t stream) {
+  if (count == 0) return;
+  weights_as_values_kernel<<<elementwise_blocks(count), kElementwiseThreads, 0, stream>>>(
+      weights, out, count);
+  RAPT_CUDA_CHECK_LAUNCH("idg weights_as_values_kernel");
 }
 
 }  // namespace rapt::gpu

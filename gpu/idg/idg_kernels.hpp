@@ -16,6 +16,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace rapt::gpu {
@@ -83,5 +84,12 @@ void launch_idg_model_to_layer(const IdgGpuGeometry& g, double image_size, doubl
 // image /= taper(x) taper(y), 0 where the taper is below 1e-6 (as the CPU engine).
 void launch_idg_divide_taper(const IdgGpuGeometry& g, const double* image_taper, float2* image,
                              cudaStream_t stream);
+
+// Held visibilities (IdgEngine::hold): values[i] -= weights[i] predictions[i], weighted values
+// becoming the residuals'; and out[i] = (weights[i], 0), the PSF's values.
+void launch_idg_subtract_weighted(const float* weights, const float2* predictions, float2* values,
+                                  size_t count, cudaStream_t stream);
+void launch_idg_weights_as_values(const float* weights, float2* out, size_t count,
+                                  cudaStream_t stream);
 
 }  // namespace rapt::gpu

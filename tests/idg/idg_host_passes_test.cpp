@@ -75,13 +75,21 @@ TEST_P(IdgHostPasses, PackingMatchesTheValuesOneByOne) {
   const IdgVisibilities vis = f.view(npol);
   const IdgPlan plan = make_idg_plan(pass_settings(npol), vis);
   ASSERT_GT(plan.subgrids.size(), 40u);  // more than one group of subgrids
-  for (bool unit : {false, true})
+  // Weighted values, unit values, and weighted values with their weights beside.
+  for (int mode : {0, 1, 2})
     for (bool reversed : {false, true}) {
+      const bool unit = mode == 1, with_weights = mode == 2;
       const PackedPlan packing(plan, reversed);
       std::vector<std::complex<float>> packed(packing.values * npol, {5.0f, 5.0f});
+      std::vector<float> weights(packing.values * npol, -1.0f);
       std::vector<double> sums(plan.subgrids.size() * npol, -1.0);
-      idg_pack_subgrids(plan, vis, unit, packing.subgrids.data(), packing.offsets.data(),
-                        packing.subgrids.size(), packed.data(), sums.data(), 3);
+      if (with_weights)
+        idg_pack_subgrids_and_weights(plan, vis, packing.subgrids.data(), packing.offsets.data(),
+                                      packing.subgrids.size(), packed.data(), weights.data(),
+                                      sums.data(), 3);
+      else
+        idg_pack_subgrids(plan, vis, unit, packing.subgrids.data(), packing.offsets.data(),
+                          packing.subgrids.size(), packed.data(), sums.data(), 3);
       for (size_t j = 0; j < packing.subgrids.size(); ++j) {
         const IdgSubgrid& sub = plan.subgrids[packing.subgrids[j]];
         std::vector<double> expected_sums(size_t(npol), 0.0);
@@ -98,6 +106,7 @@ TEST_P(IdgHostPasses, PackingMatchesTheValuesOneByOne) {
                          : unit ? std::complex<float>(w, 0.0f)
                                 : std::complex<float>(w * v.real(), w * v.imag());
               ASSERT_EQ(packed[k], expected) << j << " " << t << " " << c << " " << p;
+              if (with_weights) ASSERT_EQ(weights[k], w) << j << " " << t << " " << c << " " << p;
             }
         }
         for (int p = 0; p < npol; ++p)
