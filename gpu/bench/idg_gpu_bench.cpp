@@ -53,21 +53,29 @@ IdgGpuBenchTiming time_gpu_idg(const IdgSettings& settings, const IdgPlan& plan,
   out.grid = time_op(*engine, repeats, [&] { engine->grid(plan, vis, out.image); });
   std::vector<std::complex<float>> predicted(vis.nrows * vis.nchan * vis.products);
   out.degrid = time_op(*engine, repeats, [&] { engine->degrid(plan, out.image, vis, predicted.data()); });
+  out.hold = time_op(*engine, 1, [&] { engine->hold(plan, vis); });
+  IdgImage residual;
+  out.subtract_held = time_op(*engine, repeats, [&] { engine->subtract_held(out.image); });
+  out.grid_held = time_op(*engine, repeats, [&] { engine->grid_held(residual); });
   if (sustained) {
     IdgImage image;
-    for (int op = 0; op < 2; ++op) {
+    for (int op = 0; op < 3; ++op) {
       if (sustained->begin) sustained->begin(op);
       const double start = now_s();
       do {
-        if (op == 0)
+        if (op == 0) {
           engine->grid(plan, vis, image);
-        else
+        } else if (op == 1) {
           engine->degrid(plan, out.image, vis, predicted.data());
+        } else {
+          engine->grid_held(residual);
+        }
         ++out.sustained_runs[op];
       } while (now_s() - start < sustained->min_seconds);
       if (sustained->end) sustained->end(op);
     }
   }
+  engine->release_held();
   return out;
 }
 

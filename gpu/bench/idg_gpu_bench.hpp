@@ -18,7 +18,8 @@ struct IdgGpuOpTiming {
 };
 
 // Back-to-back calls of one operation for an external meter (energy): `begin` and `end` are
-// called around at least `min_seconds` of calls; op is 0 for grid(), 1 for degrid().
+// called around at least `min_seconds` of calls; op is 0 for grid(), 1 for degrid(), 2 for
+// grid_held().
 struct IdgGpuSustainedRun {
   double min_seconds = 1.5;
   std::function<void(int op)> begin, end;
@@ -26,13 +27,16 @@ struct IdgGpuSustainedRun {
 
 struct IdgGpuBenchTiming {
   IdgGpuOpTiming grid, degrid;
-  int sustained_runs[2] = {0, 0};  // grid and degrid calls inside begin/end
+  // Major cycles on held visibilities: hold() once (timed once), then subtract_held of the
+  // grid() image and grid_held, each timed as the ops above.
+  IdgGpuOpTiming hold, subtract_held, grid_held;
+  int sustained_runs[3] = {0, 0, 0};  // calls of each op inside begin/end
   IdgImage image;  // the last grid() result, for checks against the CPU engine
 };
 
 // grid() and then degrid() of its image, each once to warm up and `repeats` times timed, on
-// GPU `gpu` with a plan made beforehand (not timed); then, when `sustained`, each op back to
-// back for the meter.
+// GPU `gpu` with a plan made beforehand (not timed); then the held cycle's calls alike; then,
+// when `sustained`, each op back to back for the meter.
 IdgGpuBenchTiming time_gpu_idg(const IdgSettings& settings, const IdgPlan& plan,
                                const IdgVisibilities& vis, int gpu, int repeats,
                                const IdgGpuSustainedRun* sustained = nullptr);
