@@ -97,6 +97,36 @@ void expect_gpu_matches_cpu(const IdgSettings& s, IdgEngine& gpu, const testing:
   const auto [error, largest] = prediction_difference(want, got);
   EXPECT_GT(largest, 0.0);
   EXPECT_LE(error, 1e-5 * largest) << "predictions with A-terms, gpu vs cpu";
+
+  // Held in device memory (with the engine's own copy of the A-terms): the image, an ordinary
+  // call beside it, and the residuals of a model of the image's brightest pixel.
+  gpu.hold(plan, view);
+  IdgImage held;
+  gpu.grid_held(held);
+  const double peak = tapered_difference(s, expected, expected).peak;
+  ImageDifference d = tapered_difference(s, expected, held);
+  EXPECT_LE(d.diff, 1e-5 * peak) << "held image with A-terms, gpu vs cpu, worst at " << d.where;
+  d = tapered_difference(s, expected, gpu.grid(plan, view));
+  EXPECT_LE(d.diff, 1e-5 * peak) << "image with A-terms while others are held, worst at " << d.where;
+  const size_t plane = size_t(s.grid_size) * s.grid_size;
+  size_t brightest = 0;
+  for (size_t i = 0; i < expected.pixels.size(); ++i)
+    if (std::abs(expected.pixels[i]) > std::abs(expected.pixels[brightest])) brightest = i;
+  IdgImage point = expected;
+  std::fill(point.pixels.begin(), point.pixels.end(), std::complex<float>(0.0f, 0.0f));
+  for (int p = 0; p < 4; ++p) point.plane(p)[brightest % plane] = expected.plane(p)[brightest % plane];
+  std::vector<std::complex<float>> predicted(obs.vis.size());
+  reference->degrid(plan, point, view, predicted.data());
+  testing::IdgObservation rest = obs;
+  for (size_t i = 0; i < rest.vis.size(); ++i) rest.vis[i] -= predicted[i];
+  IdgVisibilities rest_view = rest.view();
+  rest_view.aterms = &aterms;
+  rest_view.aterm_slot = slots.data();
+  const IdgImage residual = reference->grid(plan, rest_view);
+  gpu.subtract_held(point);
+  gpu.grid_held(held);
+  d = tapered_difference(s, residual, held);
+  EXPECT_LE(d.diff, 1e-5 * peak) << "held residuals with A-terms, gpu vs cpu, worst at " << d.where;
 }
 
 IdgSettings small_settings() {
