@@ -132,9 +132,9 @@ void IdgEngine::degrid(const IdgPlan& plan, const IdgImage& model, const IdgVisi
 }
 
 void IdgEngine::hold(const IdgPlan& plan, const IdgVisibilities& vis) {
+  release_held();
   check(plan, vis);
   if (!plan.timestep_rows.empty() && !vis.vis) throw UsageError("IDG visibilities: no values to hold");
-  release_held();
   hold_visibilities(plan, vis);
   holding_ = true;
 }
@@ -177,6 +177,7 @@ void IdgEngine::grid_held_image(bool unit, IdgImage& image) {
 
 void IdgEngine::subtract_held_model(const IdgImage& model) {
   const IdgVisibilities& v = held_view_;
+  if (!v.vis) return;  // a view without values holds no planned ones: nothing to subtract from
   const size_t count = v.nrows * v.nchan * v.products;
   std::vector<std::complex<float>> predicted(count);  // 0 where nothing is predicted
   degrid(held_plan_, model, v, predicted.data());

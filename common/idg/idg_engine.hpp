@@ -108,7 +108,8 @@ class IdgEngine {
   // hold(): takes the plan (copied) and the view's placed values and weights, replacing what
   // was held. The view's arrays must stay alive and unchanged until release_held() or the
   // next hold(): an engine may read them again (the CPU engine grids from them in place).
-  // Throws as grid() does, and DataError when the engine's memory cannot hold them.
+  // Throws as grid() does, and DataError when the engine's memory cannot hold them; a hold
+  // that throws leaves nothing held.
   void hold(const IdgPlan& plan, const IdgVisibilities& vis);
   bool holding() const { return holding_; }
   // grid() and psf() of the held visibilities (the residuals, after subtract_held). Throw

@@ -27,8 +27,8 @@ struct IdgGpuSustainedRun {
 
 struct IdgGpuBenchTiming {
   IdgGpuOpTiming grid, degrid;
-  // Major cycles on held visibilities: hold() once (timed once), then subtract_held of the
-  // grid() image and grid_held, each timed as the ops above.
+  // Major cycles on held visibilities: hold() (once to warm up, once timed), then
+  // subtract_held of the grid() image and grid_held, each timed as the ops above.
   IdgGpuOpTiming hold, subtract_held, grid_held;
   int sustained_runs[3] = {0, 0, 0};  // calls of each op inside begin/end
   IdgImage image;  // the last grid() result, for checks against the CPU engine

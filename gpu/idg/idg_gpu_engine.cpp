@@ -702,7 +702,8 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     times_.call_s = seconds_since(call_start);
   }
 
-  // The held values, the device buffers and their FFT work areas must fit together.
+  // The held values, weights, descriptors and uvw must fit in what the engine's own buffers
+  // leave free.
   void check_held_memory(const IdgPlan& plan, size_t subgrids, size_t values) const {
     size_t free_bytes = 0, total_bytes = 0;
     RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

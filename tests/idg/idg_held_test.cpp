@@ -31,7 +31,7 @@ class IdgHeld : public ::testing::TestWithParam<std::string> {
   }
 };
 
-// The view's values less `predicted` where a value has a weight (flagged ones stay as they are).
+// The view's values less `predicted` (flagged values too: they hold NaN and weigh nothing).
 testing::IdgObservation residuals(testing::IdgObservation obs,
                                   const std::vector<std::complex<float>>& predicted) {
   for (size_t i = 0; i < obs.vis.size(); ++i) obs.vis[i] -= predicted[i];
@@ -39,7 +39,8 @@ testing::IdgObservation residuals(testing::IdgObservation obs,
 }
 
 // hold, grid_held, psf_held, then subtract_held of the sources' model twice, each image against the CPU
-// reference (one thread) on the same plan: within 1e-5 of the dirty image's peak.
+// reference (one thread) on the same plan: within 1e-5 of its peak (the residuals: of the
+// dirty image's).
 void expect_held_cycle_matches_reference(const IdgSettings& s, IdgEngine& engine,
                                          const testing::IdgObservation& obs,
                                          const std::vector<testing::IdgSource>& sources,
@@ -197,12 +198,17 @@ TEST_P(IdgHeld, CallsWithoutHeldVisibilitiesOrWithAWrongModelAreRefused) {
   wrong.size = 128;
   wrong.pixels.assign(128 * 128, {0.0f, 0.0f});
   EXPECT_THROW(engine->subtract_held(wrong), UsageError);
+  engine->grid_held(image);  // still held
   engine->release_held();
-  EXPECT_THROW(engine->subtract_held(wrong), UsageError);
+  EXPECT_FALSE(engine->holding());
+  EXPECT_THROW(engine->grid_held(image), UsageError);
+  // A hold that is refused leaves nothing held, not what was held before.
+  engine->hold(plan, obs.view());
   IdgVisibilities no_values = obs.view();
   no_values.vis = nullptr;
   EXPECT_THROW(engine->hold(plan, no_values), UsageError);
   EXPECT_FALSE(engine->holding());
+  EXPECT_THROW(engine->grid_held(image), UsageError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Idg, IdgHeld, ::testing::Values("cpu", "gpu"),
