@@ -1,0 +1,59 @@
+#include "imaging/clean_cycles.hpp"
+
+#include <algorithm>
+#include <complex>
+
+#include "cli/errors.hpp"
+
+namespace rapt {
+namespace {
+
+std::vector<float> real_plane(const IdgImage& image) {
+  const size_t count = size_t(image.size) * image.size;
+  std::vector<float> out(count);
+  const std::complex<float>* plane = image.plane(0);
+  for (size_t i = 0; i < count; ++i) out[i] = plane[i].real();
+  return out;
+}
+
+}  // namespace
+
+CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage& psf,
+                       const CleanSettings& s, int threads, IdgImage& image) {
+  if (!engine.holding()) throw UsageError("CLEAN needs the engine to hold the visibilities");
+  if (dirty.npol != 1 || psf.npol != 1 || psf.size != dirty.size)
+    throw UsageError("CLEAN takes one polarisation's dirty image and PSF of one size");
+  const int n = dirty.size;
+  CleanResult r;
+  r.beam = fit_clean_beam(real_plane(psf), n);
+  const std::vector<float> psf_plane = real_plane(psf);
+  r.residual = real_plane(dirty);
+  r.model.assign(size_t(n) * n, 0.0f);
+  std::vector<float> delta(size_t(n) * n);
+  IdgImage components;
+  components.npol = 1;
+  components.size = n;
+  components.pixels.assign(size_t(n) * n, {0.0f, 0.0f});
+  while (r.components < s.niter) {
+    std::fill(delta.begin(), delta.end(), 0.0f);
+    const MinorCycle cycle = hogbom_minor_cycle(r.residual, psf_plane, n, s, s.niter - r.components,
+                                                delta, threads);
+    if (cycle.components == 0) break;  // the peak is below the threshold
+    r.components += cycle.components;
+    // Major cycle: the new components leave the held visibilities, whose image is then the
+    // exact residual.
+    for (size_t i = 0; i < delta.size(); ++i) {
+      components.pixels[i] = {delta[i], 0.0f};
+      r.model[i] += delta[i];
+    }
+    engine.subtract_held(components);
+    engine.grid_held(image);
+    r.residual = real_plane(image);
+    ++r.major_cycles;
+  }
+  r.peak = clean_region_peak(r.residual, n, threads);  // on the exact residual
+  r.restored = restore_image(r.model, r.residual, n, r.beam);
+  return r;
+}
+
+}  // namespace rapt

@@ -1,0 +1,29 @@
+// idg-grid --niter: Cotton-Schwab CLEAN on visibilities an IDG engine holds (IdgEngine::hold).
+// Hogbom minor cycles on the residual image (hogbom_clean.hpp) alternate with major cycles that
+// subtract the new components from the held visibilities and image the residuals afresh, so
+// the residual image stays exact however far the PSF's sidelobes reach.
+#pragma once
+#include <vector>
+
+#include "idg/idg_engine.hpp"
+#include "imaging/hogbom_clean.hpp"
+
+namespace rapt {
+
+struct CleanResult {
+  std::vector<float> model;     // Jy per pixel
+  std::vector<float> residual;  // Jy/beam, after the last major cycle
+  std::vector<float> restored;  // residual + model convolved with the beam
+  CleanBeam beam;
+  int components = 0;
+  int major_cycles = 0;
+  double peak = 0;  // the residual's largest |value| in the clean region at the end
+};
+
+// `engine` holds one polarisation's visibilities (settings npol 1); `dirty` and `psf` are its
+// grid_held and psf_held images. `image` is scratch for the major cycles' images (its memory
+// is reused). `threads` >= 1.
+CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage& psf,
+                       const CleanSettings& settings, int threads, IdgImage& image);
+
+}  // namespace rapt
