@@ -54,6 +54,16 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("predict", "instead of imaging, predict the visibilities of this model image (Jy/pixel) "
        "into a new file -o NAME.uvfits or NAME.ms, or without -o into the input Measurement "
        "Set's MODEL_DATA", cxxopts::value<std::string>());
+  options.add_options("Deconvolution")
+      ("niter", "CLEAN up to N components (Hogbom minor cycles, major cycles on the held "
+       "visibilities): also NAME-model.fits, NAME-residual.fits and NAME-image.fits",
+       cxxopts::value<int>()->default_value("0"))
+      ("gain", "fraction of the peak a CLEAN component takes",
+       cxxopts::value<double>()->default_value("0.1"))
+      ("mgain", "fraction of its first peak a minor cycle cleans before a major cycle (1 = "
+       "none until the end)", cxxopts::value<double>()->default_value("0.8"))
+      ("threshold", "Jy/beam: CLEAN takes no component below it",
+       cxxopts::value<double>()->default_value("0"));
   options.add_options("Gridding")
       ("subgrid", "subgrid size in pixels", cxxopts::value<int>()->default_value("32"))
       ("kernel-size", "support of the (taper) kernel in pixels, kept free on every subgrid",
@@ -125,6 +135,23 @@ void read_input_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   }
 }
 
+void read_clean_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
+  CleanSettings& c = o.clean;
+  c.niter = r["niter"].as<int>();
+  c.gain = r["gain"].as<double>();
+  c.mgain = r["mgain"].as<double>();
+  c.threshold = r["threshold"].as<double>();
+  if (c.niter < 0) throw UsageError("--niter must not be negative");
+  if (!(c.gain > 0 && c.gain <= 1)) throw UsageError("--gain must lie in (0, 1]");
+  if (!(c.mgain > 0 && c.mgain <= 1)) throw UsageError("--mgain must lie in (0, 1]");
+  if (!(c.threshold >= 0) || !std::isfinite(c.threshold))
+    throw UsageError("--threshold must be a flux of 0 Jy/beam or more");
+  for (const char* key : {"gain", "mgain", "threshold"})
+    if (r.count(key) && c.niter == 0) throw UsageError(std::string("--") + key + " needs --niter");
+  if (c.niter > 0 && !o.predict_model.empty())
+    throw UsageError("--niter does not apply to --predict");
+}
+
 void read_image_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   if (r.count("predict")) {
     o.predict_model = r["predict"].as<std::string>();
@@ -157,6 +184,7 @@ void read_image_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   }
   o.psf = r.count("no-psf") == 0;
   o.channels_out = positive(r, "channels-out");
+  read_clean_options(r, o);
 }
 
 void read_gridding_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
@@ -175,6 +203,9 @@ void read_gridding_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   if (r.count("aterms")) {
     o.aterms = r["aterms"].as<std::string>();
     if (o.aterms.empty()) throw UsageError("--aterms must name a FITS file");
+    if (o.clean.niter > 0)
+      throw UsageError("--niter does not take --aterms: CLEAN works on images gridded without "
+                       "A-terms");
   }
   // With --predict and no --size, the model's size is checked when it is read.
   if (o.predict_model.empty() || o.nx > 0) check_gridding(o);

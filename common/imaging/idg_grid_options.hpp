@@ -8,6 +8,7 @@
 
 #include "gpu_device.hpp"
 #include "idg/idg_engine.hpp"
+#include "imaging/hogbom_clean.hpp"
 #include "imaging/imaging_weights.hpp"
 #include "io/measurement_set.hpp"
 
@@ -29,6 +30,7 @@ struct IdgGridOptions {
   std::string predict_model;          // --predict MODEL.fits; "" = make images
   bool psf = true;                    // --no-psf
   int channels_out = 1;               // --channels-out
+  CleanSettings clean;                // --niter, --gain, --mgain, --threshold
 
   int subgrid_size = 32;              // --subgrid
   int kernel_size = 9;                // --kernel-size

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
@@ -12,6 +13,7 @@
 #include "idg/idg_host_passes.hpp"
 #include "imaging/aterm_imaging.hpp"
 #include "imaging/cell_size.hpp"
+#include "imaging/clean_cycles.hpp"
 #include "imaging/dirty_image_output.hpp"
 #include "imaging/energy_meter.hpp"
 #include "imaging/image_names.hpp"
@@ -120,6 +122,13 @@ std::string dirty_name(const IdgGridOptions& o, const OutputPlan& out, size_t g,
 std::string psf_name(const IdgGridOptions& o, const OutputPlan& out, size_t g) {
   return wsclean_image_name(o.name, out.groups.size() > 1 ? int(g) : -1, "", "psf");
 }
+// kind: "model", "residual" or "image" (restored), as WSClean names CLEAN's images.
+std::string clean_name(const IdgGridOptions& o, const OutputPlan& out, size_t g, size_t p,
+                       const char* kind) {
+  return wsclean_image_name(o.name, out.groups.size() > 1 ? int(g) : -1,
+                            out.pols.size() > 1 ? out.pols[p].name : "", kind);
+}
+constexpr const char* kCleanKinds[] = {"model", "residual", "image"};
 
 // The images the options ask for of these data; refuses (before any work) names that exist.
 OutputPlan plan_outputs(const IdgGridOptions& o, const VisibilitySet& vs) {
@@ -127,7 +136,11 @@ OutputPlan plan_outputs(const IdgGridOptions& o, const VisibilitySet& vs) {
   out.pols = select_polarisations(o.polarisations, vs.stokes, o.input);
   out.groups = split_channels(int(vs.nchan()), o.channels_out);
   for (size_t g = 0; g < out.groups.size(); ++g) {
-    for (size_t p = 0; p < out.pols.size(); ++p) out.names.push_back(dirty_name(o, out, g, p));
+    for (size_t p = 0; p < out.pols.size(); ++p) {
+      out.names.push_back(dirty_name(o, out, g, p));
+      if (o.clean.niter > 0)
+        for (const char* kind : kCleanKinds) out.names.push_back(clean_name(o, out, g, p, kind));
+    }
     if (o.psf) out.names.push_back(psf_name(o, out, g));
   }
   check_outputs(out.names, o.overwrite);
@@ -281,8 +294,45 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
   }
 }
 
-// One channel group: weights, w-layers, and per polarisation its plan, dirty image and (for the
-// first) PSF.
+constexpr double kArcsecPerRad = 180.0 / M_PI * 3600.0;
+
+double model_flux(const std::vector<float>& model) {
+  double sum = 0;
+  for (float v : model) sum += v;
+  return sum;
+}
+
+// The images of CLEAN where there was nothing to clean: all zero, no beam.
+CleanResult empty_clean(int n) {
+  CleanResult r;
+  r.model.assign(size_t(n) * n, 0.0f);
+  r.residual = r.restored = r.model;
+  return r;
+}
+
+// CLEAN's model (Jy/pixel), residual and restored image (with the beam in its header) of
+// channel group g, polarisation p.
+void add_clean_images(const IdgGridOptions& o, const OutputPlan& out, size_t g, size_t p,
+                      const CleanResult& r, const VisibilitySet& vs,
+                      const std::vector<double>& freq_hz, GriddedImages& result) {
+  const int n = o.nx, stokes = out.pols[p].fits_stokes;
+  const std::vector<float>* planes[] = {&r.model, &r.residual, &r.restored};
+  std::vector<std::complex<float>> plane(size_t(n) * n);
+  for (int k = 0; k < 3; ++k) {
+    for (size_t i = 0; i < plane.size(); ++i) plane[i] = {(*planes[k])[i], 0.0f};
+    FitsImage image = sky_image(plane.data(), n, o.cell_rad, vs, freq_hz, stokes);
+    if (k == 0) image.bunit = "JY/PIXEL";
+    if (k == 2 && r.beam.major_px > 0) {
+      image.beam_major_deg = r.beam.major_px * o.cell_rad * 180 / M_PI;
+      image.beam_minor_deg = r.beam.minor_px * o.cell_rad * 180 / M_PI;
+      image.beam_pa_deg = r.beam.pa_rad * 180 / M_PI;
+    }
+    result.images.push_back({clean_name(o, out, g, p, kCleanKinds[k]), std::move(image)});
+  }
+}
+
+// One channel group: weights, w-layers, and per polarisation its plan, dirty image, (for the
+// first) PSF, and with --niter its CLEAN (hold, then the major cycles of clean_cycles.hpp).
 void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const OutputPlan& out,
                         size_t g, IdgSettings settings, const Messages& messages,
                         GriddedImages& result) {
@@ -295,22 +345,49 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
   result.engine = engine->name();
   describe_group(group, settings, extent, messages);
   IdgImage dirty, psf;  // kept between calls: a fresh image costs page faults of its own
+  const bool clean = o.clean.niter > 0;
   for (size_t p = 0; p < out.pols.size(); ++p) {
     const IdgVisibilities view = view_of(vs, samples, p);
     const IdgPlan plan = make_idg_plan(settings, view, engine->host_threads());
     check_plan(plan, o, extent);
-    engine->grid(plan, view, dirty);
+    // CLEAN's major cycles work on the visibilities the engine holds (on a GPU: in its memory).
+    if (clean) {
+      engine->hold(plan, view);
+      engine->grid_held(dirty);
+    } else {
+      engine->grid(plan, view, dirty);
+    }
     result.placed += plan.visibilities_placed;
     result.gridded += plan.visibilities_placed;
     const int stokes = out.pols[p].fits_stokes;
     result.images.push_back({dirty_name(o, out, g, p), sky_image(dirty.plane(0), o.nx, o.cell_rad,
                                                                  vs, samples.freq_hz, stokes)});
     if (plan.visibilities_placed == 0) note_empty(o, group, out.pols[p].name, result);
-    if (p == 0 && o.psf) {
-      engine->psf(plan, view, psf);
+    if ((p == 0 && o.psf) || clean) {
+      if (clean)
+        engine->psf_held(psf);
+      else
+        engine->psf(plan, view, psf);
       result.gridded += plan.visibilities_placed;
-      result.images.push_back({psf_name(o, out, g), sky_image(psf.plane(0), o.nx, o.cell_rad, vs,
-                                                              samples.freq_hz, stokes)});
+      if (p == 0 && o.psf)
+        result.images.push_back({psf_name(o, out, g), sky_image(psf.plane(0), o.nx, o.cell_rad, vs,
+                                                                samples.freq_hz, stokes)});
+    }
+    if (clean && plan.visibilities_placed > 0) {
+      const CleanResult r = clean_held(*engine, dirty, psf, o.clean, o.thread_count(), dirty);
+      engine->release_held();
+      result.gridded += 2 * r.major_cycles * plan.visibilities_placed;
+      add_clean_images(o, out, g, p, r, vs, samples.freq_hz, result);
+      messages.detail(format_string(
+          "%s: %d CLEAN components in %d major cycle%s; %.4g Jy in the model, %.3g Jy/beam left; "
+          "beam %.3g\" x %.3g\" at %.1f deg", clean_name(o, out, g, p, "image").c_str(),
+          r.components, r.major_cycles, r.major_cycles == 1 ? "" : "s", model_flux(r.model),
+          r.peak, r.beam.major_px * o.cell_rad * kArcsecPerRad,
+          r.beam.minor_px * o.cell_rad * kArcsecPerRad, r.beam.pa_rad * 180 / M_PI));
+    } else if (clean) {
+      engine->release_held();
+      const CleanResult r = empty_clean(o.nx);
+      add_clean_images(o, out, g, p, r, vs, samples.freq_hz, result);
     }
   }
 }

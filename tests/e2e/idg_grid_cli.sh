@@ -39,7 +39,8 @@ expect() {
 # --- help and version
 "$IDG" --help > "$dir/help" 2>&1 || fail "--help exit status"
 for option in size scale name no-psf channels-out pol weight data-column subgrid kernel-size \
-    max-timesteps-per-subgrid max-channels-per-subgrid wstep nwlayers device threads force; do
+    max-timesteps-per-subgrid max-channels-per-subgrid wstep nwlayers device threads force \
+    niter gain mgain threshold; do
   grep -q -- "--$option" "$dir/help" || fail "--help lacks --$option"
 done
 "$IDG" --version > /dev/null || fail "--version exit status"
@@ -99,6 +100,38 @@ PYTHON
 else
   skipped="$skipped numpy/astropy"
 fi
+
+# --- --niter: CLEAN puts the 2.5 Jy in pixel (44, 54) of the model to 1 % and nothing
+# elsewhere to speak of, leaves a residual below the threshold and a restored image of 2.5
+# Jy/beam there, with the beam in its header; CLEAN's options refused where they do not apply.
+if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
+  "$IDG" -q --size 128 --scale 6asec --niter 500 --threshold 0.01 -o "$dir/cl" "$dir/one.uvfits" \
+    2> "$dir/err" || fail "--niter: $(cat "$dir/err")"
+  "$PY" - "$dir/cl" > "$dir/py" 2>&1 <<'PYTHON' || fail "--niter images: $(cat "$dir/py")"
+import sys
+import numpy as np
+from astropy.io import fits
+model, residual, image = (fits.open(sys.argv[1] + "-%s.fits" % k)[0] for k in ("model", "residual", "image"))
+m = model.data[0, 0]
+assert abs(m[54, 44] / 2.5 - 1) < 0.01, "model %g Jy at the source" % m[54, 44]
+assert abs(m.sum() - m[54, 44]) < 0.025, "model %g Jy elsewhere" % (m.sum() - m[54, 44])
+assert model.header["BUNIT"].strip() == "JY/PIXEL"
+r = residual.data[0, 0][32:96, 32:96]
+assert np.abs(r).max() < 0.01, "residual peak %g" % np.abs(r).max()
+i = image.data[0, 0]
+assert abs(i[54, 44] / 2.5 - 1) < 0.01, "restored %g Jy/beam at the source" % i[54, 44]
+h = image.header
+assert 0 < h["BMIN"] <= h["BMAJ"] < 0.1 and -90 < h["BPA"] <= 90, (h["BMAJ"], h["BMIN"], h["BPA"])
+PYTHON
+  [ -f "$dir/cl-dirty.fits" ] && [ -f "$dir/cl-psf.fits" ] || fail "--niter without the dirty image or PSF"
+else
+  skipped="$skipped numpy/astropy"
+fi
+expect 2 "needs --niter" --size 128 --scale 6asec --gain 0.2 -o "$dir/out" "$dir/one.uvfits"
+expect 2 "--gain must lie" --size 128 --scale 6asec --niter 10 --gain 0 -o "$dir/out" "$dir/one.uvfits"
+expect 2 "--mgain must lie" --size 128 --scale 6asec --niter 10 --mgain 1.5 -o "$dir/out" "$dir/one.uvfits"
+expect 2 "--niter must not be negative" --size 128 --scale 6asec --niter -1 -o "$dir/out" "$dir/one.uvfits"
+expect 2 "does not take --aterms" --size 128 --scale 6asec --niter 10 --aterms "$dir/none.fits" -o "$dir/out" "$dir/one.uvfits"
 
 # --- --predict: a model of 2.5 Jy in pixel (44, 54) of the image's own header predicts the
 # simulated visibilities of that source to 1e-3 of its flux (the input's rows, flags, weights)

@@ -122,6 +122,34 @@ TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
             "give one Measurement Set or UVFITS file");
 }
 
+TEST(IdgGridOptions, CleanDefaultsValuesAndRefusals) {
+  const std::vector<std::string> base{"--size", "64", "--scale", "1amin", "-o", "n", "x.ms"};
+  auto with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), base.begin(), base.end());
+    return extra;
+  };
+  IdgGridOptions o = parse(with({}));
+  EXPECT_EQ(o.clean.niter, 0);
+  EXPECT_DOUBLE_EQ(o.clean.gain, 0.1);
+  EXPECT_DOUBLE_EQ(o.clean.mgain, 0.8);
+  EXPECT_DOUBLE_EQ(o.clean.threshold, 0.0);
+  o = parse(with({"--niter", "500", "--gain", "0.2", "--mgain", "0.6", "--threshold", "0.003"}));
+  EXPECT_EQ(o.clean.niter, 500);
+  EXPECT_DOUBLE_EQ(o.clean.gain, 0.2);
+  EXPECT_DOUBLE_EQ(o.clean.mgain, 0.6);
+  EXPECT_DOUBLE_EQ(o.clean.threshold, 0.003);
+  EXPECT_EQ(usage_error(with({"--niter", "-5"})), "--niter must not be negative");
+  EXPECT_EQ(usage_error(with({"--niter", "5", "--gain", "1.5"})), "--gain must lie in (0, 1]");
+  EXPECT_EQ(usage_error(with({"--niter", "5", "--mgain", "0"})), "--mgain must lie in (0, 1]");
+  EXPECT_EQ(usage_error(with({"--niter", "5", "--threshold", "-1"})),
+            "--threshold must be a flux of 0 Jy/beam or more");
+  EXPECT_EQ(usage_error(with({"--threshold", "0.1"})), "--threshold needs --niter");
+  EXPECT_EQ(usage_error(with({"--niter", "5", "--aterms", "beam.fits"})),
+            "--niter does not take --aterms: CLEAN works on images gridded without A-terms");
+  EXPECT_EQ(usage_error({"--niter", "5", "--predict", "m.fits", "-o", "p.uvfits", "x.ms"}),
+            "--niter does not apply to --predict");
+}
+
 TEST(ImageNames, FollowWscleanNaming) {
   EXPECT_EQ(wsclean_image_name("obs", -1, "", "dirty"), "obs-dirty.fits");
   EXPECT_EQ(wsclean_image_name("obs", -1, "", "psf"), "obs-psf.fits");
