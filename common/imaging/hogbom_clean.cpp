@@ -46,11 +46,13 @@ Peak find_peak(const std::vector<float>& residual, int n, int threads) {
   return p;
 }
 
-// residual -= c x psf shifted so that its centre lies on (px, py).
+// residual -= c x psf shifted so that its centre lies on (px, py), in the region only: the
+// minor cycle reads nothing else, and the major cycle images the whole residual afresh.
 void subtract_psf(std::vector<float>& residual, const std::vector<float>& psf, int n, int px, int py,
                   float c, int threads) {
-  const int y1 = std::max(0, py - n / 2), y2 = std::min(n, py + n / 2);
-  const int x1 = std::max(0, px - n / 2), x2 = std::min(n, px + n / 2);
+  const auto [lo, hi] = region(n);
+  const int y1 = std::max(lo, py - n / 2), y2 = std::min(hi, py + n / 2);
+  const int x1 = std::max(lo, px - n / 2), x2 = std::min(hi, px + n / 2);
   const size_t items = size_t((y2 - y1 + kRowsPerItem - 1) / kRowsPerItem);
   parallel_for(threads, items, [&](size_t item, int) {
     const int ya = y1 + int(item) * kRowsPerItem, yb = std::min(y2, ya + kRowsPerItem);

@@ -29,8 +29,9 @@ struct MinorCycle {
 
 // Hogbom: up to `max_components` times, the largest |residual| in the region, p at pixel q,
 // becomes a component gain x p: model[q] += gain p and residual -= gain p x the PSF shifted
-// to q (where the shifted PSF lies on the image). Stops first when the peak falls below
-// threshold or below (1 - mgain) x the first peak. `threads` >= 1.
+// to q, in the region (outside it the residual is left as it was: a major cycle makes it
+// afresh). Stops first when the peak falls below threshold or below (1 - mgain) x the first
+// peak. `threads` >= 1.
 MinorCycle hogbom_minor_cycle(std::vector<float>& residual, const std::vector<float>& psf, int n,
                               const CleanSettings& settings, int max_components,
                               std::vector<float>& model, int threads);
