@@ -6,7 +6,8 @@
 #     into a Measurement Set (UVFITS in a build without casacore) and makes a naturally
 #     weighted dirty image and PSF of 256 x 256 pixels of 15" with idg-grid and, where it is
 #     installed, with wsclean (same size, scale and weighting): both peaks should be the 2 Jy
-#     source at the phase centre.
+#     source at the phase centre. idg-grid then CLEANs it (--niter): the restored image's peak
+#     is that source, and the model holds the three sources' 3.7 Jy.
 # (b) It images the real EVLA Measurement Set of the shared data (../shared/data/pyuvdata/, or
 #     $RAPT_SHARED_DATA/pyuvdata/; a calibrator at the phase centre, 36 GHz, 28 antennas) with
 #     idg-grid and wsclean, 256 x 256 pixels of 0.5" (raw, uncalibrated data: the two images
@@ -85,6 +86,14 @@ elif [ -z "$wsclean" ]; then
 else
   echo "   (no Measurement Set for wsclean)"
 fi
+echo "   CLEANed by idg-grid down to 10 mJy/beam (restored image, and the model's flux):"
+"$BIN/idg-grid" -q --size 256 --scale 15asec --weight natural --niter 2000 --threshold 0.01 \
+    --no-psf -o "$OUT/vla-clean" "$vis"
+peak "idg-grid image" "$OUT/vla-clean-image.fits"
+"$BIN/inspect" "$OUT/vla-clean-model.fits" | awk '
+    $1 == "Size" { n = $3 }
+    $1 == "Pixels" && $2 == "mean" { mean = $3 }
+    END { printf "   %-15s %.4g Jy in the model\n", "idg-grid model", mean * n * n }'
 
 echo "== (b) the EVLA Measurement Set of the shared data"
 evla="$DATA/pyuvdata/day2_TDEM0003_10s_norx_1src_1spw.ms"
@@ -110,5 +119,6 @@ else
 fi
 rm -f "$OUT"/*.err
 images=""
-for image in "$OUT"/*-dirty.fits "$OUT"/*-psf.fits; do images="$images ${image##*/}"; done
+for image in "$OUT"/*-dirty.fits "$OUT"/*-psf.fits "$OUT"/*-model.fits "$OUT"/*-residual.fits \
+    "$OUT"/*-image.fits; do images="$images ${image##*/}"; done
 echo "images in $OUT/:$images"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # examples/imaging.sh as a user runs it, in a scratch folder: it must finish, put the simulated
 # 2 Jy source's dirty-image peak (idg-grid's, and WSClean's where installed) at the phase
-# centre pixel (129, 129) with 1.8 to 2.1 Jy/beam and the PSFs' peaks at 1 there; where WSClean
+# centre pixel (129, 129) with 1.8 to 2.1 Jy/beam, the PSFs' peaks at 1 there and idg-grid's
+# CLEANed image 2 Jy/beam there, its model the three sources' 3.7 Jy to about 1 %; where WSClean
 # is installed its peaks must be within 1 % of idg-grid's at the same pixel, for the simulated
 # and the real EVLA data. A second run must refuse to replace imaging-output/ and a run with
 # --force must replace it. Exit 0 = pass, 1 = fail, 77 = skip (a program not built; WSClean,
@@ -55,6 +56,10 @@ agree() {  # LABEL PART: idg-grid's and WSClean's dirty peaks within 1 % at the 
 skipped=""
 check_peak "idg-grid dirty" 1.8 2.1
 check_peak "idg-grid PSF" 0.999 1.001
+check_peak "idg-grid image" 1.98 2.02  # restored after CLEAN: the source's own 2 Jy
+model=$(awk '/idg-grid model/ { print $3; exit }' "$dir/log")
+awk -v m="$model" 'BEGIN { exit !(m > 3.65 && m < 3.75) }' ||
+  fail "the CLEAN model holds ${model:-no} Jy, not the sources' 3.7"
 if grep -q "wsclean not installed" "$dir/log"; then
   skipped="$skipped wsclean"
 elif grep -q "no Measurement Set" "$dir/log"; then
