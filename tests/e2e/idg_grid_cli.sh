@@ -124,6 +124,17 @@ h = image.header
 assert 0 < h["BMIN"] <= h["BMAJ"] < 0.1 and -90 < h["BPA"] <= 90, (h["BMAJ"], h["BMIN"], h["BPA"])
 PYTHON
   [ -f "$dir/cl-dirty.fits" ] && [ -f "$dir/cl-psf.fits" ] || fail "--niter without the dirty image or PSF"
+  # Several polarisations and channel groups: WSClean's names for each CLEAN image.
+  "$IDG" -q --size 128 --scale 6asec --niter 20 --pol XX,YY --channels-out 2 -o "$dir/cl2" \
+    "$dir/one.uvfits" 2> "$dir/err" || fail "--niter with --pol and --channels-out: $(cat "$dir/err")"
+  for group in 0000 0001; do
+    for pol in XX YY; do
+      for kind in dirty model residual image; do
+        [ -f "$dir/cl2-$group-$pol-$kind.fits" ] || fail "no cl2-$group-$pol-$kind.fits"
+      done
+    done
+    [ -f "$dir/cl2-$group-psf.fits" ] || fail "no cl2-$group-psf.fits"
+  done
 else
   skipped="$skipped numpy/astropy"
 fi
