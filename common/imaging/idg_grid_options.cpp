@@ -55,8 +55,8 @@ void add_idg_grid_options(cxxopts::Options& options) {
        "into a new file -o NAME.uvfits or NAME.ms, or without -o into the input Measurement "
        "Set's MODEL_DATA", cxxopts::value<std::string>());
   options.add_options("Deconvolution")
-      ("niter", "CLEAN up to N components (Hogbom minor cycles, major cycles on the held "
-       "visibilities): also NAME-model.fits, NAME-residual.fits and NAME-image.fits",
+      ("niter", "CLEAN up to N components (Hogbom minor cycles, Cotton-Schwab major cycles): "
+       "also NAME-model.fits, NAME-residual.fits and NAME-image.fits (restored)",
        cxxopts::value<int>()->default_value("0"))
       ("gain", "fraction of the peak a CLEAN component takes",
        cxxopts::value<double>()->default_value("0.1"))
