@@ -25,8 +25,8 @@ CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage&
     throw UsageError("CLEAN takes one polarisation's dirty image and PSF of one size");
   const int n = dirty.size;
   CleanResult r;
-  r.beam = fit_clean_beam(real_plane(psf), n);
   const std::vector<float> psf_plane = real_plane(psf);
+  r.beam = fit_clean_beam(psf_plane, n);
   r.residual = real_plane(dirty);
   r.model.assign(size_t(n) * n, 0.0f);
   std::vector<float> delta(size_t(n) * n);

@@ -21,10 +21,16 @@ std::string iso_date_from_mjd(double mjd) {
 
 FitsImage sky_image(const std::complex<float>* plane, int size, double cell_rad,
                     const VisibilitySet& vs, const std::vector<double>& freq_hz, int stokes) {
+  std::vector<float> pixels(size_t(size) * size);
+  for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = plane[i].real();
+  return sky_image(pixels, size, cell_rad, vs, freq_hz, stokes);
+}
+
+FitsImage sky_image(const std::vector<float>& pixels, int size, double cell_rad,
+                    const VisibilitySet& vs, const std::vector<double>& freq_hz, int stokes) {
   FitsImage image;
   image.nx = image.ny = size;
-  image.pixels.resize(size_t(size) * size);
-  for (size_t i = 0; i < image.pixels.size(); ++i) image.pixels[i] = plane[i].real();
+  image.pixels = pixels;
   image.cell_rad = cell_rad;
   image.phase_centre_ra_rad = vs.phase_centre_ra_rad;
   image.phase_centre_dec_rad = vs.phase_centre_dec_rad;

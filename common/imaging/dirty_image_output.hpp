@@ -15,6 +15,9 @@ namespace rapt {
 // which is FitsImage's. freq_hz: the channel group's channel centres.
 FitsImage sky_image(const std::complex<float>* plane, int size, double cell_rad,
                     const VisibilitySet& vs, const std::vector<double>& freq_hz, int stokes);
+// The same of real pixels (CLEAN's model, residual and restored images).
+FitsImage sky_image(const std::vector<float>& pixels, int size, double cell_rad,
+                    const VisibilitySet& vs, const std::vector<double>& freq_hz, int stokes);
 
 struct PendingImage {
   std::string path;

@@ -315,12 +315,9 @@ CleanResult empty_clean(int n) {
 void add_clean_images(const IdgGridOptions& o, const OutputPlan& out, size_t g, size_t p,
                       const CleanResult& r, const VisibilitySet& vs,
                       const std::vector<double>& freq_hz, GriddedImages& result) {
-  const int n = o.nx, stokes = out.pols[p].fits_stokes;
   const std::vector<float>* planes[] = {&r.model, &r.residual, &r.restored};
-  std::vector<std::complex<float>> plane(size_t(n) * n);
   for (int k = 0; k < 3; ++k) {
-    for (size_t i = 0; i < plane.size(); ++i) plane[i] = {(*planes[k])[i], 0.0f};
-    FitsImage image = sky_image(plane.data(), n, o.cell_rad, vs, freq_hz, stokes);
+    FitsImage image = sky_image(*planes[k], o.nx, o.cell_rad, vs, freq_hz, out.pols[p].fits_stokes);
     if (k == 0) image.bunit = "JY/PIXEL";
     if (k == 2 && r.beam.major_px > 0) {
       image.beam_major_deg = r.beam.major_px * o.cell_rad * 180 / M_PI;
@@ -373,21 +370,20 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
         result.images.push_back({psf_name(o, out, g), sky_image(psf.plane(0), o.nx, o.cell_rad, vs,
                                                                 samples.freq_hz, stokes)});
     }
-    if (clean && plan.visibilities_placed > 0) {
-      const CleanResult r = clean_held(*engine, dirty, psf, o.clean, o.thread_count(), dirty);
+    if (clean) {
+      const bool any = plan.visibilities_placed > 0;
+      const CleanResult r = any ? clean_held(*engine, dirty, psf, o.clean, o.thread_count(), dirty)
+                                : empty_clean(o.nx);
       engine->release_held();
       result.gridded += 2 * r.major_cycles * plan.visibilities_placed;
       add_clean_images(o, out, g, p, r, vs, samples.freq_hz, result);
-      messages.detail(format_string(
-          "%s: %d CLEAN components in %d major cycle%s; %.4g Jy in the model, %.3g Jy/beam left; "
-          "beam %.3g\" x %.3g\" at %.1f deg", clean_name(o, out, g, p, "image").c_str(),
-          r.components, r.major_cycles, r.major_cycles == 1 ? "" : "s", model_flux(r.model),
-          r.peak, r.beam.major_px * o.cell_rad * kArcsecPerRad,
-          r.beam.minor_px * o.cell_rad * kArcsecPerRad, r.beam.pa_rad * 180 / M_PI));
-    } else if (clean) {
-      engine->release_held();
-      const CleanResult r = empty_clean(o.nx);
-      add_clean_images(o, out, g, p, r, vs, samples.freq_hz, result);
+      if (any)
+        messages.detail(format_string(
+            "%s: %d CLEAN components in %d major cycle%s; %.4g Jy in the model, %.3g Jy/beam "
+            "left; beam %.3g\" x %.3g\" at %.1f deg", clean_name(o, out, g, p, "image").c_str(),
+            r.components, r.major_cycles, r.major_cycles == 1 ? "" : "s", model_flux(r.model),
+            r.peak, r.beam.major_px * o.cell_rad * kArcsecPerRad,
+            r.beam.minor_px * o.cell_rad * kArcsecPerRad, r.beam.pa_rad * 180 / M_PI));
     }
   }
 }
