@@ -8,6 +8,7 @@
 
 #include "accel_kernels.hpp"
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 
 namespace rapt::cuda {
 namespace {
@@ -427,9 +428,8 @@ void launch_load_segments(const float2* spectrum, int64_t numbins, int64_t lobin
   int sort_size = 1;
   while (sort_size < half) sort_size *= 2;
   const size_t shared = block_median ? sort_size * sizeof(float) : 0;
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(load_segments_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       int(shared)));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(load_segments_kernel),
+                                    size_t(shared), "load_segments_kernel");
   load_segments_kernel<<<nsegments, kLoadThreads, shared, stream>>>(
       spectrum, numbins, lobin, segments, half, sort_size, block_median, amplitudes);
   RAPT_CUDA_CHECK_LAUNCH("load_segments_kernel");
@@ -446,8 +446,8 @@ void launch_correlate_rows(const float2* segment_spectra, const float2* kernels,
                            int64_t plane_columns, cudaStream_t stream) {
   const auto kernel = correlate_rows_kernel<N, Power>;
   constexpr size_t shared = correlate_shared_bytes<N>();
-  RAPT_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(shared),
+                                    "correlate_rows_kernel");
   constexpr int kMaxGridY = 65535;
   const unsigned row_groups = unsigned((numz + kRowsPerBlock - 1) / kRowsPerBlock);
   for (int first = 0; first < nsegments; first += kMaxGridY) {

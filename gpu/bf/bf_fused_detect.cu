@@ -53,6 +53,7 @@
 #include <string>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 #include "bf_kernels.hpp"
 
 namespace rapt::gpu {
@@ -377,8 +378,8 @@ template <int P, int S, bool Circular>
 void launch_fused(const FusedArgs& args, unsigned grid_x, int64_t batches, int smem_bytes,
                   cudaStream_t stream) {
   auto* kernel = fused_detect_kernel<P, S, Circular>;
-  RAPT_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(smem_bytes),
+                                    "fused FP16 beam forming and detection kernel");
   RAPT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                        int(cudaSharedmemCarveoutMaxShared)));
   for (int64_t first = 0; first < batches; first += kMaxGridY) {

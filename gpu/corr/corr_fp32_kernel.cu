@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 #include "corr_device.cuh"
 #include "corr_kernels.hpp"
 
@@ -219,8 +220,8 @@ void launch_fp32(const CorrChunkArgs& args, cudaStream_t stream) {
   constexpr int kSmemBytes = C::kSmemBytes;
   const auto kernel = fp32_correlate_kernel<C, DIAG>;
   // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
-  RAPT_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(kSmemBytes),
+                                    "fp32 correlator");
   const int side = (args.nant * args.npol + kTile - 1) / kTile;
   const dim3 grid(unsigned(side * (side + 1) / 2), unsigned(args.nchan));
   kernel<<<grid, kThreads, kSmemBytes, stream>>>(args);

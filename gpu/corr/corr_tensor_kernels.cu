@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 #include "corr_device.cuh"
 #include "corr_kernels.hpp"
 
@@ -276,8 +277,8 @@ void launch_tile(const CorrChunkArgs& args, cudaStream_t stream) {
   using S = TileShape<BT, WM, WN, STAGES>;
   const auto kernel = tensor_correlate_kernel<M, BT, WM, WN, STAGES, MIN_BLOCKS>;
   // Above 48 KiB a block's dynamic shared memory must be allowed explicitly.
-  RAPT_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, S::kSmemBytes));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(S::kSmemBytes),
+                                    "tensor-core correlator");
   const int side = (args.nant * args.npol + BT - 1) / BT;
   const dim3 grid(unsigned(side * (side + 1) / 2), unsigned(args.nchan));
   kernel<<<grid, S::kThreads, S::kSmemBytes, stream>>>(args);

@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 #include "corr_device.cuh"
 #include "corr_kernels.hpp"
 
@@ -357,8 +358,8 @@ template <class W>
 void launch_wgmma(const CorrChunkArgs& args, cudaStream_t stream) {
   using L = WgLayout<W::kWarpgroups>;
   const auto kernel = wgmma_correlate_kernel<W>;
-  RAPT_CUDA_CHECK(
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, L::kSmemBytes));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(L::kSmemBytes),
+                                    "wgmma correlator");
   const int side = (args.nant * args.npol + kTile - 1) / kTile;
   const dim3 grid(unsigned(side * (side + 1) / 2 * L::kBlocksPerTile), unsigned(args.nchan));
   kernel<<<grid, L::kThreads, L::kSmemBytes, stream>>>(args);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 #include "dedisp_kernels.cuh"
 #include "dedisp_kernels.hpp"
 #include "../cuda/random_words.hpp"
@@ -85,8 +86,8 @@ void run_tiled(const TiledParams& p, const DedispTileConfig& config, cudaStream_
   if (grid.y > kMaxGridY)
     throw std::logic_error("dedispersion launch with more than 65535 DM blocks");
   const size_t shared = size_t(2) * size_t(p.stage_words) * 4;
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(tiled_kernel<Sums>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(tiled_kernel<Sums>),
+                                    size_t(shared), "tiled dedispersion kernel");
   tiled_kernel<Sums><<<grid, unsigned(config.threads()), shared, stream>>>(p);
   RAPT_CUDA_CHECK_LAUNCH("tiled dedispersion kernel");
 }

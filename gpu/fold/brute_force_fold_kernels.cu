@@ -35,6 +35,7 @@
 
 #include "brute_force_fold_kernels.hpp"
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 
 namespace rapt::gpu {
 namespace {
@@ -368,8 +369,8 @@ void launch_bin_counts(const uint32_t* steps, int nperiods, int64_t nsamples, in
 void launch_brute_force_fold(const BruteForceFoldParams& p, const double* means,
                              cudaStream_t stream) {
   const size_t shared = fold_shared_bytes(p.nbins);
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(brute_force_fold_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(brute_force_fold_kernel),
+                                    size_t(shared), "brute_force_fold_kernel");
   const dim3 grid(unsigned((p.nperiods + kThreads - 1) / kThreads),
                   unsigned((p.ndm + kDms - 1) / kDms));
   brute_force_fold_kernel<<<grid, kThreads, shared, stream>>>(p, means);

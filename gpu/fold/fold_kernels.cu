@@ -3,6 +3,7 @@
 #include "fold_kernels.hpp"
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 
 namespace rapt::cuda {
 namespace {
@@ -78,8 +79,8 @@ void launch_fold_chunks(const float* block, size_t stride, const FoldChunk* chun
                         double* data_sum, double* data_sumsq, cudaStream_t stream) {
   if (nchunks == 0) return;
   const size_t shared = (2 * size_t(layout.nbins) + 2) * sizeof(double);
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(fold_chunks_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(fold_chunks_kernel),
+                                    size_t(shared), "fold_chunks_kernel");
   const dim3 grid(unsigned(nchunks), unsigned(layout.nsub));
   fold_chunks_kernel<<<grid, kThreads, shared, stream>>>(block, stride, chunks, layout, sums,
                                                          weights, data_sum, data_sumsq);

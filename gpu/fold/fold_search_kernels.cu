@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 #include "../cuda/device_buffer.hpp"
 #include "fold/fold_search_gpu.hpp"
 
@@ -133,8 +134,8 @@ FoldGridBest search_fold_grid_gpu(const FoldGridInput& in, int gpu_index) {
   const size_t nblocks = in.dms.size() * in.pds.size();
   cuda::DeviceBuffer<BlockBest> best(nblocks);
   const size_t shared = shared_bytes(in.nbins, in.npart);
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(fold_search_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(fold_search_kernel),
+                                    size_t(shared), "fold_search_kernel");
   const dim3 grid(unsigned(in.pds.size()), unsigned(in.dms.size()));
   fold_search_kernel<<<grid, kThreads, shared>>>(centred.get(), variance.get(), times.get(),
                                                  df.get(), dfdot.get(), pds.get(), ps.get(),

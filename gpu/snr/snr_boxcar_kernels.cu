@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 #include "../cuda/random_words.hpp"
 #include "snr_boxcar_kernels.hpp"
 #include "snr_boxcar_tile.cuh"
@@ -111,8 +112,8 @@ void launch_boxcar_search(const BoxcarKernelParams& p, cudaStream_t stream) {
     return;
   }
   const size_t shared = boxcar_shared_bytes(p.max_width);
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(boxcar_search_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(boxcar_search_kernel),
+                                    size_t(shared), "boxcar_search_kernel");
   const dim3 grid(unsigned((p.length + kBoxcarTile - 1) / kBoxcarTile),
                   unsigned(std::min(p.num_series, 65535)));
   boxcar_search_kernel<<<grid, kBoxcarThreads, shared, stream>>>(p);

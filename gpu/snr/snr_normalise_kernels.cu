@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/dynamic_shared_memory.hpp"
 #include "cli/errors.hpp"
 
 namespace rapt::gpu {
@@ -176,8 +177,8 @@ DetrendParams detrend_params(const SnrSettings& settings) {
 void launch_detrend_blocks(const DetrendParams& p, cudaStream_t stream) {
   if (p.num_series <= 0 || p.max_blocks <= 0) return;
   const size_t bytes = shared_bytes(p.block_len);
-  RAPT_CUDA_CHECK(cudaFuncSetAttribute(detrend_blocks_kernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(detrend_blocks_kernel),
+                                    size_t(bytes), "detrend_blocks_kernel");
   const dim3 grid(unsigned(p.max_blocks), unsigned(p.num_series));
   detrend_blocks_kernel<<<grid, kThreads, bytes, stream>>>(p);
   RAPT_CUDA_CHECK_LAUNCH("detrend_blocks_kernel");
