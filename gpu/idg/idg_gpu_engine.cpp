@@ -142,6 +142,16 @@ void grow(cuda::DeviceBuffer<T>& buffer, size_t count) {
   buffer = cuda::DeviceBuffer<T>(count);
 }
 
+// The first COUNT values of FROM in a buffer of their own (at least one value long).
+template <typename T>
+cuda::DeviceBuffer<T> copy_of(const cuda::DeviceBuffer<T>& from, size_t count, cudaStream_t stream) {
+  cuda::DeviceBuffer<T> to(std::max<size_t>(count, 1));
+  if (count)
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(to.get(), from.get(), count * sizeof(T),
+                                    cudaMemcpyDeviceToDevice, stream));
+  return to;
+}
+
 // One of the two batch buffers: a batch's descriptors and visibilities, on the host
 // (page-locked) and on the device, with the events that order their reuse.
 struct Slot {
@@ -443,22 +453,33 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     return out;
   }
 
+  // The weight sums of the subgrids that no batch packs (those on no w-layer), which the
+  // normalisation counts all the same.
+  void add_off_layer_weight_sums(const IdgPlan& plan, const IdgVisibilities& vis,
+                                 std::vector<double>& weight_sums) const {
+    const IdgSettings& s = settings();
+    for (size_t i = 0; i < plan.subgrids.size(); ++i)
+      if (plan.subgrids[i].w_layer < 0 || plan.subgrids[i].w_layer >= s.nr_w_layers)
+        idg_subgrid_weight_sums(plan, plan.subgrids[i], vis,
+                                weight_sums.data() + i * size_t(s.npol));
+  }
+
   // Timing events of one batch or layer pass, read once the call's work is done.
   struct Timed {
     cuda::Event start{true}, kernel_start{true}, kernel_stop{true}, stop{true};
   };
 
-  // One batch's gridding on the kernel stream: gridder, subgrid FFT, adder into grid_.
+  // One batch's gridding on the kernel stream: gridder, subgrid FFT, adder into grid_. The
+  // caller records t.start and t.stop around it, so that what a held call adds to a batch (the
+  // PSF's weights turned into values, the subtraction of predictions) is in the batch's time.
   void grid_batch(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
                   const double3* uvw, const double* freq, const float2* values, const Timed& t) {
     cudaStream_t st = stream_.get();
-    t.start.record(st);
     t.kernel_start.record(st);
     launch_idg_gridder(g, subgrids, count, uvw, freq, values, pixels_.get(), st);
     t.kernel_stop.record(st);
     subgrid_fft_.run(pixels_.get(), CUFFT_FORWARD);
     launch_idg_adder(g, subgrids, count, pixels_.get(), grid_.get(), st);
-    t.stop.record(st);
   }
 
   // A gridded layer's grid into image_: centring, backward FFT, its w-term.
@@ -483,17 +504,16 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     t.stop.record(st);
   }
 
-  // One batch's prediction on the kernel stream: splitter, subgrid FFT, degridder.
+  // One batch's prediction on the kernel stream: splitter, subgrid FFT, degridder. The caller
+  // records t.start and t.stop, as for grid_batch.
   void degrid_batch(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
                     const double3* uvw, const double* freq, float2* predictions, const Timed& t) {
     cudaStream_t st = stream_.get();
-    t.start.record(st);
     launch_idg_splitter(g, subgrids, count, grid_.get(), pixels_.get(), st);
     subgrid_fft_.run(pixels_.get(), CUFFT_INVERSE);
     t.kernel_start.record(st);
     launch_idg_degridder(g, subgrids, count, uvw, freq, pixels_.get(), predictions, st);
     t.kernel_stop.record(st);
-    t.stop.record(st);
   }
 
   // image_ divided by the taper and brought down into `image`, normalised by `weight_sum`.
@@ -551,8 +571,10 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       Slot& slot = slots_[i % 2];
       if (b.first) RAPT_CUDA_CHECK(cudaMemsetAsync(grid_.get(), 0, grid_values * sizeof(float2), st));
       slot.uploaded.make_wait(st);
+      batch_times[i].start.record(st);
       grid_batch(geometry_, slot.subgrids.get(), int(b.end - b.begin), uvw_.get(), freq_.get(),
                  slot.values.get(), batch_times[i]);
+      batch_times[i].stop.record(st);
       slot.consumed.record(st);
       if (b.last) add_layer_to_image(geometry_, b.z, layer_times[size_t(b.z)]);
       // The host packs the next batch while the device grids this one.
@@ -560,10 +582,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
         stage_batch(plan, layers[size_t(list[i + 1].z)], list[i + 1].begin, list[i + 1].end, vis,
                     unit, true, slots_[(i + 1) % 2], weight_sums.data());
     }
-    for (size_t i = 0; i < plan.subgrids.size(); ++i)
-      if (plan.subgrids[i].w_layer < 0 || plan.subgrids[i].w_layer >= s.nr_w_layers)
-        idg_subgrid_weight_sums(plan, plan.subgrids[i], vis,
-                                weight_sums.data() + i * size_t(s.npol));
+    add_off_layer_weight_sums(plan, vis, weight_sums);
     finish_image(geometry_, idg_total_weight_sums(weight_sums, s.npol), image, last);
     stream_.synchronize();
     add_device_times(list, batch_times, layer_times, false, &last, call_start);
@@ -595,8 +614,10 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       if (b.first) model_layer_to_grid(geometry_, b.z, layer_times[size_t(b.z)]);
       slot.uploaded.make_wait(st);
       slot.downloaded.make_wait(st);  // the slot's last predictions have come down
+      batch_times[i].start.record(st);
       degrid_batch(geometry_, slot.subgrids.get(), int(b.end - b.begin), uvw_.get(), freq_.get(),
                    slot.values.get(), batch_times[i]);
+      batch_times[i].stop.record(st);
       slot.consumed.record(st);
       slot.consumed.make_wait(cs);
       RAPT_CUDA_CHECK(cudaMemcpyAsync(slot.values_staging.get(), slot.values.get(),
@@ -653,19 +674,21 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       nsub += b.end - b.begin;
       nval += nvis * size_t(s.npol);
     }
-    check_held_memory(plan, nsub, nval);
+    check_held_memory(plan, vis, nsub, nval);
     h->subgrids = cuda::DeviceBuffer<IdgGpuSubgrid>(std::max<size_t>(nsub, 1));
     h->values_device = cuda::DeviceBuffer<float2>(std::max<size_t>(nval, 1));
     h->weights = cuda::DeviceBuffer<float>(std::max<size_t>(nval, 1));
+    // The call's inputs go up into the engine's buffers as for any call, and the held calls get
+    // copies: the engine's stay for the ordinary calls made while visibilities are held.
     upload_call_inputs(plan, vis);
+    cudaStream_t st = stream_.get();
     h->geometry = geometry_;
-    h->uvw = std::move(uvw_);
-    h->freq = std::move(freq_);
+    h->uvw = copy_of(uvw_, plan.timestep_rows.size(), st);
+    h->freq = copy_of(freq_, vis.nchan, st);
     if (vis.aterms) {
-      h->aterms = std::move(aterms_);
+      h->aterms = copy_of(aterms_, vis.aterms->jones.size(), st);
       h->geometry.aterms = h->aterms.get();
     }
-    geometry_.aterms = nullptr;
     for (Slot& slot : slots_)
       if (slot.weights_staging.size() < batch_visibilities_ * size_t(s.npol))
         slot.weights_staging = cuda::PinnedBuffer<float>(batch_visibilities_ * size_t(s.npol));
@@ -692,24 +715,28 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       upload(h->weights.get() + h->first_value[i], slot.weights_staging.get(), h->values[i], cs);
       slot.uploaded.record(cs);
     }
-    for (size_t i = 0; i < plan.subgrids.size(); ++i)
-      if (plan.subgrids[i].w_layer < 0 || plan.subgrids[i].w_layer >= s.nr_w_layers)
-        idg_subgrid_weight_sums(plan, plan.subgrids[i], vis,
-                                weight_sums.data() + i * size_t(s.npol));
+    add_off_layer_weight_sums(plan, vis, weight_sums);
     h->weight_sum = idg_total_weight_sums(weight_sums, s.npol);
     copy_stream_.synchronize();
+    stream_.synchronize();
     held_ = std::move(h);
     times_.call_s = seconds_since(call_start);
   }
 
-  // The held values, weights, descriptors and uvw must fit in what the engine's own buffers
-  // leave free.
-  void check_held_memory(const IdgPlan& plan, size_t subgrids, size_t values) const {
+  // The held values, weights, descriptors and copies of the call's inputs, and the engine's
+  // input buffers where the call's inputs outgrow them, must fit in what is free.
+  void check_held_memory(const IdgPlan& plan, const IdgVisibilities& vis, size_t subgrids,
+                         size_t values) const {
     size_t free_bytes = 0, total_bytes = 0;
     RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const size_t steps = plan.timestep_rows.size(), jones = vis.aterms ? vis.aterms->jones.size() : 0;
+    const auto growth = [](size_t count, size_t have) { return count > have ? count : 0; };
+    const size_t inputs = steps * sizeof(double3) + vis.nchan * sizeof(double) + jones * sizeof(float2);
+    const size_t engine_growth = growth(steps, uvw_.size()) * sizeof(double3) +
+                                 growth(vis.nchan, freq_.size()) * sizeof(double) +
+                                 growth(jones, aterms_.size()) * sizeof(float2);
     const size_t needed = values * (sizeof(float2) + sizeof(float)) +
-                          subgrids * sizeof(IdgGpuSubgrid) +
-                          plan.timestep_rows.size() * sizeof(double3);
+                          subgrids * sizeof(IdgGpuSubgrid) + inputs + engine_growth;
     if (needed > free_bytes)
       throw DataError("IDG on GPU " + std::to_string(gpu_) + ": holding " +
                       std::to_string(plan.visibilities_placed) + " visibilities of " +
@@ -736,12 +763,14 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       const Batch& b = h.list[i];
       if (b.first) RAPT_CUDA_CHECK(cudaMemsetAsync(grid_.get(), 0, grid_values * sizeof(float2), st));
       const float2* values = h.values_device.get() + h.first_value[i];
+      batch_times[i].start.record(st);
       if (unit) {
         launch_idg_weights_as_values(h.weights.get() + h.first_value[i], unit_values, h.values[i], st);
         values = unit_values;
       }
       grid_batch(h.geometry, h.subgrids.get() + h.first_subgrid[i], int(b.end - b.begin),
                  h.uvw.get(), h.freq.get(), values, batch_times[i]);
+      batch_times[i].stop.record(st);
       if (b.last) add_layer_to_image(h.geometry, b.z, layer_times[size_t(b.z)]);
     }
     finish_image(h.geometry, h.weight_sum, image, last);
@@ -763,10 +792,12 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     for (size_t i = 0; i < h.list.size(); ++i) {
       const Batch& b = h.list[i];
       if (b.first) model_layer_to_grid(h.geometry, b.z, layer_times[size_t(b.z)]);
+      batch_times[i].start.record(st);
       degrid_batch(h.geometry, h.subgrids.get() + h.first_subgrid[i], int(b.end - b.begin),
                    h.uvw.get(), h.freq.get(), predictions, batch_times[i]);
       launch_idg_subtract_weighted(h.weights.get() + h.first_value[i], predictions,
                                    h.values_device.get() + h.first_value[i], h.values[i], st);
+      batch_times[i].stop.record(st);
     }
     stream_.synchronize();
     add_device_times(h.list, batch_times, layer_times, true, nullptr, call_start);

@@ -98,16 +98,22 @@ void expect_gpu_matches_cpu(const IdgSettings& s, IdgEngine& gpu, const testing:
   EXPECT_GT(largest, 0.0);
   EXPECT_LE(error, 1e-5 * largest) << "predictions with A-terms, gpu vs cpu";
 
-  // Held in device memory (with the engine's own copy of the A-terms): the image, an ordinary
-  // call beside it, and the residuals of a model of the brightest pixel where the taper leaves
-  // the image trustworthy (outside it, dividing by the taper amplifies the pixels a hundredfold
-  // and more).
+  // Held in device memory (with the engine's own copy of the A-terms): the image, the PSF, an
+  // ordinary call beside them, and the residuals of a model of the brightest pixel where the
+  // taper leaves the image trustworthy (outside it, dividing by the taper amplifies the pixels a
+  // hundredfold and more); subtracting leaves the PSF as it was.
   gpu.hold(plan, view);
   IdgImage held;
   gpu.grid_held(held);
   const double peak = tapered_difference(s, expected, expected).peak;  // as the checks above
   ImageDifference d = tapered_difference(s, expected, held);
   EXPECT_LE(d.diff, 1e-5 * peak) << "held image with A-terms, gpu vs cpu, worst at " << d.where;
+  const IdgImage psf = reference->psf(plan, view);
+  const double psf_peak = tapered_difference(s, psf, psf).peak;
+  IdgImage held_psf;
+  gpu.psf_held(held_psf);
+  d = tapered_difference(s, psf, held_psf);
+  EXPECT_LE(d.diff, 1e-5 * psf_peak) << "held psf with A-terms, gpu vs cpu, worst at " << d.where;
   d = tapered_difference(s, expected, gpu.grid(plan, view));
   EXPECT_LE(d.diff, 1e-5 * peak) << "image with A-terms while others are held, worst at " << d.where;
   const size_t plane = size_t(s.grid_size) * s.grid_size;
@@ -129,6 +135,9 @@ void expect_gpu_matches_cpu(const IdgSettings& s, IdgEngine& gpu, const testing:
   gpu.grid_held(held);
   d = tapered_difference(s, residual, held);
   EXPECT_LE(d.diff, 1e-5 * peak) << "held residuals with A-terms, gpu vs cpu, worst at " << d.where;
+  gpu.psf_held(held_psf);
+  d = tapered_difference(s, psf, held_psf);
+  EXPECT_LE(d.diff, 1e-5 * psf_peak) << "held psf after a subtraction, worst at " << d.where;
 }
 
 IdgSettings small_settings() {
