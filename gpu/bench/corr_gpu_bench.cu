@@ -159,6 +159,7 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
   all.tpad = nsamples;
   all.sums = sums.get();
   all.re_sums = re_sums.get();
+  all.first = true;  // each launch is a whole integration, as a one-chunk one in the engine
 
   // The warm-up's sums are the checked ones.
   launch_correlator(shape.precision, all, compute.get());

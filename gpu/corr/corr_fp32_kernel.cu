@@ -205,7 +205,7 @@ __global__ void __launch_bounds__(kThreads, C::kMinBlocks)
       if (a1 > a2) continue;
       const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
       where[k] = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
-      old[k] = *where[k];
+      old[k] = args.first ? make_float2(0.0f, 0.0f) : *where[k];
     }
 #pragma unroll
     for (int k = 0; k < 8; ++k) {

@@ -4,7 +4,8 @@
 // bounded in bytes).
 // Host threads pack a chunk into one of two page-locked buffers (corr_pack.hpp); the copy
 // engine moves it to the GPU on one stream while the kernel of the previous chunk runs on
-// another; the kernel adds the chunk's products to the sums, which stay on the GPU until take().
+// another; the kernel adds the chunk's products to the sums, which stay on the GPU until take()
+// (the first chunk of an integration stores them instead: its sums need not be read).
 // So the host packs chunk k + 1 while chunk k crosses the bus and chunk k - 1 is correlated.
 // accumulate() returns once its last chunk is packed and queued; take() waits for the GPU.
 #include <algorithm>
@@ -52,7 +53,6 @@ class CudaCorrelator final : public CorrelatorEngine {
     for (auto& slot : slots_) slot = std::make_unique<ChunkSlot>();
     const size_t bytes = this->shape().nvis() * size_t(corr_sum_bytes(this->shape().precision));
     sums_ = cuda::DeviceBuffer<uint8_t>(bytes);
-    RAPT_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, bytes, compute_stream_->get()));
   }
 
   // Queued copies may still read the staging: let them finish before it is freed.
@@ -88,12 +88,15 @@ class CudaCorrelator final : public CorrelatorEngine {
                                                   size_t(std::min(s.nchan, kMaxLaunchChannels))));
       for (chunk.chan0 = 0; chunk.chan0 < s.nchan; chunk.chan0 += channels) {
         chunk.nchan = std::min(channels, s.nchan - chunk.chan0);
-        correlate_chunk(voltages, nsamples, chunk);
+        correlate_chunk(voltages, nsamples, chunk, !integrating_ && t0 == 0);
       }
     }
+    if (nsamples > 0) integrating_ = true;
   }
 
-  void correlate_chunk(const float* voltages, int64_t nsamples, const CorrChunk& chunk) {
+  // FIRST: the chunk's channels have no sums yet in this integration.
+  void correlate_chunk(const float* voltages, int64_t nsamples, const CorrChunk& chunk,
+                       bool first) {
     const CorrelatorShape& s = shape();
     ChunkSlot& slot = *slots_[next_slot_];
     next_slot_ ^= 1;
@@ -132,6 +135,7 @@ class CudaCorrelator final : public CorrelatorEngine {
     args.sums = sums_.get();
     args.chan0 = chunk.chan0;
     if (integer) args.re_sums = reinterpret_cast<const int*>(slot.input.get() + packed);
+    args.first = first;
     launch_correlator(s.precision, args, compute);
     slot.consumed.record(compute);
     slot.in_use = true;
@@ -141,6 +145,9 @@ class CudaCorrelator final : public CorrelatorEngine {
     const cuda::DeviceGuard device(gpu_);
     const size_t n = shape().nvis();
     const cudaStream_t compute = compute_stream_->get();
+    // With nothing added since the last reset, no launch has written the sums.
+    if (!integrating_) RAPT_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.size(), compute));
+    integrating_ = false;
     if (shape().precision == CorrPrecision::int8) {
       std::vector<long long> sums(2 * n);
       RAPT_CUDA_CHECK(cudaMemcpyAsync(sums.data(), sums_.get(), sums.size() * sizeof(long long),
@@ -155,7 +162,6 @@ class CudaCorrelator final : public CorrelatorEngine {
       compute_stream_->synchronize();
       for (size_t k = 0; k < n; ++k) visibilities[k] = {sums[2 * k], sums[2 * k + 1]};
     }
-    RAPT_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.size(), compute));
   }
 
   int gpu_;
@@ -165,6 +171,9 @@ class CudaCorrelator final : public CorrelatorEngine {
   std::unique_ptr<ChunkSlot> slots_[2];
   int next_slot_ = 0;
   cuda::DeviceBuffer<uint8_t> sums_;  // [chan][baseline][p1][p2], longlong2 or float2
+  // Samples have been added since the last reset, so launches add to the sums; until then,
+  // the first launch of each chunk of channels writes them (CorrChunkArgs::first).
+  bool integrating_ = false;
   int64_t clamped_ = 0;
 };
 

@@ -30,6 +30,10 @@ struct CorrChunkArgs {
   // int8: [chan][receiver] sums over the chunk of the real parts of the packed values (the
   // kernel's way of turning rows by i needs them); unused otherwise.
   const int* re_sums = nullptr;
+  // The chunk's channels have no sums yet (the first launch of an integration): the kernel
+  // stores its products where it would add them, so the sums are written without being read.
+  // Every sum of those channels is written, whatever the buffer held.
+  bool first = false;
 };
 
 // Channels are the grid's second dimension.

@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(TileShape<BT, WM, WN, STAGES>::kThreads, MIN_B
         if (a1 > a2) continue;
         const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
         where[e] = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
-        old[e] = *where[e];
+        old[e] = args.first ? typename M::Sum{} : *where[e];
         if (M::kReSums) re_sum[e] = re_sums[r1];
       }
 #pragma unroll

@@ -342,7 +342,7 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
       if (a1 > a2) continue;
       const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
       where[k] = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
-      old[k] = *where[k];
+      old[k] = args.first ? Sum{} : *where[k];
       if (W::kReSums) re_sum2[k] = re_sums[r2];
     }
 #pragma unroll

@@ -132,7 +132,8 @@ void print_corr_tables(const BenchSettings& settings) {
   }
   std::printf(
       "\n# correlation: dual polarisation, autocorrelations included; kernel = packed "
-      "input on the GPU; +H2D adds its upload from page-locked memory (overlapped in 8 "
+      "input on the GPU, one launch an integration (its sums written, not read: the engine's "
+      "first launch of an integration); +H2D adds its upload from page-locked memory (overlapped in 8 "
       "chunks); TOPS = useful ops (32 N(N+1)/2 x chans x samples) per second\n");
   table.print(stdout);
   for (const auto& line : notes) std::printf("%s\n", line.c_str());

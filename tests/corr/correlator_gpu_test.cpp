@@ -322,6 +322,41 @@ TEST(CorrelatorGpu, SmallChunksGiveTheSameSums) {
     }
   }
 }
+
+// An integration's first launch for each chunk of channels writes the sums rather than adding
+// to them: a second integration must not see the first's sums, nor a take with nothing added.
+// 150 dual-polarisation stations (the wgmma kernels where the build has them) in chunks of one
+// channel and one kernel stage, so that most launches add and some write.
+TEST(CorrelatorGpu, EachIntegrationStartsFromNothing) {
+  SKIP_WITHOUT_GPU();
+  for (const CorrPrecision precision :
+       {CorrPrecision::int8, CorrPrecision::fp16, CorrPrecision::fp32}) {
+    const CorrelatorShape s = make_shape(2, 150, 2, precision);
+    SCOPED_TRACE(int(precision));
+    const int64_t n1 = 150, n2 = 70;
+    const std::vector<float> first = random_block(s, n1, 51), second = random_block(s, n2, 52);
+    auto gpu = gpu::make_cuda_correlator(s, 0, 20000);
+    const std::vector<float> head = time_slice(s, first, n1, 0, 100);
+    const std::vector<float> tail = time_slice(s, first, n1, 100, n1 - 100);
+    gpu->accumulate(head.data(), 100);
+    gpu->accumulate(tail.data(), n1 - 100);
+    std::vector<cd> got;
+    gpu->take(got);
+    const double tolerance = precision == CorrPrecision::fp16 ? 1e-4 : 1e-5;
+    if (precision == CorrPrecision::int8)
+      expect_identical(s, got, cpu_correlate(s, first, n1));
+    else
+      expect_close(s, got, cpu_correlate(s, first, n1), tolerance);
+    gpu->take(got);
+    ASSERT_EQ(got.size(), s.nvis());
+    EXPECT_EQ(std::count(got.begin(), got.end(), cd(0.0, 0.0)), std::ptrdiff_t(got.size()))
+        << "a take with nothing added";
+    if (precision == CorrPrecision::int8)
+      expect_identical(s, correlate(*gpu, second, n2), cpu_correlate(s, second, n2));
+    else
+      expect_close(s, correlate(*gpu, second, n2), cpu_correlate(s, second, n2), tolerance);
+  }
+}
 #endif
 
 }  // namespace
