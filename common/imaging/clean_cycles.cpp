@@ -4,6 +4,7 @@
 #include <complex>
 
 #include "cli/errors.hpp"
+#include "imaging/minor_cycle.hpp"
 
 namespace rapt {
 namespace {
@@ -19,7 +20,7 @@ std::vector<float> real_plane(const IdgImage& image) {
 }  // namespace
 
 CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage& psf,
-                       const CleanSettings& s, int threads, IdgImage& image) {
+                       const CleanSettings& s, int threads, IdgImage& image, int minor_gpu) {
   if (!engine.holding()) throw UsageError("CLEAN needs the engine to hold the visibilities");
   if (dirty.npol != 1 || psf.npol != 1 || psf.size != dirty.size)
     throw UsageError("CLEAN takes one polarisation's dirty image and PSF of one size");
@@ -27,6 +28,9 @@ CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage&
   CleanResult r;
   const std::vector<float> psf_plane = real_plane(psf);
   r.beam = fit_clean_beam(psf_plane, n);
+  const std::unique_ptr<MinorCycleEngine> minor =
+      minor_gpu >= 0 ? make_gpu_minor_cycle(psf_plane, n, minor_gpu)
+                     : make_cpu_minor_cycle(psf_plane, n, threads);
   r.residual = real_plane(dirty);
   r.model.assign(size_t(n) * n, 0.0f);
   std::vector<float> delta(size_t(n) * n);
@@ -36,8 +40,7 @@ CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage&
   components.pixels.assign(size_t(n) * n, {0.0f, 0.0f});
   while (r.components < s.niter) {
     std::fill(delta.begin(), delta.end(), 0.0f);
-    const MinorCycle cycle = hogbom_minor_cycle(r.residual, psf_plane, n, s, s.niter - r.components,
-                                                delta, threads);
+    const MinorCycle cycle = minor->run(r.residual, s, s.niter - r.components, delta);
     if (cycle.components == 0) break;  // the peak is below the threshold
     r.components += cycle.components;
     // Major cycle: the new components leave the held visibilities, whose image is then the

@@ -372,8 +372,11 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
     }
     if (clean) {
       const bool any = plan.visibilities_placed > 0;
-      const CleanResult r = any ? clean_held(*engine, dirty, psf, o.clean, o.thread_count(), dirty)
-                                : empty_clean(o.nx);
+      // The minor cycles run where the gridding does.
+      const int minor_gpu = o.device.use_gpu ? o.device.gpu_index : -1;
+      const CleanResult r =
+          any ? clean_held(*engine, dirty, psf, o.clean, o.thread_count(), dirty, minor_gpu)
+              : empty_clean(o.nx);
       engine->release_held();
       result.gridded += 2 * r.major_cycles * plan.visibilities_placed;
       add_clean_images(o, out, g, p, r, vs, samples.freq_hz, result);

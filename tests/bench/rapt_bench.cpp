@@ -26,6 +26,7 @@ void print_corr_tables(const BenchSettings& settings);   // bench_corr.cpp
 void print_idg_tables(const BenchSettings& settings);    // bench_idg.cpp
 void print_idg_wsclean_tables(const BenchSettings& settings);  // bench_idg_wsclean.cpp
 void print_scale_tables(const BenchSettings& settings);  // bench_scale.cpp
+void print_clean_tables(const BenchSettings& settings);  // bench_clean.cpp
 }
 
 namespace {
@@ -48,7 +49,7 @@ void print_dedisp_tables(const rapt::bench::BenchSettings& settings) {
 
 int main(int argc, char** argv) {
   return rapt::run_program("rapt_bench", [&] {
-    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse search, acceleration search, folding, beam forming, correlation, channelisation, image-domain gridding (and idg-grid beside WSClean)");
+    auto options = rapt::program_options("rapt_bench", "benchmarks: dedispersion, single-pulse search, acceleration search, folding, beam forming, correlation, channelisation, image-domain gridding (and idg-grid beside WSClean), CLEAN's minor cycle");
     options.add_options()("gpu", "the GPU to measure", cxxopts::value<int>()->default_value("0"))(
         "repeats", "timed runs per measurement (the median is shown)",
         cxxopts::value<int>()->default_value("5"))(
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
         "cpu-only", "leave out the GPU rows")("gpu-only", "leave out the CPU rows")(
         "tables", "which tables: any of dedisp, snr, accel, fold, brute, bf, corr, ppf, idg, idg-cpu, scale "
         "(comma-separated)",
-        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute,bf,corr,ppf,idg,idg-cpu,scale"));
+        cxxopts::value<std::string>()->default_value("dedisp,snr,accel,fold,brute,bf,corr,ppf,idg,idg-cpu,clean,scale"));
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::bench::BenchSettings settings;
     settings.gpu = args.result["gpu"].as<int>();
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
     if (wanted("corr")) rapt::bench::print_corr_tables(settings);
     if (wanted("idg")) rapt::bench::print_idg_tables(settings);
     if (wanted("idg-cpu")) rapt::bench::print_idg_wsclean_tables(settings);
+    if (wanted("clean")) rapt::bench::print_clean_tables(settings);
     if (wanted("scale")) rapt::bench::print_scale_tables(settings);
     return 0;
   });
