@@ -39,6 +39,19 @@ __device__ inline bool beats(const Peak& a, const Peak& b) {
   return fa > fb || (fa == fb && fa > 0.0f && a.index < b.index);
 }
 
+// The best of the block's threads' peaks (every thread of the block calls it).
+__device__ inline Peak block_best(Peak p) {
+  __shared__ Peak best[kThreads];
+  best[threadIdx.x] = p;
+  __syncthreads();
+  for (int half = kThreads / 2; half > 0; half /= 2) {
+    if (int(threadIdx.x) < half && beats(best[threadIdx.x + half], best[threadIdx.x]))
+      best[threadIdx.x] = best[threadIdx.x + half];
+    __syncthreads();
+  }
+  return best[0];
+}
+
 struct State {
   int components;   // taken so far in this minor cycle
   int stopped;      // no more components in this minor cycle
@@ -63,7 +76,6 @@ struct Region {
 __global__ void __launch_bounds__(kThreads)
     block_peaks_kernel(const float* residual, Region r, const State* state, Peak* out) {
   if (state->stopped) return;
-  __shared__ Peak best[kThreads];
   Peak p{0.0f, -1};
   const int y1 = r.lo + int(blockIdx.x) * kRowsPerBlock, y2 = min(r.hi, y1 + kRowsPerBlock);
   const int width = r.hi - r.lo;
@@ -73,14 +85,8 @@ __global__ void __launch_bounds__(kThreads)
     const Peak q{residual[size_t(y) * r.n + x], y * r.n + x};
     if (beats(q, p)) p = q;
   }
-  best[threadIdx.x] = p;
-  __syncthreads();
-  for (int half = kThreads / 2; half > 0; half /= 2) {
-    if (int(threadIdx.x) < half && beats(best[threadIdx.x + half], best[threadIdx.x]))
-      best[threadIdx.x] = best[threadIdx.x + half];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) out[blockIdx.x] = best[0];
+  p = block_best(p);
+  if (threadIdx.x == 0) out[blockIdx.x] = p;
 }
 
 // The peak of the blocks' peaks, and the decision hogbom_minor_cycle's loop makes on it.
@@ -88,19 +94,11 @@ __global__ void __launch_bounds__(kThreads)
     decide_kernel(const Peak* blocks, int nblocks, State* state, Component* components,
                   int max_components, double gain, double threshold, double mgain) {
   if (state->stopped) return;
-  __shared__ Peak best[kThreads];
   Peak p{0.0f, -1};
   for (int b = int(threadIdx.x); b < nblocks; b += kThreads)
     if (beats(blocks[b], p)) p = blocks[b];
-  best[threadIdx.x] = p;
-  __syncthreads();
-  for (int half = kThreads / 2; half > 0; half /= 2) {
-    if (int(threadIdx.x) < half && beats(best[threadIdx.x + half], best[threadIdx.x]))
-      best[threadIdx.x] = best[threadIdx.x + half];
-    __syncthreads();
-  }
+  p = block_best(p);
   if (threadIdx.x != 0) return;
-  p = best[0];
   const float magnitude = fabsf(p.value);
   if (!state->started) {
     state->started = 1;
@@ -149,6 +147,15 @@ class CudaMinorCycle final : public MinorCycleEngine {
     region_ = {n, std::max(0, n / 2 - half), std::min(n, n / 2 + half)};
     nblocks_ = std::max(1, (region_.hi - region_.lo + kRowsPerBlock - 1) / kRowsPerBlock);
     const size_t pixels = size_t(n) * n;
+    size_t free_bytes = 0, total_bytes = 0;
+    RAPT_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const size_t needed = 2 * pixels * sizeof(float) + size_t(nblocks_) * sizeof(Peak);
+    if (needed > free_bytes)
+      throw DataError("CLEAN on GPU " + std::to_string(gpu) + ": the residual and the PSF of " +
+                      std::to_string(n) + " x " + std::to_string(n) + " pixels need " +
+                      cuda::byte_size_text(needed) + " of GPU memory, but only " +
+                      cuda::byte_size_text(free_bytes) + " of " +
+                      cuda::byte_size_text(total_bytes) + " is free; use --device cpu");
     residual_ = cuda::DeviceBuffer<float>(pixels);
     psf_ = cuda::DeviceBuffer<float>(pixels);
     blocks_ = cuda::DeviceBuffer<Peak>(size_t(nblocks_));

@@ -189,6 +189,23 @@ TEST(CorrelatorGpu, Fp16MatchesTheCpu) {
   compare_with_cpu(CorrPrecision::fp16, 1e-4);
 }
 
+// 150 dual-polarisation stations over 24 channels: more tiles than one wave of blocks on an
+// H100 (the wgmma kernels, where the build has them); the cases above fit in one.
+TEST(CorrelatorGpu, ManyChannelsOfManyStationsMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (const CorrPrecision precision : {CorrPrecision::int8, CorrPrecision::fp16}) {
+    const CorrelatorShape s = make_shape(24, 150, 2, precision);
+    SCOPED_TRACE(shape_text(s, 200));
+    const std::vector<float> block = random_block(s, 200, 24);
+    auto gpu = make_gpu_correlator(s, 0);
+    const std::vector<cd> got = correlate(*gpu, block, 200);
+    if (precision == CorrPrecision::int8)
+      expect_identical(s, got, cpu_correlate(s, block, 200));
+    else
+      expect_close(s, got, cpu_correlate(s, block, 200), 1e-4);
+  }
+}
+
 TEST(CorrelatorGpu, Int8CountsClampedValuesAsTheCpuDoes) {
   SKIP_WITHOUT_GPU();
   const CorrelatorShape s = make_shape(2, 3, 2, CorrPrecision::int8);
