@@ -33,11 +33,21 @@ Peak find_peak(const std::vector<float>& residual, int n, int threads) {
   parallel_for(threads, items, [&](size_t item, int) {
     Peak p;
     const int y1 = lo + int(item) * kRowsPerItem, y2 = std::min(hi, y1 + kRowsPerItem);
-    for (int y = y1; y < y2; ++y)
-      for (int x = lo; x < hi; ++x) {
-        const float v = residual[size_t(y) * n + x];
-        if (std::abs(v) > std::abs(p.value)) p = {v, x, y};
+    for (int y = y1; y < y2; ++y) {
+      // The row's largest |value| first (independent running maxima, no branch to predict),
+      // then, only where it beats the peak so far, its first pixel.
+      const float* row = residual.data() + size_t(y) * n;
+      float m[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      int x = lo;
+      for (; x + 8 <= hi; x += 8)
+        for (int k = 0; k < 8; ++k) m[k] = std::max(m[k], std::abs(row[x + k]));
+      for (; x < hi; ++x) m[0] = std::max(m[0], std::abs(row[x]));
+      const float top = *std::max_element(m, m + 8);
+      if (!(top > std::abs(p.value))) continue;
+      for (x = lo; std::abs(row[x]) != top; ++x) {
       }
+      p = {row[x], x, y};
+    }
     best[item] = p;
   });
   Peak p;

@@ -126,6 +126,27 @@ TEST(RestoreImage, PutsEachComponentsFluxAtItsPixelWithTheBeamsWidth) {
   EXPECT_NEAR(image[size_t(5) * n + 5], 0.01, 1e-6);       // far away: the residual alone
 }
 
+// Of two pixels of the same |value| the first in row order is taken (here the negative one,
+// on the earlier row), and a NaN pixel is passed over.
+TEST(HogbomMinorCycle, TakesTheFirstOfEqualPeaksAndPassesOverNaN) {
+  const int n = 64;
+  std::vector<float> psf(size_t(n) * n, 0.0f), dirty(size_t(n) * n, 0.0f);
+  psf[size_t(n / 2) * n + n / 2] = 1.0f;
+  dirty[size_t(30) * n + 20] = 1.0f;
+  dirty[size_t(28) * n + 40] = -1.0f;
+  dirty[size_t(26) * n + 30] = std::nanf("");
+  CleanSettings s;
+  s.gain = 0.5;
+  s.mgain = 1;
+  std::vector<float> model(dirty.size(), 0.0f);
+  const MinorCycle c = hogbom_minor_cycle(dirty, psf, n, s, 1, model, 2);
+  EXPECT_EQ(c.components, 1);
+  EXPECT_EQ(c.first_peak, 1.0);
+  EXPECT_EQ(model[size_t(28) * n + 40], -0.5f);
+  EXPECT_EQ(model[size_t(30) * n + 20], 0.0f);
+  EXPECT_EQ(c.last_peak, 1.0);  // the other pixel is next
+}
+
 // The major cycles on a simulated observation: two sources on pixel centres come out of CLEAN
 // as their fluxes in their pixels (to 1 %), the residual's peak below 2 % of the brighter, the
 // restored image's peaks at the sources.
