@@ -56,6 +56,15 @@ Peak find_peak(const std::vector<float>& residual, int n, int threads) {
   return p;
 }
 
+// out[x] -= c in[x] for x < width, in runs of 8 that the compiler turns into vector
+// instructions (the same rounded product and difference per pixel).
+void subtract_row(float* __restrict out, const float* __restrict in, float c, int width) {
+  int x = 0;
+  for (; x + 8 <= width; x += 8)
+    for (int k = 0; k < 8; ++k) out[x + k] -= c * in[x + k];
+  for (; x < width; ++x) out[x] -= c * in[x];
+}
+
 // residual -= c x psf shifted so that its centre lies on (px, py), in the region only: the
 // minor cycle reads nothing else, and the major cycle images the whole residual afresh.
 void subtract_psf(std::vector<float>& residual, const std::vector<float>& psf, int n, int px, int py,
@@ -66,12 +75,9 @@ void subtract_psf(std::vector<float>& residual, const std::vector<float>& psf, i
   const size_t items = size_t((y2 - y1 + kRowsPerItem - 1) / kRowsPerItem);
   parallel_for(threads, items, [&](size_t item, int) {
     const int ya = y1 + int(item) * kRowsPerItem, yb = std::min(y2, ya + kRowsPerItem);
-    for (int y = ya; y < yb; ++y) {
-      float* out = residual.data() + size_t(y) * n;
-      const float* in = psf.data() + size_t(y - py + n / 2) * n;
-      const int shift = n / 2 - px;
-      for (int x = x1; x < x2; ++x) out[x] -= c * in[x + shift];
-    }
+    for (int y = ya; y < yb; ++y)
+      subtract_row(residual.data() + size_t(y) * n + x1,
+                   psf.data() + size_t(y - py + n / 2) * n + (x1 + n / 2 - px), c, x2 - x1);
   });
 }
 
