@@ -44,8 +44,8 @@ Peak find_peak(const std::vector<float>& residual, int n, int threads) {
       for (; x < hi; ++x) m[0] = std::max(m[0], std::abs(row[x]));
       const float top = *std::max_element(m, m + 8);
       if (!(top > std::abs(p.value))) continue;
-      for (x = lo; std::abs(row[x]) != top; ++x) {
-      }
+      x = lo;
+      while (std::abs(row[x]) != top) ++x;
       p = {row[x], x, y};
     }
     best[item] = p;
