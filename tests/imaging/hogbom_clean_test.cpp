@@ -13,6 +13,7 @@
 
 #include "../idg/idg_engine_comparison.hpp"
 #include "../idg/idg_test_support.hpp"
+#include "clean_test_fields.hpp"
 #include "cli/errors.hpp"
 #include "imaging/clean_cycles.hpp"
 #include "imaging/hogbom_clean.hpp"
@@ -55,21 +56,10 @@ TEST(CleanBeam, RefusesAPsfWithoutItsPeakAtTheCentre) {
 // residual falls below the threshold.
 TEST(HogbomMinorCycle, RecoversPointSourcesThroughAPsfWithSidelobes) {
   const int n = 128;
-  std::vector<float> psf(size_t(n) * n);
-  for (int y = 0; y < n; ++y)
-    for (int x = 0; x < n; ++x) {
-      const double r = std::hypot(x - n / 2, y - n / 2);
-      psf[size_t(y) * n + x] = float(r == 0 ? 1.0 : std::sin(r * 0.6) / (r * 0.6));
-    }
-  std::vector<float> dirty(size_t(n) * n, 0.0f);
+  const std::vector<float> psf = testing::ringing_psf(n);
   const int sx[2] = {50, 80}, sy[2] = {60, 70};
-  const float flux[2] = {3.0f, -1.0f};
-  for (int k = 0; k < 2; ++k)
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x) {
-        const int u = x - sx[k] + n / 2, v = y - sy[k] + n / 2;
-        if (u >= 0 && v >= 0 && u < n && v < n) dirty[size_t(y) * n + x] += flux[k] * psf[size_t(v) * n + u];
-      }
+  std::vector<float> dirty =
+      testing::sources_through_psf(psf, n, {{sx[0], sy[0], 3.0}, {sx[1], sy[1], -1.0}});
   CleanSettings s;
   s.niter = 5000;
   s.gain = 0.2;
@@ -153,20 +143,15 @@ TEST(HogbomMinorCycle, TakesTheFirstOfEqualPeaksAndPassesOverNaN) {
 class CleanCycles : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CleanCycles, FindTheSourcesOfASimulatedObservation) {
-  IdgSettings s;
-  s.grid_size = 256;
-  s.image_size = 0.05;
-  s.max_timesteps_per_subgrid = 32;
-  s.max_channels_per_subgrid = 8;
-  s.npol = 1;
+  const testing::TwoSourceObservation field = testing::two_source_observation();
+  const IdgSettings& s = field.settings;
+  const testing::IdgObservation& obs = field.obs;
   std::unique_ptr<IdgEngine> engine =
       GetParam() == "cpu" ? make_cpu_idg_engine(s, 3) : testing::gpu_engine_or_null(s);
   if (!engine) GTEST_SKIP() << "no " << GetParam() << " IDG engine in this build or on this machine";
-  const int x[2] = {128 + 20, 128 - 31}, y[2] = {128 - 12, 128 + 25};
-  const double flux[2] = {2.0, 0.7};
-  testing::IdgObservation obs = testing::make_idg_observation(14, 300.0, 20.0, 32, 0.02, 8, 120e6, 1e6, 1);
-  testing::fill_point_sources(obs, {{testing::pixel_l(s, x[0]), testing::pixel_m(s, y[0]), flux[0]},
-                                    {testing::pixel_l(s, x[1]), testing::pixel_m(s, y[1]), flux[1]}});
+  const int x[2] = {field.sources[0].x, field.sources[1].x};
+  const int y[2] = {field.sources[0].y, field.sources[1].y};
+  const double flux[2] = {field.sources[0].flux, field.sources[1].flux};
   const IdgPlan plan = make_idg_plan(s, obs.view());
   ASSERT_EQ(plan.unplaced_off_grid + plan.unplaced_w, 0);
   engine->hold(plan, obs.view());

@@ -4,13 +4,11 @@
 // major cycles of a simulated observation. Skipped without CUDA in the build or a GPU.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cmath>
 #include <memory>
-#include <random>
 #include <vector>
 
-#include "../idg/idg_test_support.hpp"
+#include "clean_test_fields.hpp"
 #include "cli/errors.hpp"
 #include "gpu_device.hpp"
 #include "imaging/clean_cycles.hpp"
@@ -25,34 +23,7 @@ namespace {
     if (gpu_device_count() == 0) GTEST_SKIP() << "no GPU: the GPU minor cycle is not tested"; \
   } while (0)
 
-// A PSF of peak 1 at (n/2, n/2) with sidelobe rings.
-std::vector<float> ringing_psf(int n) {
-  std::vector<float> psf(size_t(n) * n);
-  for (int y = 0; y < n; ++y)
-    for (int x = 0; x < n; ++x) {
-      const double r = std::hypot(x - n / 2, y - n / 2);
-      psf[size_t(y) * n + x] = float(r == 0 ? 1.0 : std::sin(r * 0.6) / (r * 0.6));
-    }
-  return psf;
-}
-
-// Point sources seen through `psf`, and Gaussian noise of rms `noise`.
-std::vector<float> field(const std::vector<float>& psf, int n,
-                         const std::vector<std::array<double, 3>>& sources, double noise) {
-  std::vector<float> dirty(size_t(n) * n, 0.0f);
-  for (const auto& [sx, sy, flux] : sources)
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x) {
-        const int u = x - int(sx) + n / 2, v = y - int(sy) + n / 2;
-        if (u >= 0 && v >= 0 && u < n && v < n)
-          dirty[size_t(y) * n + x] += float(flux) * psf[size_t(v) * n + u];
-      }
-  std::mt19937 rng(7);
-  std::normal_distribution<float> gauss(0.0f, float(noise));
-  if (noise > 0)
-    for (float& v : dirty) v += gauss(rng);
-  return dirty;
-}
+using testing::ringing_psf;
 
 void expect_same_minor_cycle(const std::vector<float>& psf, int n, const std::vector<float>& dirty,
                              const CleanSettings& s, int budget) {
@@ -80,9 +51,8 @@ TEST(GpuMinorCycle, MatchesTheHostAtEachStop) {
     SCOPED_TRACE(n);
     const std::vector<float> psf = ringing_psf(n);
     // A bright source, a negative one, one on the edge of the clean region, and noise.
-    const std::vector<float> dirty = field(
-        psf, n, {{n / 2 - 14.0, n / 2 - 4.0, 3.0}, {n / 2 + 16.0, n / 2 + 6.0, -1.0},
-                 {n / 4.0, n / 2 + 3.0, 0.5}},
+    const std::vector<float> dirty = testing::sources_through_psf(
+        psf, n, {{n / 2 - 14, n / 2 - 4, 3.0}, {n / 2 + 16, n / 2 + 6, -1.0}, {n / 4, n / 2 + 3, 0.5}},
         0.01);
     CleanSettings s;
     s.gain = 0.2;
@@ -126,16 +96,9 @@ TEST(GpuMinorCycle, RefusesAGpuThatDoesNotExist) {
 // both runs image alike), their minor cycles on the host and on the GPU.
 TEST(GpuMinorCycle, CleanCyclesGiveTheHostsImages) {
   SKIP_WITHOUT_GPU();
-  IdgSettings s;
-  s.grid_size = 256;
-  s.image_size = 0.05;
-  s.max_timesteps_per_subgrid = 32;
-  s.max_channels_per_subgrid = 8;
-  s.npol = 1;
-  testing::IdgObservation obs =
-      testing::make_idg_observation(14, 300.0, 20.0, 32, 0.02, 8, 120e6, 1e6, 1);
-  testing::fill_point_sources(obs, {{testing::pixel_l(s, 148), testing::pixel_m(s, 116), 2.0},
-                                    {testing::pixel_l(s, 97), testing::pixel_m(s, 153), 0.7}});
+  const testing::TwoSourceObservation field = testing::two_source_observation();
+  const IdgSettings& s = field.settings;
+  const testing::IdgObservation& obs = field.obs;
   const IdgPlan plan = make_idg_plan(s, obs.view());
   CleanSettings c;
   c.niter = 600;
