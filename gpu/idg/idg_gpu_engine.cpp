@@ -46,7 +46,7 @@ namespace {
 
 constexpr size_t kSubgridBufferBytes = size_t(128) << 20;  // subgrid pixels of one batch
 constexpr size_t kBatchVisibilities = size_t(1) << 22;     // visibilities of one batch
-constexpr size_t kRotateMinChannels = 4;  // channels per subgrid from which the kernels rotate
+constexpr size_t kPairedMinChannels = 4;  // channels per subgrid from which the kernels pair them
 
 // The host packs std::complex<float> (idg_host_passes.hpp) straight into float2 buffers.
 static_assert(sizeof(float2) == sizeof(std::complex<float>) &&
@@ -261,11 +261,11 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     grow(freq_, std::max<size_t>(vis.nchan, 1));
     upload(uvw_.get(), uvw.data(), uvw.size(), stream_.get());
     upload(freq_.get(), vis.freq_hz, vis.nchan, stream_.get());
-    // Rotating pays where subgrids hold several channels: with one or two, its extra sine and
-    // cosine for the step (and the degridder's runs of 8 channels a thread) cost more than
-    // they save.
+    // Pairing channels pays where subgrids hold several: with one or two, its extra sines and
+    // cosines (the run's centre, its outermost pair and the step) and the degridder's runs of
+    // 8 channels a thread cost more than they save.
     geometry_.even_channels =
-        std::min(vis.nchan, size_t(settings().max_channels_per_subgrid)) >= kRotateMinChannels &&
+        std::min(vis.nchan, size_t(settings().max_channels_per_subgrid)) >= kPairedMinChannels &&
         evenly_spaced(vis.freq_hz, vis.nchan);
     upload_aterms(vis.aterms);
     stream_.synchronize();  // the host vector dies here

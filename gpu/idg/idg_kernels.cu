@@ -6,11 +6,14 @@
 // [-1/2, 1/2] before __sincosf, whose error is only bounded on [-pi, pi]. The gridder forms a
 // pixel's phase per time step (at the subgrid's first channel, and its change per Hz), leaving
 // one FMA per visibility; the degridder forms it per visibility and pixel (three FMAs).
-// With evenly spaced channels (the usual case) the phase is linear in the channel number, so
-// both kernels take one sine and cosine for a pixel's first channel and one for its step, and
-// rotate the phasor from channel to channel (a complex multiply, 4 FMA-pipe instructions, in
-// place of the reduction, the two quarter-rate sine/cosine and their scaling): the 16 FMAs of
-// the four-polarisation update then make up 4/5 of the instructions.
+// With evenly spaced channels (the usual case) the phase is linear in the channel number, and
+// both kernels take a run's channels in pairs symmetric about its centre: with z = exp(2 pi i k
+// step) for the pair k channels either side, the gridder's V+ z + V- conj(z) is
+// Re(z) (V+ + V-) + i Im(z) (V+ - V-), the sum and difference formed once per pair when staged
+// and shared by every pixel; the degridder mirrors it, accumulating Re(z) B and Im(z) B for a
+// pixel's B = x conj(exp(i centre phase)). Each polarisation of a pair then costs 4 FMAs, not
+// 8, and z rotates from pair to pair (4 instructions for all four polarisations); the phasor at
+// the run's centre (one sine and cosine a pixel and run) joins the pair sums at the run's end.
 #include <cstdint>
 
 #include "../cuda/cuda_check.hpp"
@@ -26,10 +29,10 @@ constexpr int kVisibilityChunk = 128;   // gridder: visibilities staged per pass
 constexpr int kDegridderThreads = 128;
 constexpr int kDegridderBlocks = 3;     // per SM: up to 170 registers
 constexpr int kVisPerThread = 8;        // degridder: visibilities per thread and pass
-constexpr int kRotatingDegridderThreads = 256;  // degridder with a rotating phasor:
-constexpr int kRotatingDegridderBlocks = 2;     //   threads on (time step, channel run)
-constexpr int kChannelsPerThread = 8;           //   channels a thread rotates through
-constexpr int kRotationRun = 16;  // gridder: channels rotated before a fresh sine and cosine
+constexpr int kPairedDegridderThreads = 256;  // degridder of channel pairs:
+constexpr int kPairedDegridderBlocks = 2;     //   threads on (time step, channel run)
+constexpr int kChannelsPerThread = 8;         //   channels in a thread's run
+constexpr int kGridderRun = 16;  // paired gridder: channels a run (its phasor rotates 7 times)
 constexpr int kPixelChunk = 256;        // degridder: pixels staged per pass
 constexpr int kElementwiseThreads = 256;
 constexpr float kTwoPi = 6.28318530717958647f;
@@ -140,12 +143,33 @@ __device__ __forceinline__ void timestep_terms(const IdgGpuGeometry& g, const Id
                       float(-b.z / g.speed_of_light), 0.0f);
 }
 
+// The gridder's epilogue: A-terms, taper and the subgrid FFT's centring applied to a thread's
+// accumulated pixels, written to the subgrid (the centring fused here rather than in a pass of
+// its own).
+template <int P, bool ATerms, int Threads, int Px>
+__device__ __forceinline__ void store_subgrid_pixels(const IdgGpuGeometry& g,
+                                                     const IdgGpuSubgrid& s, int base,
+                                                     float2 (&acc)[Px][P], float2* out) {
+  const int nb = g.subgrid_size, plane = nb * nb;
+#pragma unroll
+  for (int k = 0; k < Px; ++k) {
+    const int q = base + threadIdx.x + k * Threads;
+    if (q >= plane) continue;
+    if constexpr (ATerms)
+      aterm_grid(g.aterms + (size_t(s.aterm1) * plane + q) * 4,
+                 g.aterms + (size_t(s.aterm2) * plane + q) * 4, acc[k]);
+    const float scale = g.taper[q] * checker(q % nb + q / nb);
+#pragma unroll
+    for (int p = 0; p < P; ++p)
+      out[size_t(p) * plane + q] = make_float2(acc[k][p].x * scale, acc[k][p].y * scale);
+  }
+}
+
 // ATerms: a kernel of its own (P = 4 only), so that the one without keeps its registers and
-// code; the A-terms touch only the epilogue.
-// Rotate: evenly spaced channels (IdgGpuGeometry::even_channels); the phasor of channel c + 1
-// is that of c times the step's.
-template <int P, bool ATerms = false, bool Rotate = false, int Threads = kGridderThreads,
-          int Px = kPixelsPerThread, int B = kGridderBlocks>
+// code; the A-terms touch only the epilogue. This one takes a sine and cosine per pixel and
+// visibility (channels unevenly spaced); paired_gridder_kernel is for even ones.
+template <int P, bool ATerms = false, int Threads = kGridderThreads, int Px = kPixelsPerThread,
+          int B = kGridderBlocks>
 __global__ void __launch_bounds__(Threads, B)
     gridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
                    const double* freq, const float2* values, float2* pixels) {
@@ -198,23 +222,10 @@ __global__ void __launch_bounds__(Threads, B)
             ph0[k] = fmaf(b4.x, px[k].x, fmaf(b4.y, px[k].y, b4.z * px[k].z));
             dph[k] = fmaf(s4.x, px[k].x, fmaf(s4.y, px[k].y, s4.z * px[k].z));
           }
-          // Rotate: the step's phasor per pixel; the phasor itself is taken afresh every
-          // kRotationRun channels, which bounds the rounding the rotations accumulate.
-          float re[Px], im[Px], step_re[Px], step_im[Px];
-          if constexpr (Rotate) {
-            const float step = cn > 1 ? dfreq[1] - dfreq[0] : 0.0f;
-#pragma unroll
-            for (int k = 0; k < Px; ++k) phasor(step * dph[k], step_im[k], step_re[k]);
-          }
           const float2* row = &vis[t * cn][0];
 #pragma unroll 2
           for (int c = 0; c < cn; ++c) {
             const float d = dfreq[c];
-            if constexpr (Rotate) {
-              if (c % kRotationRun == 0)
-#pragma unroll
-                for (int k = 0; k < Px; ++k) phasor(fmaf(d, dph[k], ph0[k]), im[k], re[k]);
-            }
             float2 val[P];
             if (P == 4) {
               const float4 a = reinterpret_cast<const float4*>(row + c * P)[0];
@@ -228,37 +239,137 @@ __global__ void __launch_bounds__(Threads, B)
 #pragma unroll
             for (int k = 0; k < Px; ++k) {
               float sn, cs;
-              if constexpr (Rotate)
-                sn = im[k], cs = re[k];
-              else
-                phasor(fmaf(d, dph[k], ph0[k]), sn, cs);
+              phasor(fmaf(d, dph[k], ph0[k]), sn, cs);
 #pragma unroll
               for (int p = 0; p < P; ++p) {
                 acc[k][p].x = fmaf(val[p].x, cs, fmaf(-val[p].y, sn, acc[k][p].x));
                 acc[k][p].y = fmaf(val[p].x, sn, fmaf(val[p].y, cs, acc[k][p].y));
-              }
-              if constexpr (Rotate) {
-                re[k] = fmaf(cs, step_re[k], -sn * step_im[k]);
-                im[k] = fmaf(cs, step_im[k], sn * step_re[k]);
               }
             }
           }
         }
       }
     }
+    store_subgrid_pixels<P, ATerms, Threads, Px>(g, s, base, acc, out);
+  }
+}
+
+// The gridder for evenly spaced channels. Each time step's channels are taken in runs of up to
+// kGridderRun, and a run's channels in pairs about its centre (the file's head): the staging
+// writes each pair's sum and difference, and a pixel's sum over a run is
+// sum_k Re(z_k) S_k + i Im(z_k) D_k with z_k = exp(2 pi i k step phase), times the phasor of
+// the run's centre. z starts at the outermost pair and rotates inwards by exp(-2 pi i step
+// phase); an odd run's middle channel is a pair of its own with k = 0 and D = 0.
+template <int P, bool ATerms = false, int Threads = kGridderThreads, int Px = kPixelsPerThread,
+          int B = kGridderBlocks>
+__global__ void __launch_bounds__(Threads, B)
+    paired_gridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
+                          const double* freq, const float2* values, float2* pixels) {
+  static_assert(!ATerms || P == 4, "A-terms need all four polarisations");
+  static_assert(kVisibilityChunk % kGridderRun == 0, "runs must not straddle staged chunks");
+  constexpr int kRunPairs = kGridderRun / 2;
+  __shared__ float4 base_s[kVisibilityChunk], slope_s[kVisibilityChunk];
+  // [time step x pairs of its chunk + pair]: the pair's sums (P), then its differences (P).
+  __shared__ __align__(16) float2 pairs[kVisibilityChunk][2 * P];
+  const IdgGpuSubgrid s = subgrids[blockIdx.x];
+  const int nb = g.subgrid_size, plane = nb * nb, nchan = s.nr_channels;
+  const float df = nchan > 1 ? float(freq[s.first_channel + 1] - freq[s.first_channel]) : 0.0f;
+  float2* out = pixels + size_t(blockIdx.x) * P * plane;
+  for (int base = 0; base < plane; base += Threads * Px) {
+    float3 px[Px];
+    float2 acc[Px][P];
 #pragma unroll
     for (int k = 0; k < Px; ++k) {
       const int q = base + threadIdx.x + k * Threads;
-      if (q >= plane) continue;
-      if constexpr (ATerms)
-        aterm_grid(g.aterms + (size_t(s.aterm1) * plane + q) * 4,
-                   g.aterms + (size_t(s.aterm2) * plane + q) * 4, acc[k]);
-      // Taper and the subgrid FFT's centring, fused here rather than in a pass of their own.
-      const float scale = g.taper[q] * checker(q % nb + q / nb);
+      px[k] = q < plane ? pixel_terms(g, q) : make_float3(0.0f, 0.0f, 0.0f);
 #pragma unroll
-      for (int p = 0; p < P; ++p)
-        out[size_t(p) * plane + q] = make_float2(acc[k][p].x * scale, acc[k][p].y * scale);
+      for (int p = 0; p < P; ++p) acc[k][p] = make_float2(0.0f, 0.0f);
     }
+    // Chunks of cn channels (np pairs) by tn time steps, np x tn <= kVisibilityChunk.
+    for (int c0 = 0; c0 < nchan; c0 += kVisibilityChunk) {
+      const int cn = min(kVisibilityChunk, nchan - c0), np = (cn + 1) / 2;
+      const int steps = kVisibilityChunk / cn;
+      for (int t0 = 0; t0 < s.nr_timesteps; t0 += steps) {
+        const int tn = min(steps, s.nr_timesteps - t0);
+        __syncthreads();  // the previous chunk is no longer read
+        for (int v = threadIdx.x; v < tn * np; v += Threads) {
+          const int t = v / np, j = v - t * np, run = j / kRunPairs * kGridderRun;
+          const int n = min(kGridderRun, cn - run), lo = run + j % kRunPairs, hi = run + n - 1 - j % kRunPairs;
+          const float2* row = values + (size_t(s.vis_offset) + size_t(t0 + t) * nchan + c0) * P;
+#pragma unroll
+          for (int p = 0; p < P; ++p) {
+            const float2 a = row[hi * P + p], b = row[lo * P + p];
+            const bool middle = hi == lo;
+            pairs[v][p] = middle ? a : make_float2(a.x + b.x, a.y + b.y);
+            pairs[v][P + p] = middle ? make_float2(0.0f, 0.0f) : make_float2(a.x - b.x, a.y - b.y);
+          }
+        }
+        for (int t = threadIdx.x; t < tn; t += Threads)
+          timestep_terms(g, s, uvw, freq, t0 + t, base_s[t], slope_s[t]);
+        __syncthreads();
+        for (int t = 0; t < tn; ++t) {
+          const float4 b4 = base_s[t], s4 = slope_s[t];
+          float ph0[Px], dph[Px], step_re[Px], step_im[Px];
+#pragma unroll
+          for (int k = 0; k < Px; ++k) {
+            ph0[k] = fmaf(b4.x, px[k].x, fmaf(b4.y, px[k].y, b4.z * px[k].z));
+            dph[k] = df * fmaf(s4.x, px[k].x, fmaf(s4.y, px[k].y, s4.z * px[k].z));
+            phasor(dph[k], step_im[k], step_re[k]);
+          }
+          for (int run = 0; run < cn; run += kGridderRun) {
+            const int n = min(kGridderRun, cn - run);
+            const float half = 0.5f * float(n - 1);  // channels from the run's ends to its centre
+            float zr[Px], zi[Px];
+            float2 h[Px][P];
+#pragma unroll
+            for (int k = 0; k < Px; ++k) {
+              phasor(half * dph[k], zi[k], zr[k]);
+#pragma unroll
+              for (int p = 0; p < P; ++p) h[k][p] = make_float2(0.0f, 0.0f);
+            }
+            const float2* pair = &pairs[t * np + run / 2][0];
+#pragma unroll
+            for (int j = 0; j < kRunPairs; ++j) {
+              if (2 * j >= n) break;
+              float2 sum[P], diff[P];
+              if (P == 4) {
+                const float4* src = reinterpret_cast<const float4*>(pair + j * 2 * P);
+                const float4 a = src[0], b = src[1], c = src[2], d = src[3];
+                sum[0] = make_float2(a.x, a.y), sum[1 % P] = make_float2(a.z, a.w);
+                sum[2 % P] = make_float2(b.x, b.y), sum[3 % P] = make_float2(b.z, b.w);
+                diff[0] = make_float2(c.x, c.y), diff[1 % P] = make_float2(c.z, c.w);
+                diff[2 % P] = make_float2(d.x, d.y), diff[3 % P] = make_float2(d.z, d.w);
+              } else {
+#pragma unroll
+                for (int p = 0; p < P; ++p) sum[p] = pair[j * 2 * P + p], diff[p] = pair[j * 2 * P + P + p];
+              }
+#pragma unroll
+              for (int k = 0; k < Px; ++k) {
+#pragma unroll
+                for (int p = 0; p < P; ++p) {
+                  h[k][p].x = fmaf(zr[k], sum[p].x, fmaf(-zi[k], diff[p].y, h[k][p].x));
+                  h[k][p].y = fmaf(zr[k], sum[p].y, fmaf(zi[k], diff[p].x, h[k][p].y));
+                }
+                const float next_re = fmaf(zr[k], step_re[k], zi[k] * step_im[k]);
+                zi[k] = fmaf(zi[k], step_re[k], -zr[k] * step_im[k]);
+                zr[k] = next_re;
+              }
+            }
+            // The run's centre: (c0 + run + half) channels from the subgrid's first.
+            const float centre = float(c0 + run) + half;
+#pragma unroll
+            for (int k = 0; k < Px; ++k) {
+              float sn, cs;
+              phasor(fmaf(centre, dph[k], ph0[k]), sn, cs);
+              const float2 e = make_float2(cs, sn);
+#pragma unroll
+              for (int p = 0; p < P; ++p) acc[k][p] = cmadd(h[k][p], e, acc[k][p]);
+            }
+          }
+        }
+      }
+    }
+    store_subgrid_pixels<P, ATerms, Threads, Px>(g, s, base, acc, out);
   }
 }
 
@@ -351,15 +462,20 @@ __global__ void __launch_bounds__(kDegridderThreads, B)
 }
 
 // The degridder for evenly spaced channels: threads on (time step, run of up to Cpt channels),
-// each staged pixel costing a thread two sines and cosines (its first channel's phasor and
-// the step's) and then one rotation per channel. The phase terms are formed in double at the
-// run's first channel, as visibility_terms does per visibility.
+// the run's channels in pairs about its centre (the file's head). Per staged pixel a thread
+// takes three sines and cosines (the phasor at the run's centre, the outermost pair's offset
+// from it and the step between pairs) and forms B = x conj(centre phasor); each pair then
+// accumulates Re(w) B and Im(w) B with w = exp(-2 pi i k step phase), from which the pair's
+// visibilities are V+ = R + i I and V- = R - i I. The phase terms are formed in double at the
+// run's centre frequency, as visibility_terms does per visibility.
 template <int P, bool ATerms = false, int Cpt = kChannelsPerThread,
-          int Threads = kRotatingDegridderThreads, int B = kRotatingDegridderBlocks>
+          int Threads = kPairedDegridderThreads, int B = kPairedDegridderBlocks>
 __global__ void __launch_bounds__(Threads, B)
-    rotating_degridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
-                              const double* freq, const float2* pixels, float2* predictions) {
+    paired_degridder_kernel(IdgGpuGeometry g, const IdgGpuSubgrid* subgrids, const double3* uvw,
+                            const double* freq, const float2* pixels, float2* predictions) {
   static_assert(!ATerms || P == 4, "A-terms need all four polarisations");
+  static_assert(Cpt % 2 == 0, "a run holds whole pairs");
+  constexpr int kPairs = Cpt / 2;
   __shared__ float4 coords[kPixelChunk];
   __shared__ __align__(16) float2 pix[kPixelChunk][P];
   const IdgGpuSubgrid s = subgrids[blockIdx.x];
@@ -372,20 +488,22 @@ __global__ void __launch_bounds__(Threads, B)
     const int task = first_task + threadIdx.x;
     const bool mine = task < tasks;
     const int t = mine ? task / runs : 0, c0 = mine ? (task % runs) * Cpt : 0;
+    const int n = mine ? min(Cpt, nchan - c0) : Cpt;
+    const float half = 0.5f * float(n - 1);  // channels from the run's ends to its centre
     float4 base = make_float4(0, 0, 0, 0), step = make_float4(0, 0, 0, 0);
     if (mine) {
       const double3 b = uvw[s.first_timestep + t];
-      const double f = freq[s.first_channel + c0];
+      const double f = freq[s.first_channel + c0] + double(half) * df;
       base = make_float4(float(b.x * f * g.to_px - cx), float(-b.y * f * g.to_px - cy),
                          float(-(b.z * f / g.speed_of_light - s.w_centre)), 0.0f);
       step = make_float4(float(b.x * df * g.to_px), float(-b.y * df * g.to_px),
                          float(-b.z * df / g.speed_of_light), 0.0f);
     }
-    float2 acc[Cpt][P];
+    float2 re[kPairs][P], im[kPairs][P];
 #pragma unroll
-    for (int c = 0; c < Cpt; ++c)
+    for (int j = 0; j < kPairs; ++j)
 #pragma unroll
-      for (int p = 0; p < P; ++p) acc[c][p] = make_float2(0.0f, 0.0f);
+      for (int p = 0; p < P; ++p) re[j][p] = im[j][p] = make_float2(0.0f, 0.0f);
     for (int chunk = 0; chunk < plane; chunk += kPixelChunk) {
       const int count = min(kPixelChunk, plane - chunk);
       __syncthreads();
@@ -393,33 +511,49 @@ __global__ void __launch_bounds__(Threads, B)
       __syncthreads();
       for (int q = 0; q < count; ++q) {
         const float4 c = coords[q];
-        float sn, cs, step_sn, step_cs;
+        const float dph = fmaf(step.x, c.x, fmaf(step.y, c.y, step.z * c.z));
+        float sn, cs, wi, wr, step_sn, step_cs;
         phasor(fmaf(base.x, c.x, fmaf(base.y, c.y, base.z * c.z)), sn, cs);
-        phasor(fmaf(step.x, c.x, fmaf(step.y, c.y, step.z * c.z)), step_sn, step_cs);
+        phasor(-half * dph, wi, wr);
+        phasor(dph, step_sn, step_cs);
         float2 x[P];
 #pragma unroll
-        for (int p = 0; p < P; ++p) x[p] = pix[q][p];
+        for (int p = 0; p < P; ++p) {  // x conj(centre phasor)
+          const float2 v = pix[q][p];
+          x[p] = make_float2(fmaf(v.x, cs, v.y * sn), fmaf(v.y, cs, -v.x * sn));
+        }
 #pragma unroll
-        for (int ch = 0; ch < Cpt; ++ch) {
+        for (int j = 0; j < kPairs; ++j) {
 #pragma unroll
-          for (int p = 0; p < P; ++p) {  // x conj(phasor)
-            acc[ch][p].x = fmaf(x[p].x, cs, fmaf(x[p].y, sn, acc[ch][p].x));
-            acc[ch][p].y = fmaf(x[p].y, cs, fmaf(-x[p].x, sn, acc[ch][p].y));
+          for (int p = 0; p < P; ++p) {
+            re[j][p].x = fmaf(wr, x[p].x, re[j][p].x);
+            re[j][p].y = fmaf(wr, x[p].y, re[j][p].y);
+            im[j][p].x = fmaf(wi, x[p].x, im[j][p].x);
+            im[j][p].y = fmaf(wi, x[p].y, im[j][p].y);
           }
-          const float next_cs = fmaf(cs, step_cs, -sn * step_sn);
-          sn = fmaf(cs, step_sn, sn * step_cs);
-          cs = next_cs;
+          const float next_wr = fmaf(wr, step_cs, -wi * step_sn);
+          wi = fmaf(wr, step_sn, wi * step_cs);
+          wr = next_wr;
         }
       }
     }
     if (!mine) continue;
-    const int count = min(Cpt, nchan - c0);
 #pragma unroll
-    for (int ch = 0; ch < Cpt; ++ch) {
-      if (ch >= count) break;
+    for (int j = 0; j < kPairs; ++j) {
+      if (2 * j >= n) break;
+      const int hi = c0 + n - 1 - j, lo = c0 + j;
+      float2* out_hi = predictions + size_t(s.vis_offset + t * nchan + hi) * P;
+      float2* out_lo = predictions + size_t(s.vis_offset + t * nchan + lo) * P;
 #pragma unroll
-      for (int p = 0; p < P; ++p)
-        predictions[size_t(s.vis_offset + t * nchan + c0 + ch) * P + p] = acc[ch][p];
+      for (int p = 0; p < P; ++p) {
+        const float2 r = re[j][p], i = im[j][p];
+        if (hi == lo) {
+          out_hi[p] = r;  // the middle channel: w = 1
+        } else {
+          out_hi[p] = make_float2(r.x - i.y, r.y + i.x);
+          out_lo[p] = make_float2(r.x + i.y, r.y - i.x);
+        }
+      }
     }
   }
 }
@@ -536,22 +670,30 @@ __global__ void weights_as_values_kernel(const float* weights, float2* out, size
     out[i] = make_float2(weights[i], 0.0f);
 }
 
-template <bool Rotate>
-void launch_gridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, int count,
-                    const double3* uvw, const double* freq, const float2* values, float2* pixels,
-                    cudaStream_t stream) {
-  if (g.npol == 1)
-    gridder_kernel<1, false, Rotate><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq,
-                                                                           values, pixels);
-  else if (g.npol == 2)
-    gridder_kernel<2, false, Rotate><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq,
-                                                                           values, pixels);
-  else if (!g.aterms)
-    gridder_kernel<4, false, Rotate><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq,
-                                                                           values, pixels);
-  else
-    gridder_kernel<4, true, Rotate><<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq,
-                                                                          values, pixels);
+using SubgridKernel = void (*)(IdgGpuGeometry, const IdgGpuSubgrid*, const double3*,
+                               const double*, const float2*, float2*);
+
+// The kernels for the call's channels (paired where evenly spaced), polarisations and A-terms.
+SubgridKernel gridder_for(const IdgGpuGeometry& g) {
+  if (g.even_channels) {
+    if (g.npol == 1) return paired_gridder_kernel<1>;
+    if (g.npol == 2) return paired_gridder_kernel<2>;
+    return g.aterms ? paired_gridder_kernel<4, true> : paired_gridder_kernel<4>;
+  }
+  if (g.npol == 1) return gridder_kernel<1>;
+  if (g.npol == 2) return gridder_kernel<2>;
+  return g.aterms ? gridder_kernel<4, true> : gridder_kernel<4>;
+}
+
+SubgridKernel degridder_for(const IdgGpuGeometry& g) {
+  if (g.even_channels) {
+    if (g.npol == 1) return paired_degridder_kernel<1>;
+    if (g.npol == 2) return paired_degridder_kernel<2>;
+    return g.aterms ? paired_degridder_kernel<4, true> : paired_degridder_kernel<4>;
+  }
+  if (g.npol == 1) return degridder_kernel<1>;
+  if (g.npol == 2) return degridder_kernel<2>;
+  return g.aterms ? degridder_kernel<4, true> : degridder_kernel<4>;
 }
 
 unsigned elementwise_blocks(size_t count) {
@@ -566,10 +708,7 @@ void launch_idg_gridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids, 
                         const double3* uvw, const double* freq, const float2* values,
                         float2* pixels, cudaStream_t stream) {
   if (count == 0) return;
-  if (g.even_channels)
-    launch_gridder<true>(g, subgrids, count, uvw, freq, values, pixels, stream);
-  else
-    launch_gridder<false>(g, subgrids, count, uvw, freq, values, pixels, stream);
+  gridder_for(g)<<<count, kGridderThreads, 0, stream>>>(g, subgrids, uvw, freq, values, pixels);
   RAPT_CUDA_CHECK_LAUNCH("idg gridder_kernel");
 }
 
@@ -577,32 +716,8 @@ void launch_idg_degridder(const IdgGpuGeometry& g, const IdgGpuSubgrid* subgrids
                           const double3* uvw, const double* freq, const float2* pixels,
                           float2* predictions, cudaStream_t stream) {
   if (count == 0) return;
-  if (g.even_channels) {
-    if (g.npol == 1)
-      rotating_degridder_kernel<1><<<count, kRotatingDegridderThreads, 0, stream>>>(
-          g, subgrids, uvw, freq, pixels, predictions);
-    else if (g.npol == 2)
-      rotating_degridder_kernel<2><<<count, kRotatingDegridderThreads, 0, stream>>>(
-          g, subgrids, uvw, freq, pixels, predictions);
-    else if (!g.aterms)
-      rotating_degridder_kernel<4><<<count, kRotatingDegridderThreads, 0, stream>>>(
-          g, subgrids, uvw, freq, pixels, predictions);
-    else
-      rotating_degridder_kernel<4, true><<<count, kRotatingDegridderThreads, 0, stream>>>(
-          g, subgrids, uvw, freq, pixels, predictions);
-  } else if (g.npol == 1) {
-    degridder_kernel<1><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq, pixels,
-                                                                 predictions);
-  } else if (g.npol == 2) {
-    degridder_kernel<2><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq, pixels,
-                                                                 predictions);
-  } else if (!g.aterms) {
-    degridder_kernel<4><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq, pixels,
-                                                                 predictions);
-  } else {
-    degridder_kernel<4, true><<<count, kDegridderThreads, 0, stream>>>(g, subgrids, uvw, freq,
-                                                                       pixels, predictions);
-  }
+  const int threads = g.even_channels ? kPairedDegridderThreads : kDegridderThreads;
+  degridder_for(g)<<<count, threads, 0, stream>>>(g, subgrids, uvw, freq, pixels, predictions);
   RAPT_CUDA_CHECK_LAUNCH("idg degridder_kernel");
 }
 

@@ -48,7 +48,8 @@ struct IdgGpuGeometry {
   // subgrid's aterm1 and aterm2 matrices at each pixel.
   const float2* aterms = nullptr;
   // The call's channels are evenly spaced (to 1e-12 of the first): the subgrid kernels then
-  // rotate each pixel's phasor from channel to channel instead of taking a sine and cosine.
+  // take them in pairs about a run's centre, rotating the pair's phasor, instead of taking a
+  // sine and cosine per channel (idg_kernels.cu).
   bool even_channels = false;
 };
 

@@ -7,6 +7,7 @@
 // degridding multiplies them by 1 / taper once more).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -151,7 +152,7 @@ TEST_P(IdgEngines, MatchTheCpuReferenceWithWideChannelGroups) {
 }
 
 // Unevenly spaced channels: the GPU kernels then take a sine and cosine per channel rather than
-// rotating the phasor from channel to channel (the other tests' channels are even).
+// pairing channels about a run's centre (the other tests' channels are even).
 TEST_P(IdgEngines, MatchTheCpuReferenceWithUnevenChannels) {
   IdgSettings s;
   s.grid_size = 256;
@@ -165,6 +166,26 @@ TEST_P(IdgEngines, MatchTheCpuReferenceWithUnevenChannels) {
   for (size_t c = 0; c < obs.freq_hz.size(); ++c) obs.freq_hz[c] += 0.05e6 * double(c * c);
   testing::fill_point_sources(obs, {{0.01, 0.005, 1.0}, {-0.02, 0.015, 0.5}});
   expect_matches_reference(s, *engine, obs, "uneven channels");
+}
+
+// Channel groups of 19 and 7: odd runs, whose middle channel is a pair of its own, for the GPU
+// gridder (runs of 16, then 3; and 7) and the degridder (8, 8, 3; and 7).
+TEST_P(IdgEngines, MatchTheCpuReferenceWithOddChannelRuns) {
+  IdgSettings s;
+  s.grid_size = 256;
+  s.image_size = 0.08;
+  s.max_timesteps_per_subgrid = 8;
+  s.max_channels_per_subgrid = 19;
+  s.npol = 4;
+  std::unique_ptr<IdgEngine> engine = make(s);
+  if (!engine) GTEST_SKIP() << "no " << GetParam() << " IDG engine in this build or on this machine";
+  testing::IdgObservation obs = testing::make_idg_observation(8, 400.0, 5.0, 12, 0.02, 26, 150e6, 0.2e6, 4);
+  testing::fill_point_sources(obs, {{0.01, 0.005, 1.0}, {-0.02, 0.015, 0.5}});
+  std::vector<int> widths;
+  for (const IdgSubgrid& sub : make_idg_plan(s, obs.view()).subgrids) widths.push_back(sub.nr_channels);
+  ASSERT_NE(std::find(widths.begin(), widths.end(), 19), widths.end());
+  ASSERT_NE(std::find(widths.begin(), widths.end(), 7), widths.end());
+  expect_matches_reference(s, *engine, obs, "odd channel runs");
 }
 
 INSTANTIATE_TEST_SUITE_P(Idg, IdgEngines, ::testing::Values("cpu", "gpu"),
