@@ -402,6 +402,15 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     return offset;
   }
 
+  // The visibility offsets of a slot's first `count` staged descriptors, as the host's packing
+  // and unpacking take them.
+  static std::vector<size_t> staged_offsets(const Slot& slot, size_t count) {
+    std::vector<size_t> offsets(count);
+    for (size_t i = 0; i < count; ++i)
+      offsets[i] = size_t(slot.subgrids_staging.get()[i].vis_offset);
+    return offsets;
+  }
+
   // Fills slot `slot`'s page-locked subgrid descriptors of a batch (and, when `vis_values`, the
   // weighted visibilities, time-then-channel per subgrid) and sends them up on the copy stream
   // once the device is done with the slot's last batch. Packing reads the caller's arrays
@@ -416,9 +425,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     const int offset = fill_descriptors(plan, layer, begin, end, vis, slot.subgrids_staging.get());
     const size_t count = end - begin;
     if (vis_values) {
-      std::vector<size_t> offsets(count);
-      for (size_t i = 0; i < count; ++i)
-        offsets[i] = size_t(slot.subgrids_staging.get()[i].vis_offset);
+      const std::vector<size_t> offsets = staged_offsets(slot, count);
       idg_pack_subgrids(plan, vis, unit, layer.data() + begin, offsets.data(), count,
                         as_complex(slot.values_staging.get()), weight_sums, host_threads());
     }
@@ -703,9 +710,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       const size_t count = b.end - b.begin;
       const std::vector<size_t>& layer = layers[size_t(b.z)];
       fill_descriptors(plan, layer, b.begin, b.end, vis, slot.subgrids_staging.get());
-      std::vector<size_t> offsets(count);
-      for (size_t k = 0; k < count; ++k)
-        offsets[k] = size_t(slot.subgrids_staging.get()[k].vis_offset);
+      const std::vector<size_t> offsets = staged_offsets(slot, count);
       idg_pack_subgrids_and_weights(plan, vis, layer.data() + b.begin, offsets.data(), count,
                                     as_complex(slot.values_staging.get()),
                                     slot.weights_staging.get(), weight_sums.data(), host_threads());
@@ -814,9 +819,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     slot.downloaded.synchronize();
     const auto start = std::chrono::steady_clock::now();
     const size_t count = b.end - b.begin;
-    std::vector<size_t> offsets(count);
-    for (size_t i = 0; i < count; ++i)
-      offsets[i] = size_t(slot.subgrids_staging.get()[i].vis_offset);
+    const std::vector<size_t> offsets = staged_offsets(slot, count);
     idg_unpack_subgrids(plan, vis, layer.data() + b.begin, offsets.data(), count,
                         as_complex(slot.values_staging.get()), predicted, host_threads());
     times_.host_s += seconds_since(start);

@@ -176,14 +176,18 @@ class CudaMinorCycle final : public MinorCycleEngine {
                                cudaMemcpyHostToDevice));
     RAPT_CUDA_CHECK(cudaMemset(state_.get(), 0, sizeof(State)));
     State state{};
+    // The peak and the loop's decision on it; a budget of 0 only finds the peak.
+    const auto find_peak_and_decide = [&](int budget) {
+      block_peaks_kernel<<<nblocks_, kThreads>>>(residual_.get(), region_, state_.get(),
+                                                 blocks_.get());
+      decide_kernel<<<1, kThreads>>>(blocks_.get(), nblocks_, state_.get(), components.get(),
+                                     budget, s.gain, s.threshold, s.mgain);
+    };
     // Components go one kernel triple after another; the host reads the state once a batch.
     // A minor cycle can end earlier than max_components, so batches stay short.
     while (!state.stopped && state.components < max_components) {
       for (int k = 0; k < kComponentsPerBatch; ++k) {
-        block_peaks_kernel<<<nblocks_, kThreads>>>(residual_.get(), region_, state_.get(),
-                                                   blocks_.get());
-        decide_kernel<<<1, kThreads>>>(blocks_.get(), nblocks_, state_.get(), components.get(),
-                                       max_components, s.gain, s.threshold, s.mgain);
+        find_peak_and_decide(max_components);
         subtract_kernel<<<subtract_blocks_, kThreads>>>(residual_.get(), psf_.get(), region_,
                                                         state_.get());
       }
@@ -193,10 +197,7 @@ class CudaMinorCycle final : public MinorCycleEngine {
     // The peak the next component would have taken, as the host's loop leaves it: found after
     // the last subtraction unless the cycle stopped on it.
     if (!state.stopped) {
-      block_peaks_kernel<<<nblocks_, kThreads>>>(residual_.get(), region_, state_.get(),
-                                                 blocks_.get());
-      decide_kernel<<<1, kThreads>>>(blocks_.get(), nblocks_, state_.get(), components.get(),
-                                     0, s.gain, s.threshold, s.mgain);
+      find_peak_and_decide(0);
       RAPT_CUDA_CHECK_LAUNCH("CLEAN minor cycle kernels");
       RAPT_CUDA_CHECK(cudaMemcpy(&state, state_.get(), sizeof(State), cudaMemcpyDeviceToHost));
     }
