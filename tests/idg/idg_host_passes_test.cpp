@@ -106,7 +106,9 @@ TEST_P(IdgHostPasses, PackingMatchesTheValuesOneByOne) {
                          : unit ? std::complex<float>(w, 0.0f)
                                 : std::complex<float>(w * v.real(), w * v.imag());
               ASSERT_EQ(packed[k], expected) << j << " " << t << " " << c << " " << p;
-              if (with_weights) ASSERT_EQ(weights[k], w) << j << " " << t << " " << c << " " << p;
+              if (with_weights) {
+                ASSERT_EQ(weights[k], w) << j << " " << t << " " << c << " " << p;
+              }
             }
         }
         for (int p = 0; p < npol; ++p)
