@@ -5,6 +5,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "cli/errors.hpp"
 #include "dedisp/parallel_for.hpp"
@@ -161,9 +162,45 @@ void IdgEngine::subtract_held(const IdgImage& model) {
   subtract_held_model(model);
 }
 
+void IdgEngine::subtract_held_points(const std::vector<IdgModelPoint>& points) {
+  check_holding("subtract_held_points");
+  const int64_t plane = int64_t(settings_.grid_size) * settings_.grid_size;
+  // One point per pixel, summed in the caller's order, so every engine sees the same values.
+  std::vector<IdgModelPoint> merged;
+  merged.reserve(points.size());
+  std::vector<size_t> order(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    const IdgModelPoint& p = points[i];
+    if (p.pol < 0 || p.pol >= settings_.npol || p.index < 0 || p.index >= plane)
+      throw UsageError("IDG model point " + std::to_string(i) + " lies outside the " +
+                       std::to_string(settings_.npol) + " planes of " +
+                       std::to_string(settings_.grid_size) + " x " + std::to_string(settings_.grid_size));
+    order[i] = i;
+  }
+  const auto key = [&](size_t i) { return std::make_pair(points[i].pol, points[i].index); };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  for (size_t i : order) {
+    if (!merged.empty() && merged.back().pol == points[i].pol && merged.back().index == points[i].index)
+      merged.back().value += points[i].value;
+    else
+      merged.push_back(points[i]);
+  }
+  subtract_held_model_points(merged);
+}
+
+void IdgEngine::grid_held_real(int pol, std::vector<float>& plane) {
+  check_holding("grid_held_real");
+  if (pol < 0 || pol >= settings_.npol)
+    throw UsageError("IDG grid_held_real: polarisation " + std::to_string(pol) + " of " +
+                     std::to_string(settings_.npol));
+  plane.resize(size_t(settings_.grid_size) * settings_.grid_size);
+  grid_held_real_plane(pol, plane);
+}
+
 void IdgEngine::release_held() {
   if (holding_) release_held_visibilities();
   holding_ = false;
+  held_scratch_ = IdgImage{};
 }
 
 void IdgEngine::hold_visibilities(const IdgPlan& plan, const IdgVisibilities& vis) {
@@ -190,6 +227,22 @@ void IdgEngine::subtract_held_model(const IdgImage& model) {
   parallel_for(host_threads_, (count + kBlock - 1) / kBlock, [&](size_t b, int) {
     for (size_t i = b * kBlock; i < std::min(count, (b + 1) * kBlock); ++i) residual[i] -= predicted[i];
   });
+}
+
+void IdgEngine::subtract_held_model_points(const std::vector<IdgModelPoint>& points) {
+  IdgImage& model = held_scratch_;
+  size_image(model);
+  std::fill(model.pixels.begin(), model.pixels.end(), std::complex<float>(0.0f, 0.0f));
+  for (const IdgModelPoint& p : points) model.plane(p.pol)[p.index] = p.value;
+  subtract_held_model(model);
+}
+
+void IdgEngine::grid_held_real_plane(int pol, std::vector<float>& plane) {
+  IdgImage& image = held_scratch_;
+  size_image(image);
+  grid_held_image(false, image);
+  const std::complex<float>* from = image.plane(pol);
+  for (size_t i = 0; i < plane.size(); ++i) plane[i] = from[i].real();
 }
 
 void IdgEngine::release_held_visibilities() {

@@ -21,6 +21,7 @@
 #pragma once
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -76,6 +77,13 @@ struct IdgImage {
   }
 };
 
+// A point of a model image: `value` at pixel index = y N + x of polarisation plane `pol`.
+struct IdgModelPoint {
+  int pol = 0;
+  int64_t index = 0;
+  std::complex<float> value;
+};
+
 class IdgEngine {
  public:
   virtual ~IdgEngine() = default;
@@ -119,6 +127,12 @@ class IdgEngine {
   // Held values V become V - degrid(model), the residuals of the model; what grid_held images
   // next. Subtracting two models in turn equals subtracting their sum (to rounding).
   void subtract_held(const IdgImage& model);
+  // CLEAN's major cycle without whole images crossing to and from the engine:
+  // subtract_held of the model that is zero but at `points` (points at one pixel add up, in
+  // their order), and grid_held's real part of plane `pol` into `plane` (N x N, [y][x];
+  // resized). Each computes what its whole-image call computes, in the same arithmetic.
+  void subtract_held_points(const std::vector<IdgModelPoint>& points);
+  void grid_held_real(int pol, std::vector<float>& plane);
   void release_held();
 
  protected:
@@ -145,6 +159,10 @@ class IdgEngine {
   virtual void grid_held_image(bool unit_visibilities, IdgImage& image);
   virtual void subtract_held_model(const IdgImage& model);
   virtual void release_held_visibilities();
+  // By default these go through the hooks above with a whole image (kept between calls);
+  // `points` holds one point per pixel and plane, checked.
+  virtual void subtract_held_model_points(const std::vector<IdgModelPoint>& points);
+  virtual void grid_held_real_plane(int pol, std::vector<float>& plane);
   void check(const IdgPlan& plan, const IdgVisibilities& vis) const;
   void check_model(const IdgImage& model) const;
   void check_holding(const char* call) const;
@@ -159,6 +177,7 @@ class IdgEngine {
   // The default hooks' residual values, [row][chan][product] as the view's: empty until the
   // first subtract_held, then what held_view_.vis points at.
   std::vector<std::complex<float>> held_residuals_;
+  IdgImage held_scratch_;  // the default point and real-plane hooks' whole image
 };
 
 // Make engines from one thread at a time (FFTW's planner is not thread-safe); a made engine's

@@ -284,11 +284,24 @@ void idg_scale(std::complex<float>* values, size_t count, float scale, int threa
   });
 }
 
-void idg_copy(const std::complex<float>* from, std::complex<float>* to, size_t count, int threads) {
+namespace {
+
+template <typename T>
+void copy_in_blocks(const T* from, T* to, size_t count, int threads) {
   parallel_for(threads, (count + kBlockValues - 1) / kBlockValues, [&](size_t b, int) {
     const size_t first = b * kBlockValues, last = std::min(count, first + kBlockValues);
     std::copy(from + first, from + last, to + first);
   });
+}
+
+}  // namespace
+
+void idg_copy(const std::complex<float>* from, std::complex<float>* to, size_t count, int threads) {
+  copy_in_blocks(from, to, count, threads);
+}
+
+void idg_copy(const float* from, float* to, size_t count, int threads) {
+  copy_in_blocks(from, to, count, threads);
 }
 
 void idg_copy_scaled(const std::complex<float>* from, std::complex<float>* to, size_t count,

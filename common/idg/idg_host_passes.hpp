@@ -49,12 +49,13 @@ void idg_unpack_subgrids(const IdgPlan& plan, const IdgVisibilities& vis, const 
 void idg_zero_unplanned(const IdgPlan& plan, const IdgVisibilities& vis, int threads,
                         std::complex<float>* predicted);
 
-// values[0, count) = 0, values[0, count) *= scale, to[0, count) = from[0, count) and
-// to[0, count) = from[0, count) * scale (the same float products as a copy and then idg_scale),
-// in parallel blocks.
+// values[0, count) = 0, values[0, count) *= scale, to[0, count) = from[0, count) (complex or
+// real values) and to[0, count) = from[0, count) * scale (the same float products as a copy
+// and then idg_scale), in parallel blocks.
 void idg_fill_zero(std::complex<float>* values, size_t count, int threads);
 void idg_scale(std::complex<float>* values, size_t count, float scale, int threads);
 void idg_copy(const std::complex<float>* from, std::complex<float>* to, size_t count, int threads);
+void idg_copy(const float* from, float* to, size_t count, int threads);
 void idg_copy_scaled(const std::complex<float>* from, std::complex<float>* to, size_t count,
                      float scale, int threads);
 

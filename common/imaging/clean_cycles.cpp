@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <cstdint>
 
 #include "cli/errors.hpp"
 #include "imaging/minor_cycle.hpp"
@@ -20,7 +21,7 @@ std::vector<float> real_plane(const IdgImage& image) {
 }  // namespace
 
 CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage& psf,
-                       const CleanSettings& s, int threads, IdgImage& image, int minor_gpu) {
+                       const CleanSettings& s, int threads, int minor_gpu) {
   if (!engine.holding()) throw UsageError("CLEAN needs the engine to hold the visibilities");
   if (dirty.npol != 1 || psf.npol != 1 || psf.size != dirty.size)
     throw UsageError("CLEAN takes one polarisation's dirty image and PSF of one size");
@@ -34,24 +35,23 @@ CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage&
   r.residual = real_plane(dirty);
   r.model.assign(size_t(n) * n, 0.0f);
   std::vector<float> delta(size_t(n) * n);
-  IdgImage components;
-  components.npol = 1;
-  components.size = n;
-  components.pixels.assign(size_t(n) * n, {0.0f, 0.0f});
+  std::vector<IdgModelPoint> components;
   while (r.components < s.niter) {
     std::fill(delta.begin(), delta.end(), 0.0f);
     const MinorCycle cycle = minor->run(r.residual, s, s.niter - r.components, delta);
     if (cycle.components == 0) break;  // the peak is below the threshold
     r.components += cycle.components;
     // Major cycle: the new components leave the held visibilities, whose image is then the
-    // exact residual.
+    // exact residual. Only the components go to the engine and only the residual's real
+    // plane comes back, not whole complex images.
+    components.clear();
     for (size_t i = 0; i < delta.size(); ++i) {
-      components.pixels[i] = {delta[i], 0.0f};
+      if (delta[i] == 0.0f) continue;
+      components.push_back({0, int64_t(i), {delta[i], 0.0f}});
       r.model[i] += delta[i];
     }
-    engine.subtract_held(components);
-    engine.grid_held(image);
-    r.residual = real_plane(image);
+    engine.subtract_held_points(components);
+    engine.grid_held_real(0, r.residual);
     ++r.major_cycles;
   }
   r.peak = clean_region_peak(r.residual, n, threads);  // on the exact residual

@@ -21,11 +21,11 @@ struct CleanResult {
 };
 
 // `engine` holds one polarisation's visibilities (settings npol 1); `dirty` and `psf` are its
-// grid_held and psf_held images. `image` is scratch for the major cycles' images (its memory
-// is reused); it may be `dirty` itself, which is read before the first major cycle. The minor cycles run on GPU `minor_gpu`, or on `threads` (>= 1) host threads
-// where it is negative (minor_cycle.hpp: the same results either way).
+// grid_held and psf_held images. The major cycles send the engine the components
+// (subtract_held_points) and take the residual's real plane (grid_held_real). The minor cycles
+// run on GPU `minor_gpu`, or on `threads` (>= 1) host threads where it is negative
+// (minor_cycle.hpp: the same results either way).
 CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage& psf,
-                       const CleanSettings& settings, int threads, IdgImage& image,
-                       int minor_gpu = -1);
+                       const CleanSettings& settings, int threads, int minor_gpu = -1);
 
 }  // namespace rapt

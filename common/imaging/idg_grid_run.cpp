@@ -375,7 +375,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       // The minor cycles run where the gridding does.
       const int minor_gpu = o.device.use_gpu ? o.device.gpu_index : -1;
       const CleanResult r =
-          any ? clean_held(*engine, dirty, psf, o.clean, o.thread_count(), dirty, minor_gpu)
+          any ? clean_held(*engine, dirty, psf, o.clean, o.thread_count(), minor_gpu)
               : empty_clean(o.nx);
       engine->release_held();
       result.gridded += 2 * r.major_cycles * plan.visibilities_placed;

@@ -299,44 +299,62 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     geometry_.aterms = aterms_.get();
   }
 
-  // A whole image between the device and the caller's pageable memory, through the two slots'
+  // `bytes` from the device into the caller's pageable memory, through the two slots'
   // page-locked value buffers on the kernel stream: the host copies one chunk on all its
-  // threads while the next is on the bus (a pageable copy runs at a fraction of the bus rate).
-  // The slots must be idle: no batch of the call in flight. On the way down, plane p is
-  // divided by weight_sum[p] where that is not 0 (IdgEngine's normalisation, done here in the
-  // same pass; the host's first touch of the new image, too).
-  void download_image(const float2* device, std::complex<float>* host, size_t count,
-                      const std::vector<double>& weight_sum) {
-    const size_t plane = size_t(settings().grid_size) * size_t(settings().grid_size);
+  // threads (`copy_out(staged, offset, size)`, offset and size in bytes) while the next is on
+  // the bus (a pageable copy runs at a fraction of the bus rate). The slots must be idle: no
+  // batch of the call in flight.
+  template <typename CopyOut>
+  void download_in_chunks(const void* device, size_t bytes, CopyOut copy_out) {
     cudaStream_t st = stream_.get();
-    const size_t chunk = batch_visibilities_ * size_t(settings().npol);  // a slot's values
-    const size_t nchunks = (count + chunk - 1) / chunk;
-    auto size = [&](size_t k) { return std::min(chunk, count - k * chunk); };
+    const size_t chunk = batch_visibilities_ * size_t(settings().npol) * sizeof(float2);
+    const size_t nchunks = (bytes + chunk - 1) / chunk;
+    auto size = [&](size_t k) { return std::min(chunk, bytes - k * chunk); };
     for (size_t k = 0; k <= nchunks; ++k) {
       if (k < nchunks) {  // slot k % 2 held chunk k - 2, copied out below on the last pass
         const Slot& slot = slots_[k % 2];
-        RAPT_CUDA_CHECK(cudaMemcpyAsync(slot.values_staging.get(), device + k * chunk,
-                                        size(k) * sizeof(float2), cudaMemcpyDeviceToHost, st));
+        RAPT_CUDA_CHECK(cudaMemcpyAsync(slot.values_staging.get(),
+                                        static_cast<const char*>(device) + k * chunk, size(k),
+                                        cudaMemcpyDeviceToHost, st));
         slot.downloaded.record(st);
       }
       if (k > 0) {
         const Slot& slot = slots_[(k - 1) % 2];
         slot.downloaded.synchronize();
         const auto start = std::chrono::steady_clock::now();
-        const std::complex<float>* from = as_complex(slot.values_staging.get());
-        for (size_t i = (k - 1) * chunk, last = i + size(k - 1); i < last;) {
-          const size_t p = i / plane, end = std::min(last, (p + 1) * plane);
-          if (weight_sum[p] == 0)
-            idg_copy(from, host + i, end - i, host_threads());
-          else
-            idg_copy_scaled(from, host + i, end - i, float(1.0 / weight_sum[p]), host_threads());
-          from += end - i;
-          i = end;
-        }
+        copy_out(reinterpret_cast<const char*>(slot.values_staging.get()), (k - 1) * chunk,
+                 size(k - 1));
         times_.host_s += seconds_since(start);
         times_.image_s += seconds_since(start);
       }
     }
+  }
+
+  // A whole image down, plane p divided by weight_sum[p] where that is not 0 (IdgEngine's
+  // normalisation, done here in the same pass; the host's first touch of the new image, too).
+  void download_image(const float2* device, std::complex<float>* host, size_t count,
+                      const std::vector<double>& weight_sum) {
+    const size_t plane = size_t(settings().grid_size) * size_t(settings().grid_size);
+    download_in_chunks(device, count * sizeof(float2), [&](const char* staged, size_t offset, size_t bytes) {
+      const std::complex<float>* from = reinterpret_cast<const std::complex<float>*>(staged);
+      for (size_t i = offset / sizeof(float2), last = i + bytes / sizeof(float2); i < last;) {
+        const size_t p = i / plane, end = std::min(last, (p + 1) * plane);
+        if (weight_sum[p] == 0)
+          idg_copy(from, host + i, end - i, host_threads());
+        else
+          idg_copy_scaled(from, host + i, end - i, float(1.0 / weight_sum[p]), host_threads());
+        from += end - i;
+        i = end;
+      }
+    });
+  }
+
+  // Real values down as they are.
+  void download_reals(const float* device, float* host, size_t count) {
+    download_in_chunks(device, count * sizeof(float), [&](const char* staged, size_t offset, size_t bytes) {
+      idg_copy(reinterpret_cast<const float*>(staged), host + offset / sizeof(float),
+               bytes / sizeof(float), host_threads());
+    });
   }
 
   void upload_image(const std::complex<float>* host, float2* device, size_t count) {
@@ -752,17 +770,17 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
                       "visibilities or use --device cpu");
   }
 
-  void grid_held_image(bool unit, IdgImage& image) override {
-    const cuda::DeviceGuard device(gpu_);
+  // The held visibilities (or, when `unit`, their weights) gridded into image_, on the kernel
+  // stream: every layer's grid in, not yet divided by the taper.
+  void grid_held_into_image(bool unit, std::vector<Timed>& batch_times,
+                            std::vector<Timed>& layer_times) {
     const IdgSettings& s = settings();
     const Held& h = *held_;
     const size_t grid_values = size_t(s.npol) * s.grid_size * s.grid_size;
-    times_ = IdgGpuCallTimes{};
-    const auto call_start = std::chrono::steady_clock::now();
     cudaStream_t st = stream_.get();
     RAPT_CUDA_CHECK(cudaMemsetAsync(image_.get(), 0, grid_values * sizeof(float2), st));
-    std::vector<Timed> batch_times(h.list.size()), layer_times(size_t(std::max(s.nr_w_layers, 0)));
-    const Timed last;
+    batch_times = std::vector<Timed>(h.list.size());
+    layer_times = std::vector<Timed>(size_t(std::max(s.nr_w_layers, 0)));
     float2* unit_values = slots_[0].values.get();  // the PSF's values of one batch
     for (size_t i = 0; i < h.list.size(); ++i) {
       const Batch& b = h.list[i];
@@ -778,7 +796,40 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       batch_times[i].stop.record(st);
       if (b.last) add_layer_to_image(h.geometry, b.z, layer_times[size_t(b.z)]);
     }
-    finish_image(h.geometry, h.weight_sum, image, last);
+  }
+
+  void grid_held_image(bool unit, IdgImage& image) override {
+    const cuda::DeviceGuard device(gpu_);
+    times_ = IdgGpuCallTimes{};
+    const auto call_start = std::chrono::steady_clock::now();
+    std::vector<Timed> batch_times, layer_times;
+    grid_held_into_image(unit, batch_times, layer_times);
+    const Timed last;
+    finish_image(held_->geometry, held_->weight_sum, image, last);
+    stream_.synchronize();
+    add_device_times(held_->list, batch_times, layer_times, false, &last, call_start);
+  }
+
+  // As grid_held_image, with only plane `pol`'s real part leaving the device: divided by the
+  // taper, then normalised, the same float products as on the host.
+  void grid_held_real_plane(int pol, std::vector<float>& plane) override {
+    const cuda::DeviceGuard device(gpu_);
+    const Held& h = *held_;
+    const size_t count = size_t(settings().grid_size) * size_t(settings().grid_size);
+    times_ = IdgGpuCallTimes{};
+    const auto call_start = std::chrono::steady_clock::now();
+    std::vector<Timed> batch_times, layer_times;
+    grid_held_into_image(false, batch_times, layer_times);
+    cudaStream_t st = stream_.get();
+    float* reals = reinterpret_cast<float*>(grid_.get());  // the grid is done with
+    const double weight_sum = h.weight_sum[size_t(pol)];
+    const Timed last;
+    last.start.record(st);
+    launch_idg_divide_taper(h.geometry, image_taper_.get(), image_.get(), st);
+    launch_idg_real_part(image_.get() + size_t(pol) * count, count,
+                         weight_sum == 0 ? 1.0f : float(1.0 / weight_sum), reals, st);
+    last.stop.record(st);
+    download_reals(reals, plane.data(), count);
     stream_.synchronize();
     add_device_times(h.list, batch_times, layer_times, false, &last, call_start);
   }
@@ -786,12 +837,42 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   void subtract_held_model(const IdgImage& model) override {
     const cuda::DeviceGuard device(gpu_);
     const IdgSettings& s = settings();
-    Held& h = *held_;
-    const size_t grid_values = size_t(s.npol) * s.grid_size * s.grid_size;
     times_ = IdgGpuCallTimes{};
     const auto call_start = std::chrono::steady_clock::now();
+    upload_image(model.pixels.data(), image_.get(), size_t(s.npol) * s.grid_size * s.grid_size);
+    subtract_image_from_held(nullptr, call_start);
+  }
+
+  // The model made on the device: image_ zeroed and the points written into it.
+  void subtract_held_model_points(const std::vector<IdgModelPoint>& points) override {
+    const cuda::DeviceGuard device(gpu_);
+    const IdgSettings& s = settings();
+    times_ = IdgGpuCallTimes{};
+    const auto call_start = std::chrono::steady_clock::now();
+    const size_t plane = size_t(s.grid_size) * size_t(s.grid_size);
+    std::vector<IdgGpuPoint> staged(points.size());
+    for (size_t i = 0; i < points.size(); ++i) {
+      const IdgModelPoint& p = points[i];
+      staged[i].index = (long long)(size_t(p.pol) * plane + size_t(p.index));
+      staged[i].value = make_float2(p.value.real(), p.value.imag());
+    }
+    grow(points_, std::max<size_t>(staged.size(), 1));
     cudaStream_t st = stream_.get();
-    upload_image(model.pixels.data(), image_.get(), grid_values);
+    const Timed model;
+    model.start.record(st);
+    RAPT_CUDA_CHECK(cudaMemsetAsync(image_.get(), 0, size_t(s.npol) * plane * sizeof(float2), st));
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(points_.get(), staged.data(), staged.size() * sizeof(IdgGpuPoint),
+                                    cudaMemcpyHostToDevice, st));
+    launch_idg_scatter_points(points_.get(), staged.size(), image_.get(), st);
+    model.stop.record(st);
+    subtract_image_from_held(&model, call_start);  // synchronises: `staged` may go after
+  }
+
+  // Held values -= weight x degrid(model in image_), batch by batch; `extra` timed work before.
+  void subtract_image_from_held(const Timed* extra, std::chrono::steady_clock::time_point call_start) {
+    const IdgSettings& s = settings();
+    Held& h = *held_;
+    cudaStream_t st = stream_.get();
     std::vector<Timed> batch_times(h.list.size()), layer_times(size_t(std::max(s.nr_w_layers, 0)));
     float2* predictions = slots_[0].values.get();  // one batch's
     for (size_t i = 0; i < h.list.size(); ++i) {
@@ -805,7 +886,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
       batch_times[i].stop.record(st);
     }
     stream_.synchronize();
-    add_device_times(h.list, batch_times, layer_times, true, nullptr, call_start);
+    add_device_times(h.list, batch_times, layer_times, true, extra, call_start);
   }
 
   void release_held_visibilities() override {
@@ -836,6 +917,7 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
   cuda::DeviceBuffer<double> image_taper_, freq_;
   cuda::DeviceBuffer<double3> uvw_;
   cuda::DeviceBuffer<float2> aterms_;  // the last call's A-terms; geometry_.aterms when in use
+  cuda::DeviceBuffer<IdgGpuPoint> points_;  // subtract_held_points' model, grown as needed
   FftPlan grid_fft_, subgrid_fft_;
   IdgGpuCallTimes times_;
   std::unique_ptr<Held> held_;  // hold()'s, or null

@@ -664,6 +664,18 @@ __global__ void subtract_weighted_kernel(const float* weights, const float2* pre
   }
 }
 
+__global__ void scatter_points_kernel(const IdgGpuPoint* points, size_t count, float2* image) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+       i += size_t(gridDim.x) * blockDim.x)
+    image[points[i].index] = points[i].value;
+}
+
+__global__ void real_part_kernel(const float2* image, size_t count, float scale, float* out) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
+       i += size_t(gridDim.x) * blockDim.x)
+    out[i] = __fmul_rn(image[i].x, scale);
+}
+
 __global__ void weights_as_values_kernel(const float* weights, float2* out, size_t count) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
        i += size_t(gridDim.x) * blockDim.x)
@@ -773,6 +785,22 @@ void launch_idg_subtract_weighted(const float* weights, const float2* prediction
   subtract_weighted_kernel<<<elementwise_blocks(count), kElementwiseThreads, 0, stream>>>(
       weights, predictions, values, count);
   RAPT_CUDA_CHECK_LAUNCH("idg subtract_weighted_kernel");
+}
+
+void launch_idg_scatter_points(const IdgGpuPoint* points, size_t count, float2* image,
+                               cudaStream_t stream) {
+  if (count == 0) return;
+  scatter_points_kernel<<<elementwise_blocks(count), kElementwiseThreads, 0, stream>>>(
+      points, count, image);
+  RAPT_CUDA_CHECK_LAUNCH("idg scatter_points_kernel");
+}
+
+void launch_idg_real_part(const float2* image, size_t count, float scale, float* out,
+                          cudaStream_t stream) {
+  if (count == 0) return;
+  real_part_kernel<<<elementwise_blocks(count), kElementwiseThreads, 0, stream>>>(image, count,
+                                                                                scale, out);
+  RAPT_CUDA_CHECK_LAUNCH("idg real_part_kernel");
 }
 
 void launch_idg_weights_as_values(const float* weights, float2* out, size_t count,

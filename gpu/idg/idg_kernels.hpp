@@ -86,6 +86,19 @@ void launch_idg_model_to_layer(const IdgGpuGeometry& g, double image_size, doubl
 void launch_idg_divide_taper(const IdgGpuGeometry& g, const double* image_taper, float2* image,
                              cudaStream_t stream);
 
+// A model point: image[index] = value, index into [P][N][N].
+struct IdgGpuPoint {
+  long long index;
+  float2 value;
+};
+// image[points[i].index] = points[i].value (one point per pixel), the rest untouched.
+void launch_idg_scatter_points(const IdgGpuPoint* points, size_t count, float2* image,
+                               cudaStream_t stream);
+// out[i] = image[i].x * scale, a plane's real part normalised as the host would (one float
+// product).
+void launch_idg_real_part(const float2* image, size_t count, float scale, float* out,
+                          cudaStream_t stream);
+
 // Held visibilities (IdgEngine::hold): values[i] -= weights[i] predictions[i], weighted values
 // becoming the residuals'; and out[i] = (weights[i], 0), the PSF's values.
 void launch_idg_subtract_weighted(const float* weights, const float2* predictions, float2* values,

@@ -155,7 +155,7 @@ TEST_P(CleanCycles, FindTheSourcesOfASimulatedObservation) {
   const IdgPlan plan = make_idg_plan(s, obs.view());
   ASSERT_EQ(plan.unplaced_off_grid + plan.unplaced_w, 0);
   engine->hold(plan, obs.view());
-  IdgImage dirty, psf, scratch;
+  IdgImage dirty, psf;
   engine->grid_held(dirty);
   engine->psf_held(psf);
   CleanSettings c;
@@ -163,7 +163,7 @@ TEST_P(CleanCycles, FindTheSourcesOfASimulatedObservation) {
   c.gain = 0.1;
   c.mgain = 0.8;
   c.threshold = 0.002;
-  const CleanResult r = clean_held(*engine, dirty, psf, c, 2, scratch);
+  const CleanResult r = clean_held(*engine, dirty, psf, c, 2);
   EXPECT_GE(r.major_cycles, 2);
   EXPECT_LT(r.components, c.niter);
   EXPECT_LT(r.peak, 0.02 * flux[0]);

@@ -108,10 +108,10 @@ TEST(GpuMinorCycle, CleanCyclesGiveTheHostsImages) {
   for (const int minor_gpu : {-1, 0}) {
     std::unique_ptr<IdgEngine> engine = make_cpu_idg_engine(s, 1);
     engine->hold(plan, obs.view());
-    IdgImage dirty, psf, scratch;
+    IdgImage dirty, psf;
     engine->grid_held(dirty);
     engine->psf_held(psf);
-    results[minor_gpu + 1] = clean_held(*engine, dirty, psf, c, 2, scratch, minor_gpu);
+    results[minor_gpu + 1] = clean_held(*engine, dirty, psf, c, 2, minor_gpu);
   }
   const CleanResult &host = results[0], &gpu = results[1];
   EXPECT_GE(host.major_cycles, 2);
