@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <complex>
+#include <cstdint>
 #include <vector>
 
 #include "../idg/idg_gpu_engine.hpp"
@@ -57,6 +58,17 @@ IdgGpuBenchTiming time_gpu_idg(const IdgSettings& settings, const IdgPlan& plan,
   IdgImage residual;
   out.subtract_held = time_op(*engine, repeats, [&] { engine->subtract_held(out.image); });
   out.grid_held = time_op(*engine, repeats, [&] { engine->grid_held(residual); });
+  // A CLEAN major cycle's model: components spread over the inner image, Stokes I as XX and YY.
+  std::vector<IdgModelPoint> points;
+  const int64_t n = settings.grid_size;
+  for (int k = 0; k < kBenchModelPoints; ++k) {
+    const int64_t index = (n / 4 + (k * 37) % (n / 2)) * n + n / 4 + (k * 91) % (n / 2);
+    points.push_back({0, index, {0.01f, 0.0f}});
+    points.push_back({settings.npol - 1, index, {0.01f, 0.0f}});
+  }
+  std::vector<float> plane;
+  out.subtract_points = time_op(*engine, repeats, [&] { engine->subtract_held_points(points); });
+  out.grid_real = time_op(*engine, repeats, [&] { engine->grid_held_real(0, plane); });
   if (sustained) {
     IdgImage image;
     for (int op = 0; op < 3; ++op) {

@@ -25,11 +25,15 @@ struct IdgGpuSustainedRun {
   std::function<void(int op)> begin, end;
 };
 
+constexpr int kBenchModelPoints = 1000;  // the idg table's notes name the count
+
 struct IdgGpuBenchTiming {
   IdgGpuOpTiming grid, degrid;
   // Major cycles on held visibilities: hold() (once to warm up, once timed), then
-  // subtract_held of the grid() image and grid_held, each timed as the ops above.
-  IdgGpuOpTiming hold, subtract_held, grid_held;
+  // subtract_held of the grid() image and grid_held, each timed as the ops above; then
+  // CLEAN's calls: subtract_held_points of kBenchModelPoints points in the first and last
+  // planes, and grid_held_real of the first plane.
+  IdgGpuOpTiming hold, subtract_held, grid_held, subtract_points, grid_real;
   int sustained_runs[3] = {0, 0, 0};  // calls of each op inside begin/end
   IdgImage image;  // the last grid() result, for checks against the CPU engine
 };
