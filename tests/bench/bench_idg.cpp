@@ -10,7 +10,9 @@
 // once, outside the timings (its own column, on all host threads). GVis/s counts visibilities
 // of 4 polarisations; %bound is the gridder or degridder kernel's rate, and the whole engine
 // call's, over the digest's issue bound of 1.63 GVis/s at N-bar = 32 (GH100, 132 SMs at
-// 1.98 GHz). host ms is the host's work inside an engine call (weight sums, zeroing,
+// 1.98 GHz). That bound assumes 20 instructions per pixel and visibility; the kernels for
+// evenly spaced channels take them in pairs (idg_kernels.cu) at about 12, so they may pass
+// it. host ms is the host's work inside an engine call (weight sums, zeroing,
 // normalisation, packing and unpacking batches), most of it overlapped with the device.
 #include <algorithm>
 #include <array>
