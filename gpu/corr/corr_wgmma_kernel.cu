@@ -25,6 +25,7 @@
 // wgmma_correlator_available() says no, so the mma.sync kernels run.
 #include <atomic>
 #include <cstdint>
+#include <type_traits>
 
 #include "../cuda/cuda_check.hpp"
 #include "../cuda/dynamic_shared_memory.hpp"
@@ -122,6 +123,32 @@ __device__ inline void wgmma_half(float (&d)[64], const uint32_t (&a)[4], uint64
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1));
 }
+// The same for 64 columns (this thread's 32 values): the lower half of a tile on the diagonal,
+// whose first 64 columns lie below it.
+__device__ inline void wgmma_int8_n64(int (&d)[32], const uint32_t (&a)[4], uint64_t desc) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %36, p;\n"
+      "}\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]), "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1));
+}
+__device__ inline void wgmma_half_n64(float (&d)[32], const uint32_t (&a)[4], uint64_t desc) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %36, p, 1, 1, 0;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(1));
+}
 #endif
 
 __global__ void wgmma_probe_kernel(int* out) {
@@ -143,6 +170,9 @@ struct WgInt8 {
   __device__ static void mma(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
     wgmma_int8(d, a, desc);
   }
+  __device__ static void mma_n64(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
+    wgmma_int8_n64(*reinterpret_cast<int(*)[32]>(&d), a, desc);
+  }
   static constexpr bool kReSums = true;  // the imaginary part needs x2's real-part sum
   __device__ static Sum added(Sum v, int re, int im, int re_sum2) {
     v.x += re;
@@ -161,6 +191,9 @@ struct WgHalf {
   __device__ static void mma(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
     wgmma_half(d, a, desc);
   }
+  __device__ static void mma_n64(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
+    wgmma_half_n64(*reinterpret_cast<float(*)[32]>(&d), a, desc);
+  }
   static constexpr bool kReSums = false;
   __device__ static Sum added(Sum v, float re, float im, int) {
     v.x += re;
@@ -178,7 +211,9 @@ struct WgHalf {
 #endif
 
 // Each thread 128 sums of its warpgroup's 64 rows x 128 columns, about 230 registers.
-template <class W, class L = WgLayout<W::kWarpgroups>>
+// SkipBelow: the lower half of a tile on the diagonal takes only its last 64 columns (see
+// lower_diagonal below).
+template <class W, bool SkipBelow, class L = WgLayout<W::kWarpgroups>>
 __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
     wgmma_correlate_kernel(CorrChunkArgs args) {
 #ifdef RAPT_CORR_WGMMA
@@ -193,6 +228,9 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
   const int block_half = int(blockIdx.x) % L::kBlocksPerTile;            // of the tile
   const int half = block_half + wg;  // this warpgroup's half of the tile (one term is 0)
   const bool diagonal = bi == bj;
+  // The lower half of a tile on the diagonal: its first 64 columns are below the diagonal, so
+  // its products take only the last 64 (n64, into the first 32 sums of each part).
+  const bool lower_diagonal = SkipBelow && diagonal && half == 1;
   const int block_row0 = bi * kTile + block_half * kRows, row0 = bi * kTile + half * kRows;
   const int col0 = bj * kTile;
   if (L::kBlocksPerTile == 2 && row0 >= nrecv) return;  // the whole block: rows past the end
@@ -254,7 +292,9 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
   }
   // A stage's rows are in; the next loads go out; this warpgroup's A rows come to registers
   // (as loaded, and turned by i); its products are issued.
-  auto start_stage = [&](int stage, uint32_t (&a)[4][4], uint32_t (&turned)[4][4]) {
+  // `lower`: std::integral_constant, lower_diagonal (the main loop is built once for each, so
+  // the products' accumulators keep their registers without a branch between stages).
+  auto start_stage = [&](auto lower, int stage, uint32_t (&a)[4][4], uint32_t (&turned)[4][4]) {
     cp_async_wait<kAhead - 1>();
     fence_proxy_async();
     __syncthreads();  // stage `stage` is in; the products of the slot loaded next have ended
@@ -269,49 +309,64 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
       for (int k = 0; k < 4; ++k) turned[step][k] = W::turn(a[step][k]);
     }
     wgmma_fence();
+    if constexpr (decltype(lower)::value) {
 #pragma unroll
-    for (int step = 0; step < 4; ++step) {
-      const uint64_t desc = smem_descriptor(slot + step * 32);
-      W::mma(re, a[step], desc);
-      W::mma(im, turned[step], desc);
+      for (int step = 0; step < 4; ++step) {
+        const uint64_t desc = smem_descriptor(slot + kRows * kStageBytes + step * 32);
+        W::mma_n64(re, a[step], desc);
+        W::mma_n64(im, turned[step], desc);
+      }
+    } else {
+#pragma unroll
+      for (int step = 0; step < 4; ++step) {
+        const uint64_t desc = smem_descriptor(slot + step * 32);
+        W::mma(re, a[step], desc);
+        W::mma(im, turned[step], desc);
+      }
     }
     wgmma_commit();
   };
-  if constexpr (L::kInFlight == 0) {
-    for (int stage = 0; stage < nstages; ++stage) {
-      uint32_t a[4][4], turned[4][4];
-      start_stage(stage, a, turned);
+  auto main_loop = [&](auto lower) {
+    if constexpr (L::kInFlight == 0) {
+      for (int stage = 0; stage < nstages; ++stage) {
+        uint32_t a[4][4], turned[4][4];
+        start_stage(lower, stage, a, turned);
+        wgmma_wait<0>();
+      }
+    } else {
+      // Each stage's products are left running while the previous stage's are waited for, so
+      // that the tensor cores always have the next group queued. A (and A turned) alternate
+      // between two register sets, `cur` for this stage's products and `prev` for the ones
+      // still running.
+      auto run_stage = [&](int stage, uint32_t (&cur)[4][4], uint32_t (&cur_turned)[4][4],
+                           const uint32_t (&prev)[4][4], const uint32_t (&prev_turned)[4][4]) {
+        start_stage(lower, stage, cur, cur_turned);
+        wgmma_wait<1>();  // the previous stage's products are done
+        hold(prev);
+        hold(prev_turned);
+      };
+      uint32_t a0[4][4], t0[4][4], a1[4][4], t1[4][4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int k = 0; k < 4; ++k) a1[i][k] = t1[i][k] = 0;  // `prev` of the first stage
+      int stage = 0;
+      for (; stage + 1 < nstages; stage += 2) {
+        run_stage(stage, a0, t0, a1, t1);
+        run_stage(stage + 1, a1, t1, a0, t0);
+      }
+      if (stage < nstages) run_stage(stage, a0, t0, a1, t1);
       wgmma_wait<0>();
+      hold(a0);
+      hold(t0);
+      hold(a1);
+      hold(t1);
     }
-  } else {
-    // Each stage's products are left running while the previous stage's are waited for, so
-    // that the tensor cores always have the next group queued. A (and A turned) alternate
-    // between two register sets, `cur` for this stage's products and `prev` for the ones
-    // still running.
-    auto run_stage = [&](int stage, uint32_t (&cur)[4][4], uint32_t (&cur_turned)[4][4],
-                         const uint32_t (&prev)[4][4], const uint32_t (&prev_turned)[4][4]) {
-      start_stage(stage, cur, cur_turned);
-      wgmma_wait<1>();  // the previous stage's products are done
-      hold(prev);
-      hold(prev_turned);
-    };
-    uint32_t a0[4][4], t0[4][4], a1[4][4], t1[4][4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int k = 0; k < 4; ++k) a1[i][k] = t1[i][k] = 0;  // `prev` of the first stage
-    int stage = 0;
-    for (; stage + 1 < nstages; stage += 2) {
-      run_stage(stage, a0, t0, a1, t1);
-      run_stage(stage + 1, a1, t1, a0, t0);
-    }
-    if (stage < nstages) run_stage(stage, a0, t0, a1, t1);
-    wgmma_wait<0>();
-    hold(a0);
-    hold(t0);
-    hold(a1);
-    hold(t1);
-  }
+  };
+  if (lower_diagonal)
+    main_loop(std::integral_constant<bool, true>());
+  else
+    main_loop(std::integral_constant<bool, false>());
   cp_async_wait<0>();
   if (!rows_here) return;
 
@@ -325,8 +380,11 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
   Sum* sums = static_cast<Sum*>(args.sums) + (args.chan0 + blockIdx.y) * nbl * npol * npol;
   const int* re_sums = args.re_sums + int64_t(blockIdx.y) * nrecv;  // int8 only
   constexpr int kGroup = 8;  // two column groups j of 4 values each
+  // The n64 products' sums are the first 8 column groups, of the tile's last 64 columns.
+  const int sum_col0 = col0 + (lower_diagonal ? kRows : 0), groups = lower_diagonal ? 8 : 16;
 #pragma unroll
   for (int j0 = 0; j0 < 16; j0 += kGroup / 4) {
+    if (j0 >= groups) break;
     Sum* where[kGroup];
     Sum old[kGroup];
     int re_sum2[kGroup];
@@ -334,7 +392,7 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
     for (int k = 0; k < kGroup; ++k) {
       const int j = j0 + k / 4, e = k % 4;
       const int r1 = row0 + wq * 16 + g + (e >> 1) * 8;
-      const int r2 = col0 + j * 8 + 2 * t + (e & 1);
+      const int r2 = sum_col0 + j * 8 + 2 * t + (e & 1);
       where[k] = nullptr;
       re_sum2[k] = 0;
       if (r1 >= nrecv || r2 >= nrecv) continue;
@@ -357,10 +415,13 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
 template <class W>
 void launch_wgmma(const CorrChunkArgs& args, cudaStream_t stream) {
   using L = WgLayout<W::kWarpgroups>;
-  const auto kernel = wgmma_correlate_kernel<W>;
+  const int side = (args.nant * args.npol + kTile - 1) / kTile;
+  // Skipping below the diagonal pays where one tile holds every receiver (up to 64
+  // dual-polarisation stations, bound by memory: int8 76 -> 78-80 % of the roofline, fp16 83 ->
+  // 87-88 % on an H100); with more tiles the int8 products ran 2-3 % slower with it.
+  const auto kernel = side == 1 ? wgmma_correlate_kernel<W, true> : wgmma_correlate_kernel<W, false>;
   cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(L::kSmemBytes),
                                     "wgmma correlator");
-  const int side = (args.nant * args.npol + kTile - 1) / kTile;
   const dim3 grid(unsigned(side * (side + 1) / 2 * L::kBlocksPerTile), unsigned(args.nchan));
   kernel<<<grid, L::kThreads, L::kSmemBytes, stream>>>(args);
   RAPT_CUDA_CHECK_LAUNCH("wgmma correlator");
