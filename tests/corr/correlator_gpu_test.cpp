@@ -206,6 +206,24 @@ TEST(CorrelatorGpu, ManyChannelsOfManyStationsMatchTheCpu) {
   }
 }
 
+// 64 dual-polarisation stations (one 128-receiver tile) over 300 channels: more channels than
+// a wave of blocks on any current GPU, so the one-tile wgmma kernels' blocks go through
+// several channels each.
+TEST(CorrelatorGpu, ManyChannelsOfOneTileMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  for (const CorrPrecision precision : {CorrPrecision::int8, CorrPrecision::fp16}) {
+    const CorrelatorShape s = make_shape(300, 64, 2, precision);
+    SCOPED_TRACE(shape_text(s, 100));
+    const std::vector<float> block = random_block(s, 100, 25);
+    auto gpu = make_gpu_correlator(s, 0);
+    const std::vector<cd> got = correlate(*gpu, block, 100);
+    if (precision == CorrPrecision::int8)
+      expect_identical(s, got, cpu_correlate(s, block, 100));
+    else
+      expect_close(s, got, cpu_correlate(s, block, 100), 1e-4);
+  }
+}
+
 TEST(CorrelatorGpu, Int8CountsClampedValuesAsTheCpuDoes) {
   SKIP_WITHOUT_GPU();
   const CorrelatorShape s = make_shape(2, 3, 2, CorrPrecision::int8);
