@@ -140,16 +140,21 @@ void expect_degridder_matches(const std::vector<double>& freq_hz, bool even) {
   EXPECT_LE(max_diff, 1e-5 * max_ref) << "max |degridder - DFT| " << max_diff << " of " << max_ref;
 }
 
+// Even channels (4 and 5 of them), whose phasors the kernels step from channel to channel, and
+// uneven ones, each channel's phasor taken afresh.
 const std::vector<double> kEvenChannels = {150e6, 150.05e6, 150.1e6, 150.15e6};
+const std::vector<double> kOddEvenChannels = {150e6, 150.05e6, 150.1e6, 150.15e6, 150.2e6};
 const std::vector<double> kUnevenChannels = {150e6, 150.05e6, 150.12e6, 150.15e6};
 
 TEST(IdgSubgrid, GridderMatchesLongDoubleDftAtTheGridEdge) {
   expect_gridder_matches(kEvenChannels, true);
+  expect_gridder_matches(kOddEvenChannels, true);
   expect_gridder_matches(kUnevenChannels, false);
 }
 
 TEST(IdgSubgrid, DegridderMatchesLongDoubleDftAtTheGridEdge) {
   expect_degridder_matches(kEvenChannels, true);
+  expect_degridder_matches(kOddEvenChannels, true);
   expect_degridder_matches(kUnevenChannels, false);
 }
 
