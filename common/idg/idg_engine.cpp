@@ -232,7 +232,7 @@ void IdgEngine::subtract_held_model(const IdgImage& model) {
 void IdgEngine::subtract_held_model_points(const std::vector<IdgModelPoint>& points) {
   IdgImage& model = held_scratch_;
   size_image(model);
-  std::fill(model.pixels.begin(), model.pixels.end(), std::complex<float>(0.0f, 0.0f));
+  idg_fill_zero(model.pixels.data(), model.pixels.size(), host_threads_);
   for (const IdgModelPoint& p : points) model.plane(p.pol)[p.index] = p.value;
   subtract_held_model(model);
 }
@@ -242,7 +242,10 @@ void IdgEngine::grid_held_real_plane(int pol, std::vector<float>& plane) {
   size_image(image);
   grid_held_image(false, image);
   const std::complex<float>* from = image.plane(pol);
-  for (size_t i = 0; i < plane.size(); ++i) plane[i] = from[i].real();
+  constexpr size_t kBlock = size_t(1) << 16;
+  parallel_for(host_threads_, (plane.size() + kBlock - 1) / kBlock, [&](size_t b, int) {
+    for (size_t i = b * kBlock; i < std::min(plane.size(), (b + 1) * kBlock); ++i) plane[i] = from[i].real();
+  });
 }
 
 void IdgEngine::release_held_visibilities() {
