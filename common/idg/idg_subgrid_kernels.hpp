@@ -46,9 +46,10 @@ struct IdgSubgridWork {
   std::vector<IdgSubgridVisibility> visibilities;
   int nr_timesteps = 0;
   int nr_channels = 0;
-  // Evenly spaced channels: the phase is then linear in the channel number, so the kernels
-  // step the phasor from channel to channel (one complex multiply) instead of taking a sine
-  // and cosine for each.
+  // Evenly spaced channels: the phase is then linear in the channel number, so the gridder
+  // steps the phasor from channel to channel (one complex multiply) instead of taking a sine
+  // and cosine for each, and the degridder (from 4 channels) takes them in pairs about the
+  // group's centre, whose phasors are conjugate but for the centre's.
   bool even_channels = false;
 };
 
