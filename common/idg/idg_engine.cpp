@@ -165,25 +165,24 @@ void IdgEngine::subtract_held(const IdgImage& model) {
 void IdgEngine::subtract_held_points(const std::vector<IdgModelPoint>& points) {
   check_holding("subtract_held_points");
   const int64_t plane = int64_t(settings_.grid_size) * settings_.grid_size;
-  // One point per pixel, summed in the caller's order, so every engine sees the same values.
-  std::vector<IdgModelPoint> merged;
-  merged.reserve(points.size());
-  std::vector<size_t> order(points.size());
   for (size_t i = 0; i < points.size(); ++i) {
     const IdgModelPoint& p = points[i];
     if (p.pol < 0 || p.pol >= settings_.npol || p.index < 0 || p.index >= plane)
       throw UsageError("IDG model point " + std::to_string(i) + " lies outside the " +
                        std::to_string(settings_.npol) + " planes of " +
                        std::to_string(settings_.grid_size) + " x " + std::to_string(settings_.grid_size));
-    order[i] = i;
   }
-  const auto key = [&](size_t i) { return std::make_pair(points[i].pol, points[i].index); };
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
-  for (size_t i : order) {
-    if (!merged.empty() && merged.back().pol == points[i].pol && merged.back().index == points[i].index)
-      merged.back().value += points[i].value;
+  // One point per pixel, summed in the caller's order (a stable sort keeps it), so every
+  // engine sees the same values.
+  std::vector<IdgModelPoint> sorted = points, merged;
+  const auto key = [](const IdgModelPoint& p) { return std::make_pair(p.pol, p.index); };
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [&](const IdgModelPoint& a, const IdgModelPoint& b) { return key(a) < key(b); });
+  for (const IdgModelPoint& p : sorted) {
+    if (!merged.empty() && key(merged.back()) == key(p))
+      merged.back().value += p.value;
     else
-      merged.push_back(points[i]);
+      merged.push_back(p);
   }
   subtract_held_model_points(merged);
 }

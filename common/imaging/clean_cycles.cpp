@@ -34,10 +34,9 @@ CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage&
                      : make_cpu_minor_cycle(psf_plane, n, threads);
   r.residual = real_plane(dirty);
   r.model.assign(size_t(n) * n, 0.0f);
-  std::vector<float> delta(size_t(n) * n);
+  std::vector<float> delta(size_t(n) * n, 0.0f);  // a minor cycle's components; 0 elsewhere
   std::vector<IdgModelPoint> components;
   while (r.components < s.niter) {
-    std::fill(delta.begin(), delta.end(), 0.0f);
     const MinorCycle cycle = minor->run(r.residual, s, s.niter - r.components, delta);
     if (cycle.components == 0) break;  // the peak is below the threshold
     r.components += cycle.components;
@@ -49,6 +48,7 @@ CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage&
       if (delta[i] == 0.0f) continue;
       components.push_back({0, int64_t(i), {delta[i], 0.0f}});
       r.model[i] += delta[i];
+      delta[i] = 0.0f;  // ready for the next minor cycle
     }
     engine.subtract_held_points(components);
     engine.grid_held_real(0, r.residual);
