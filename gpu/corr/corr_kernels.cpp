@@ -29,8 +29,8 @@ void launch_correlator(CorrPrecision precision, const CorrChunkArgs& args, cudaS
 
 std::string correlator_kernel_text(CorrPrecision precision, int nrecv) {
   if (precision == CorrPrecision::fp32)
-    return "fp32 FFMA, " + std::to_string(fp32_correlator_tile()) +
-           "-receiver tiles, 8x4 pairs a thread (diagonal tiles 16-row triangles)";
+    return "fp32 FFMA, 3 a complex product (Gauss), " + std::to_string(fp32_correlator_tile()) +
+           "-receiver tiles, 8x4 pairs a thread (diagonal tiles in five 16x32 jobs)";
   const int tile = tensor_correlator_tile(nrecv);
   if (use_wgmma_correlator(nrecv))
     return std::string(precision == CorrPrecision::int8

@@ -102,6 +102,10 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& settings,
                 limits.copy_bytes_per_s * 1e-9, int8_peak * 1e-12);
   notes.push_back(line);
   notes.push_back("# corr: peaks: " + peaks.source);
+  notes.push_back(
+      "# corr: fp32 sums Gauss's three real products a complex one (3 FFMA, not 4), so its useful "
+      "rate (8 ops a complex multiply-add, as for the other paths) may pass what four products "
+      "could reach: its FFMAs do 3/4 of the useful ops");
   std::string text = "# corr: kernels:";
   for (const std::string& k : kernels) text += " " + k + ";";
   notes.push_back(text);
