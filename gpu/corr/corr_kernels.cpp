@@ -33,11 +33,9 @@ std::string correlator_kernel_text(CorrPrecision precision, int nrecv) {
            "-receiver tiles, 8x4 pairs a thread (diagonal tiles in five 16x32 jobs)";
   const int tile = tensor_correlator_tile(nrecv);
   if (use_wgmma_correlator(nrecv))
-    return std::string(precision == CorrPrecision::int8
-                           ? "int8 wgmma m64n128k32, " + std::to_string(tile) +
-                                 "-receiver tiles, a block of two warpgroups a tile"
-                           : "fp16 wgmma m64n128k16, " + std::to_string(tile) +
-                                 "-receiver tiles, a block of one warpgroup a half tile") +
+    return std::string(precision == CorrPrecision::int8 ? "int8 wgmma m64n128k32, "
+                                                        : "fp16 wgmma m64n128k16, ") +
+           std::to_string(tile) + "-receiver tiles, a block of two warpgroups a tile" +
            ", rows staged by the tensor memory accelerator, A turned by i in registers" +
            (nrecv <= tile ? ", the diagonal's lower half n64 (one tile)" : "");
   return std::string(precision == CorrPrecision::int8 ? "int8 mma.sync m16n8k32"

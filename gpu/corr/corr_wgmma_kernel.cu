@@ -14,15 +14,13 @@
 // stage's copies (boxes of 64 rows, swizzled on the way) and a barrier per slot counts their
 // bytes in. With every thread copying 16-byte pieces (cp.async) instead, the copies' queues held
 // the warps up: int8 at 1024 stations 43-44 % of the dense peak against 48 %, fp16 53 against
-// 56-57 %, on an H100. Two layouts (WgLayout), each the faster for its type on an H100:
-// - int8: a block of two warpgroups owns the tile, so that both read the same 128 column rows
-//   (B) from shared memory: a stage loads 32 KB for 16 products (16 KB on the diagonal, where
-//   the rows are the columns), and each stage's products are left running while the next one
-//   is staged, as one block fills an SM (41 % of the dense peak at 1024 stations against 38 %
-//   with the fp16 layout; 68 % against 63 % of the memory roofline at 64 stations).
-// - fp16: a block of one warpgroup owns half a tile, and two blocks share an SM, one block's
-//   products running while the other waits at its barrier (52 % against 48 % with the int8
-//   layout).
+// 56-57 %, on an H100.
+// A block of two warpgroups owns a tile, so that both read the same 128 column rows (B) from
+// shared memory: a stage loads 32 KB for 16 products (16 KB on the diagonal, where the rows are
+// the columns), and each stage's products are left running while the next one is staged, as one
+// block fills an SM. (With the copies by every thread, fp16 ran faster as blocks of one
+// warpgroup, two an SM; with the tensor copies this layout takes fp16 at 64 stations from 0.81
+// to 0.70 ms on an H200, and is as fast from 256 stations on.)
 //
 // Built only for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL); elsewhere the kernel is empty and
 // wgmma_correlator_available() says no, so the mma.sync kernels run.
@@ -53,20 +51,13 @@ constexpr int kTile = 128;
 constexpr int kRows = 64;  // of the tile, per warpgroup
 [[maybe_unused]] constexpr int kBBytes = kTile * kStageBytes;
 
-// A block of WG warpgroups (1 or 2) and how it runs.
-template <int WG>
-struct WgLayout {
-  static constexpr int kThreads = 128 * WG;
-  static constexpr int kBlocksPerTile = 2 / WG;
-  static constexpr int kBlocksPerSm = 2 / WG;
-  static constexpr int kStages = WG == 2 ? 6 : 4;
-  static constexpr int kInFlight = WG == 2 ? 1 : 0;  // stages of products left running
-  // A slot: the tile's 128 column rows (B), then the block's rows (A; off the diagonal only).
-  static constexpr int kSlotBytes = (kTile + WG * kRows) * kStageBytes;
-  // Slots start on 1024-byte boundaries (the swizzle's period): the slack aligns the first.
-  // Each slot's barrier (8 bytes) follows the slots.
-  static constexpr int kSmemBytes = kStages * kSlotBytes + kStages * 8 + 1024;
-};
+constexpr int kThreads = 256;  // two warpgroups
+constexpr int kStages = 6;
+// A slot: the tile's 128 column rows (B), then its 128 rows (A; off the diagonal only).
+constexpr int kSlotBytes = 2 * kTile * kStageBytes;
+// Slots start on 1024-byte boundaries (the swizzle's period): the slack aligns the first.
+// Each slot's barrier (8 bytes) follows the slots.
+constexpr int kSmemBytes = kStages * kSlotBytes + kStages * 8 + 1024;
 
 [[maybe_unused]] __device__ inline uint32_t swizzled(int row, int chunk) {
   return uint32_t(row * kStageBytes + ((chunk ^ (row & 7)) << 4));
@@ -205,7 +196,6 @@ struct WgInt8 {
   static constexpr int kElementBytes = 1;
   // Bytes (re0, im0, re1, im1) -> (~im0, re0, ~im1, re1).
   __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, ~x, 0x2705); }
-  static constexpr int kWarpgroups = 2;
   __device__ static void mma(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
     wgmma_int8(d, a, desc);
   }
@@ -226,7 +216,6 @@ struct WgHalf {
   static constexpr int kElementBytes = 2;
   // Halves (re, im) -> (im, -re).
   __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, 0, 0x1032) ^ 0x80000000u; }
-  static constexpr int kWarpgroups = 1;
   __device__ static void mma(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
     wgmma_half(d, a, desc);
   }
@@ -242,11 +231,9 @@ struct WgHalf {
 };
 #else
 struct WgInt8 {
-  static constexpr int kWarpgroups = 2;
   static constexpr int kElementBytes = 1;
 };
 struct WgHalf {
-  static constexpr int kWarpgroups = 1;
   static constexpr int kElementBytes = 2;
 };
 #endif
@@ -254,36 +241,31 @@ struct WgHalf {
 // Each thread 128 sums of its warpgroup's 64 rows x 128 columns, about 230 registers.
 // SkipBelow: the lower half of a tile on the diagonal takes only its last 64 columns (see
 // lower_diagonal below).
-template <class W, bool SkipBelow, class L = WgLayout<W::kWarpgroups>>
-__global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
+template <class W, bool SkipBelow>
+__global__ void __launch_bounds__(kThreads, 1)
     wgmma_correlate_kernel(CorrChunkArgs args, const __grid_constant__ CUtensorMap rows_map) {
 #ifdef RAPT_CORR_WGMMA
   extern __shared__ __align__(128) uint8_t smem[];
   const uint32_t smem_base = (uint32_t(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
 
   const int npol = args.npol, nrecv = args.nant * npol, pol_shift = npol - 1;
-  constexpr int kStages = L::kStages, kSlotBytes = L::kSlotBytes;
   int bi, bj;
-  tile_of(int(blockIdx.x) / L::kBlocksPerTile, bi, bj);
-  const int wg = int(threadIdx.x >> 7);                                 // of the block
-  const int block_half = int(blockIdx.x) % L::kBlocksPerTile;            // of the tile
-  const int half = block_half + wg;  // this warpgroup's half of the tile (one term is 0)
+  tile_of(int(blockIdx.x), bi, bj);
+  const int half = int(threadIdx.x >> 7);  // this warpgroup's half of the tile
   const bool diagonal = bi == bj;
   // The lower half of a tile on the diagonal: its first 64 columns are below the diagonal, so
   // its products take only the last 64 (n64, into the first 32 sums of each part).
   const bool lower_diagonal = SkipBelow && diagonal && half == 1;
-  const int block_row0 = bi * kTile + block_half * kRows, row0 = bi * kTile + half * kRows;
-  const int col0 = bj * kTile;
-  if (L::kBlocksPerTile == 2 && row0 >= nrecv) return;  // the whole block: rows past the end
-  // In a block of two, the lower warpgroup of the last tile row may have only rows past the
-  // end: it multiplies (copies of the last row) with the other, as the products must be
-  // issued by whole warpgroups in step with the barriers, and writes nothing.
+  const int tile_row0 = bi * kTile, row0 = tile_row0 + half * kRows, col0 = bj * kTile;
+  // The lower warpgroup of the last tile row may have only rows past the end: it multiplies
+  // (rows past the end) with the other, as the products must be issued by whole warpgroups in
+  // step with the barriers, and writes nothing.
   const bool rows_here = row0 < nrecv;
   const int64_t row_bytes = args.tpad * 2 * W::kElementBytes;
   const int nstages = int(row_bytes / kStageBytes);
 
   // One thread issues a stage's copies: B (the tile's 128 column rows) and, off the diagonal,
-  // A (the block's rows), boxes of 64 rows. Rows past the end are the next channel's, or zero
+  // A (the tile's 128 rows), boxes of 64 rows. Rows past the end are the next channel's, or zero
   // past the last (their products are never written).
   const uint32_t bars = smem_base + kStages * kSlotBytes;
   const int chan_row = int(blockIdx.y) * nrecv;
@@ -291,15 +273,15 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
     if (threadIdx.x != 0) return;
     const uint32_t dst = smem_base + slot * kSlotBytes, bar = bars + slot * 8;
     const int x = stage * kStageBytes;
-    barrier_expect(bar, (kTile + (diagonal ? 0 : W::kWarpgroups * kRows)) * kStageBytes);
+    barrier_expect(bar, (diagonal ? kTile : 2 * kTile) * kStageBytes);
 #pragma unroll
     for (int h = 0; h < kTile / kRows; ++h)
       tensor_copy(dst + h * kRows * kStageBytes, &rows_map, x, chan_row + col0 + h * kRows, bar);
     if (diagonal) return;
 #pragma unroll
-    for (int h = 0; h < W::kWarpgroups; ++h)
+    for (int h = 0; h < kTile / kRows; ++h)
       tensor_copy(dst + kBBytes + h * kRows * kStageBytes, &rows_map, x,
-                  chan_row + block_row0 + h * kRows, bar);
+                  chan_row + tile_row0 + h * kRows, bar);
   };
   if (threadIdx.x == 0) {
 #pragma unroll
@@ -315,20 +297,20 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
   for (int k = 0; k < 64; ++k) re[k] = im[k] = Acc(0);
 
   // This lane's ldmatrix row at each step: its warp's 16 rows, two 16-byte chunks of the step.
-  // A is its warpgroup's rows of the block's A rows, or of B on the diagonal, rows half * 64 on
+  // A is its warpgroup's rows of the tile's A rows, or of B on the diagonal, rows half * 64 on
   // (a multiple of 8: the same swizzle).
   const uint32_t a_offset = diagonal ? uint32_t(half * kRows * kStageBytes)
-                                     : uint32_t(kBBytes + wg * kRows * kStageBytes);
+                                     : uint32_t(kBBytes + half * kRows * kStageBytes);
   uint32_t a_at[4];
 #pragma unroll
   for (int step = 0; step < 4; ++step)
     a_at[step] = a_offset + swizzled(wq * 16 + (lane & 7) + ((lane >> 3) & 1) * 8,
                                      step * 2 + (lane >> 4));
 
-  // Stages are loaded kAhead ahead, into the slot of the stage 1 + kInFlight before: the
-  // barrier at the top of a stage is passed once every thread has seen that stage's products
-  // finish.
-  constexpr int kAhead = kStages - 1 - L::kInFlight;
+  // Stages are loaded kAhead ahead, into the slot of the stage two before (one stage's
+  // products are left running): the barrier at the top of a stage is passed once every thread
+  // has seen the products of the stage before the last finish.
+  constexpr int kAhead = kStages - 2;
 #pragma unroll
   for (int s = 0; s < kAhead; ++s)
     if (s < nstages) load_stage(s, s);
@@ -367,13 +349,7 @@ __global__ void __launch_bounds__(L::kThreads, L::kBlocksPerSm)
     wgmma_commit();
   };
   auto main_loop = [&](auto lower) {
-    if constexpr (L::kInFlight == 0) {
-      for (int stage = 0; stage < nstages; ++stage) {
-        uint32_t a[4][4], turned[4][4];
-        start_stage(lower, stage, a, turned);
-        wgmma_wait<0>();
-      }
-    } else {
+    {
       // Each stage's products are left running while the previous stage's are waited for, so
       // that the tensor cores always have the next group queued. A (and A turned) alternate
       // between two register sets, `cur` for this stage's products and `prev` for the ones
@@ -481,16 +457,15 @@ CUtensorMap packed_rows_map(const CorrChunkArgs& args, int element_bytes) {
 
 template <class W>
 void launch_wgmma(const CorrChunkArgs& args, cudaStream_t stream) {
-  using L = WgLayout<W::kWarpgroups>;
   const int side = (args.nant * args.npol + kTile - 1) / kTile;
   // Skipping below the diagonal pays where one tile holds every receiver (up to 64
   // dual-polarisation stations, bound by memory: int8 76 -> 78-80 % of the roofline, fp16 83 ->
   // 87-88 % on an H100); with more tiles the int8 products ran 2-3 % slower with it.
   const auto kernel = side == 1 ? wgmma_correlate_kernel<W, true> : wgmma_correlate_kernel<W, false>;
-  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(L::kSmemBytes),
+  cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(kSmemBytes),
                                     "wgmma correlator");
-  const dim3 grid(unsigned(side * (side + 1) / 2 * L::kBlocksPerTile), unsigned(args.nchan));
-  kernel<<<grid, L::kThreads, L::kSmemBytes, stream>>>(args,
+  const dim3 grid(unsigned(side * (side + 1) / 2), unsigned(args.nchan));
+  kernel<<<grid, kThreads, kSmemBytes, stream>>>(args,
                                                       packed_rows_map(args, W::kElementBytes));
   RAPT_CUDA_CHECK_LAUNCH("wgmma correlator");
 }
