@@ -348,36 +348,33 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     wgmma_commit();
   };
+  // Each stage's products are left running while the previous stage's are waited for, so that
+  // the tensor cores always have the next group queued. A (and A turned) alternate between two
+  // register sets, `cur` for this stage's products and `prev` for the ones still running.
   auto main_loop = [&](auto lower) {
-    {
-      // Each stage's products are left running while the previous stage's are waited for, so
-      // that the tensor cores always have the next group queued. A (and A turned) alternate
-      // between two register sets, `cur` for this stage's products and `prev` for the ones
-      // still running.
-      auto run_stage = [&](int stage, uint32_t (&cur)[4][4], uint32_t (&cur_turned)[4][4],
-                           const uint32_t (&prev)[4][4], const uint32_t (&prev_turned)[4][4]) {
-        start_stage(lower, stage, cur, cur_turned);
-        wgmma_wait<1>();  // the previous stage's products are done
-        hold(prev);
-        hold(prev_turned);
-      };
-      uint32_t a0[4][4], t0[4][4], a1[4][4], t1[4][4];
+    auto run_stage = [&](int stage, uint32_t (&cur)[4][4], uint32_t (&cur_turned)[4][4],
+                         const uint32_t (&prev)[4][4], const uint32_t (&prev_turned)[4][4]) {
+      start_stage(lower, stage, cur, cur_turned);
+      wgmma_wait<1>();  // the previous stage's products are done
+      hold(prev);
+      hold(prev_turned);
+    };
+    uint32_t a0[4][4], t0[4][4], a1[4][4], t1[4][4];
 #pragma unroll
-      for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 4; ++i)
 #pragma unroll
-        for (int k = 0; k < 4; ++k) a1[i][k] = t1[i][k] = 0;  // `prev` of the first stage
-      int stage = 0;
-      for (; stage + 1 < nstages; stage += 2) {
-        run_stage(stage, a0, t0, a1, t1);
-        run_stage(stage + 1, a1, t1, a0, t0);
-      }
-      if (stage < nstages) run_stage(stage, a0, t0, a1, t1);
-      wgmma_wait<0>();
-      hold(a0);
-      hold(t0);
-      hold(a1);
-      hold(t1);
+      for (int k = 0; k < 4; ++k) a1[i][k] = t1[i][k] = 0;  // `prev` of the first stage
+    int stage = 0;
+    for (; stage + 1 < nstages; stage += 2) {
+      run_stage(stage, a0, t0, a1, t1);
+      run_stage(stage + 1, a1, t1, a0, t0);
     }
+    if (stage < nstages) run_stage(stage, a0, t0, a1, t1);
+    wgmma_wait<0>();
+    hold(a0);
+    hold(t0);
+    hold(a1);
+    hold(t1);
   };
   if (lower_diagonal)
     main_loop(std::integral_constant<bool, true>());
