@@ -11,10 +11,13 @@
 // warpgroup owns the upper or lower 64 rows of one: two m64n128 products (real and imaginary)
 // per 32 bytes of each row, into 128 sums per thread. Rows are staged a stage (128 bytes of each
 // row) at a time, several stages ahead, by the tensor memory accelerator: one thread issues a
-// stage's copies (boxes of 64 rows, swizzled on the way) and a barrier per slot counts their
-// bytes in. With every thread copying 16-byte pieces (cp.async) instead, the copies' queues held
-// the warps up: int8 at 1024 stations 43-44 % of the dense peak against 48 %, fp16 53 against
-// 56-57 %, on an H100.
+// stage's copies (boxes of 64 rows, swizzled on the way), a barrier per slot counts their bytes
+// in, and another says when both warpgroups' products of the slot have ended, so that the
+// warpgroups never wait for each other at a block barrier. With every thread copying 16-byte
+// pieces (cp.async) instead, the copies' queues held the warps up: int8 at 1024 stations 43-44 %
+// of the dense peak against 48 %, fp16 53 against 56-57 %, on an H100; the block barrier at
+// every stage (in place of the second barrier) then cost int8 48 against 52 %, fp16 57
+// against 60 %.
 // A block of two warpgroups owns a tile, so that both read the same 128 column rows (B) from
 // shared memory: a stage loads 32 KB for 16 products (16 KB on the diagonal, where the rows are
 // the columns), and each stage's products are left running while the next one is staged, as one
@@ -56,8 +59,8 @@ constexpr int kStages = 6;
 // A slot: the tile's 128 column rows (B), then its 128 rows (A; off the diagonal only).
 constexpr int kSlotBytes = 2 * kTile * kStageBytes;
 // Slots start on 1024-byte boundaries (the swizzle's period): the slack aligns the first.
-// Each slot's barrier (8 bytes) follows the slots.
-constexpr int kSmemBytes = kStages * kSlotBytes + kStages * 8 + 1024;
+// Each slot's two barriers (8 bytes each: its rows are in, its rows are free) follow the slots.
+constexpr int kSmemBytes = kStages * kSlotBytes + kStages * 16 + 1024;
 
 [[maybe_unused]] __device__ inline uint32_t swizzled(int row, int chunk) {
   return uint32_t(row * kStageBytes + ((chunk ^ (row & 7)) << 4));
@@ -95,8 +98,11 @@ __device__ inline void hold(const uint32_t (&r)[4][4]) {
 }
 // A slot's barrier: armed by the thread that issues the slot's tensor copies with the bytes
 // they bring, passed (its phase flips) once they have all landed.
-__device__ inline void barrier_init(uint32_t bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar) : "memory");
+__device__ inline void barrier_init(uint32_t bar, int arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(arrivals) : "memory");
+}
+__device__ inline void barrier_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
 __device__ inline void barrier_init_fence() {
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -259,7 +265,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tile_row0 = bi * kTile, row0 = tile_row0 + half * kRows, col0 = bj * kTile;
   // The lower warpgroup of the last tile row may have only rows past the end: it multiplies
   // (rows past the end) with the other, as the products must be issued by whole warpgroups in
-  // step with the barriers, and writes nothing.
+  // step with the slots' barriers, and writes nothing.
   const bool rows_here = row0 < nrecv;
   const int64_t row_bytes = args.tpad * 2 * W::kElementBytes;
   const int nstages = int(row_bytes / kStageBytes);
@@ -267,7 +273,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   // One thread issues a stage's copies: B (the tile's 128 column rows) and, off the diagonal,
   // A (the tile's 128 rows), boxes of 64 rows. Rows past the end are the next channel's, or zero
   // past the last (their products are never written).
-  const uint32_t bars = smem_base + kStages * kSlotBytes;
+  // full: a slot's rows are in (the copies' bytes counted); empty: both warpgroups' products of
+  // the slot have ended (one arrival from each).
+  const uint32_t bars = smem_base + kStages * kSlotBytes, empty_bars = bars + kStages * 8;
   const int chan_row = int(blockIdx.y) * nrecv;
   auto load_stage = [&](int slot, int stage) {
     if (threadIdx.x != 0) return;
@@ -285,7 +293,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   };
   if (threadIdx.x == 0) {
 #pragma unroll
-    for (int k = 0; k < kStages; ++k) barrier_init(bars + k * 8);
+    for (int k = 0; k < kStages; ++k) {
+      barrier_init(bars + k * 8, 1);
+      barrier_init(empty_bars + k * 8, 2);
+    }
     barrier_init_fence();
   }
   __syncthreads();
@@ -308,8 +319,9 @@ __global__ void __launch_bounds__(kThreads, 1)
                                      step * 2 + (lane >> 4));
 
   // Stages are loaded kAhead ahead, into the slot of the stage two before (one stage's
-  // products are left running): the barrier at the top of a stage is passed once every thread
-  // has seen the products of the stage before the last finish.
+  // products are left running), once both warpgroups have said that slot's products ended: the
+  // warpgroups do not wait for each other at every stage, only the copying thread waits for a
+  // warpgroup two stages behind.
   constexpr int kAhead = kStages - 2;
 #pragma unroll
   for (int s = 0; s < kAhead; ++s)
@@ -320,9 +332,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   // the products' accumulators keep their registers without a branch between stages).
   auto start_stage = [&](auto lower, int stage, uint32_t (&a)[4][4], uint32_t (&turned)[4][4]) {
     barrier_wait(bars + (stage % kStages) * 8, uint32_t(stage / kStages) & 1u);
-    __syncthreads();  // stage `stage` is in; the products of the slot loaded next have ended
     const int next = stage + kAhead;
-    if (next < nstages) load_stage(next % kStages, next);
+    if (threadIdx.x == 0 && next < nstages) {
+      if (next >= kStages)  // the slot's last stage, next - kStages, must have ended everywhere
+        barrier_wait(empty_bars + (next % kStages) * 8, uint32_t(next / kStages - 1) & 1u);
+      load_stage(next % kStages, next);
+    }
     const uint32_t slot = smem_base + (stage % kStages) * kSlotBytes;
 #pragma unroll
     for (int step = 0; step < 4; ++step) {
@@ -358,6 +373,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       wgmma_wait<1>();  // the previous stage's products are done
       hold(prev);
       hold(prev_turned);
+      if (stage > 0 && (threadIdx.x & 127) == 0)  // this warpgroup is done with that slot
+        barrier_arrive(empty_bars + ((stage - 1) % kStages) * 8);
     };
     uint32_t a0[4][4], t0[4][4], a1[4][4], t1[4][4];
 #pragma unroll
