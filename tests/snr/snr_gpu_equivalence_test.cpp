@@ -33,8 +33,10 @@ std::vector<float> test_series(int nseries, int64_t length) {
   std::vector<float> all;
   for (int s = 0; s < nseries; ++s) {
     std::vector<float> x = testing::gaussian_noise(length, 900 + uint64_t(s));
+    // 20 pulses up to 300 samples wide, 4900 samples apart where the series is long enough.
+    const int64_t spacing = std::min<int64_t>(4900, (length - 1000 - 300 - nseries) / 20);
     for (int k = 0; k < 20; ++k)
-      testing::add_boxcar_pulse(x, 1000 + k * 4900 + s, 1 + (k * 17) % 300, 1.0f + k * 0.3f);
+      testing::add_boxcar_pulse(x, 1000 + k * spacing + s, 1 + (k * 17) % 300, 1.0f + k * 0.3f);
     x[0] += 12.0f;                       // pulses at both ends: zeros outside the series
     x[size_t(length - 1)] += 12.0f;
     all.insert(all.end(), x.begin(), x.end());
