@@ -17,7 +17,9 @@
 // 16-31 x 32-63, 32-47 x 32-63) over all samples, and the fifth (the blocks at 16-31 x 16-31 and
 // 48-63 x 48-63) over every fourth pair of samples, its four parts added through shared memory
 // at the end: every warp has the same work (2.5 blocks), so none waits at the stage barriers.
-// Rows are staged by cp.async, 16 samples a stage, several stages ahead.
+// Rows are staged by cp.async, 16 samples a stage, several stages ahead. The loops over a
+// stage's pairs of samples are unrolled twice (206 registers, nothing spilled): on an H100 the
+// seed case took 5.07 ms against 5.24 unrolled once, and 6.04 unrolled fully.
 #include <cstdint>
 
 #include "../cuda/cuda_check.hpp"
@@ -184,10 +186,10 @@ __global__ void __launch_bounds__(kThreads, C::kMinBlocks)
       // into [4..7][0..1] and [4..7][2..3], on this warp's quarter of the pairs.
       const uint8_t* a_rows = tile_rows + (wrow + ty) * kPitch;
       const uint8_t* b_rows = tile_rows + (wcol + tx) * kPitch;
-#pragma unroll 1
+#pragma unroll 2
       for (int pair = 0; pair < kPairs; ++pair)
         gauss_pair<4, 4, 0, 0, kPitch>(a_rows, b_rows, pair, s);
-#pragma unroll 1
+#pragma unroll 2
       for (int pair = warp; pair < kPairs; pair += 4) {
         gauss_pair<4, 2, 4, 0, kPitch>(tile_rows + (16 + ty) * kPitch,
                                        tile_rows + (16 + tx) * kPitch, pair, s);
@@ -197,7 +199,7 @@ __global__ void __launch_bounds__(kThreads, C::kMinBlocks)
     } else {
       const uint8_t* a_rows = tile_rows + (wrow + ty) * kPitch;
       const uint8_t* b_rows = tile_rows + kRegionBytes + (wcol + tx) * kPitch;
-#pragma unroll 1
+#pragma unroll 2
       for (int pair = 0; pair < kPairs; ++pair)
         gauss_pair<8, 4, 0, 0, kPitch>(a_rows, b_rows, pair, s);
     }
