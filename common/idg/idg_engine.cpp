@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "cli/errors.hpp"
-#include "dedisp/parallel_for.hpp"
 #include "idg/idg_gpu_factory.hpp"
 #include "idg/idg_host_passes.hpp"
 
@@ -222,9 +221,8 @@ void IdgEngine::subtract_held_model(const IdgImage& model) {
     held_view_.vis = held_residuals_.data();
   }
   std::complex<float>* residual = held_residuals_.data();
-  constexpr size_t kBlock = size_t(1) << 16;
-  parallel_for(host_threads_, (count + kBlock - 1) / kBlock, [&](size_t b, int) {
-    for (size_t i = b * kBlock; i < std::min(count, (b + 1) * kBlock); ++i) residual[i] -= predicted[i];
+  idg_for_blocks(count, host_threads_, [&](size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i) residual[i] -= predicted[i];
   });
 }
 
@@ -241,9 +239,8 @@ void IdgEngine::grid_held_real_plane(int pol, std::vector<float>& plane) {
   size_image(image);
   grid_held_image(false, image);
   const std::complex<float>* from = image.plane(pol);
-  constexpr size_t kBlock = size_t(1) << 16;
-  parallel_for(host_threads_, (plane.size() + kBlock - 1) / kBlock, [&](size_t b, int) {
-    for (size_t i = b * kBlock; i < std::min(plane.size(), (b + 1) * kBlock); ++i) plane[i] = from[i].real();
+  idg_for_blocks(plane.size(), host_threads_, [&](size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i) plane[i] = from[i].real();
   });
 }
 

@@ -12,8 +12,7 @@
 namespace rapt {
 namespace {
 
-constexpr size_t kBlockValues = size_t(1) << 18;  // values per work item of the image passes
-constexpr size_t kBlockRows = 2048;               // rows per work item of the row passes
+constexpr size_t kBlockRows = 2048;  // rows per work item of the row passes
 
 // Subgrids are visited in groups of kGroup, a group's subgrids in lock step: time step t of
 // each, then t + 1. Sorted by their first input row, the subgrids of a group are those of
@@ -244,10 +243,8 @@ void idg_zero_unplanned(const IdgPlan& plan, const IdgVisibilities& vis, int thr
   // planned[row][chan]: 1 where a subgrid covers it. Subgrids of one plan cover disjoint cells,
   // but a plan made by hand may not: the marks are atomic.
   std::unique_ptr<std::atomic<uint8_t>[]> planned(new std::atomic<uint8_t>[cells]);
-  const size_t blocks = (cells + kBlockValues - 1) / kBlockValues;
-  parallel_for(threads, blocks, [&](size_t b, int) {
-    for (size_t i = b * kBlockValues; i < std::min(cells, (b + 1) * kBlockValues); ++i)
-      planned[i].store(0, std::memory_order_relaxed);
+  idg_for_blocks(cells, threads, [&](size_t first, size_t last) {
+    for (size_t i = first; i < last; ++i) planned[i].store(0, std::memory_order_relaxed);
   });
   parallel_for(threads, plan.subgrids.size(), [&](size_t s, int) {
     const IdgSubgrid& sub = plan.subgrids[s];
@@ -271,15 +268,13 @@ void idg_zero_unplanned(const IdgPlan& plan, const IdgVisibilities& vis, int thr
 }
 
 void idg_fill_zero(std::complex<float>* values, size_t count, int threads) {
-  parallel_for(threads, (count + kBlockValues - 1) / kBlockValues, [&](size_t b, int) {
-    const size_t first = b * kBlockValues, last = std::min(count, first + kBlockValues);
+  idg_for_blocks(count, threads, [&](size_t first, size_t last) {
     std::fill(values + first, values + last, std::complex<float>(0.0f, 0.0f));
   });
 }
 
 void idg_scale(std::complex<float>* values, size_t count, float scale, int threads) {
-  parallel_for(threads, (count + kBlockValues - 1) / kBlockValues, [&](size_t b, int) {
-    const size_t first = b * kBlockValues, last = std::min(count, first + kBlockValues);
+  idg_for_blocks(count, threads, [&](size_t first, size_t last) {
     for (size_t i = first; i < last; ++i) values[i] *= scale;
   });
 }
@@ -288,8 +283,7 @@ namespace {
 
 template <typename T>
 void copy_in_blocks(const T* from, T* to, size_t count, int threads) {
-  parallel_for(threads, (count + kBlockValues - 1) / kBlockValues, [&](size_t b, int) {
-    const size_t first = b * kBlockValues, last = std::min(count, first + kBlockValues);
+  idg_for_blocks(count, threads, [&](size_t first, size_t last) {
     std::copy(from + first, from + last, to + first);
   });
 }
@@ -306,8 +300,7 @@ void idg_copy(const float* from, float* to, size_t count, int threads) {
 
 void idg_copy_scaled(const std::complex<float>* from, std::complex<float>* to, size_t count,
                      float scale, int threads) {
-  parallel_for(threads, (count + kBlockValues - 1) / kBlockValues, [&](size_t b, int) {
-    const size_t first = b * kBlockValues, last = std::min(count, first + kBlockValues);
+  idg_for_blocks(count, threads, [&](size_t first, size_t last) {
     for (size_t i = first; i < last; ++i) {
       std::complex<float> value = from[i];
       value *= scale;

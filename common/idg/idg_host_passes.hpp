@@ -6,10 +6,12 @@
 // step, not per value. Every result is independent of the thread count: sums are in double,
 // per subgrid in time-then-channel order and then over the subgrids in plan order.
 #pragma once
+#include <algorithm>
 #include <complex>
 #include <cstddef>
 #include <vector>
 
+#include "dedisp/parallel_for.hpp"
 #include "idg/idg_plan.hpp"
 
 namespace rapt {
@@ -48,6 +50,15 @@ void idg_unpack_subgrids(const IdgPlan& plan, const IdgVisibilities& vis, const 
 // that no subgrid of `plan` covers (the values a degridder leaves alone).
 void idg_zero_unplanned(const IdgPlan& plan, const IdgVisibilities& vis, int threads,
                         std::complex<float>* predicted);
+
+// fn(first, last) for blocks [first, last) of [0, count), on up to `threads` threads: the
+// whole-image and whole-array passes.
+template <typename Fn>
+void idg_for_blocks(size_t count, int threads, Fn&& fn) {
+  constexpr size_t kBlock = size_t(1) << 18;  // values per work item
+  parallel_for(threads, (count + kBlock - 1) / kBlock,
+               [&](size_t b, int) { fn(b * kBlock, std::min(count, (b + 1) * kBlock)); });
+}
 
 // values[0, count) = 0, values[0, count) *= scale, to[0, count) = from[0, count) (complex or
 // real values) and to[0, count) = from[0, count) * scale (the same float products as a copy
