@@ -89,7 +89,7 @@ void check_channel(const CorrelatorShape& s, int64_t nsamples, const void* host,
                              cudaMemcpyDeviceToHost));
   auto gpu_value = [&](size_t k) -> std::complex<double> {
     if (s.precision == CorrPrecision::int8) {
-      const auto* v = reinterpret_cast<const long long*>(sums.data());
+      const auto* v = reinterpret_cast<const int32_t*>(sums.data());
       return {double(v[2 * k]), double(v[2 * k + 1])};
     }
     const auto* v = reinterpret_cast<const float*>(sums.data());

@@ -1,5 +1,5 @@
 // Device helpers shared by the correlator's kernels: asynchronous copies into shared memory,
-// the tile a block owns, the index of a baseline.
+// the tile a block owns, the index of a baseline, an int8 sum's addition.
 #pragma once
 #include <cstdint>
 
@@ -24,6 +24,13 @@ __device__ inline void tile_of(int k, int& bi, int& bj) {
   while (j * (j + 1) / 2 > k) --j;
   bj = j;
   bi = k - j * (j + 1) / 2;
+}
+
+// An int8 visibility sum (an int32 pair) plus a launch's products. Added modulo 2^32: a step
+// may pass int32's range where the sum itself cannot, as a sum holds at most kInt8SafeSamples
+// samples (corr_kernels.hpp).
+__device__ inline int2 int8_sum_added(int2 v, int re, unsigned im) {
+  return make_int2(int(unsigned(v.x) + unsigned(re)), int(unsigned(v.y) + im));
 }
 
 __device__ inline int64_t device_baseline_index(int a1, int a2) {

@@ -6,10 +6,13 @@
 // engine moves it to the GPU on one stream while the kernel of the previous chunk runs on
 // another; the kernel adds the chunk's products to the sums, which stay on the GPU until take()
 // (the first chunk of an integration stores them instead: its sums need not be read).
+// int8 sums are int32 pairs, exact up to kInt8SafeSamples samples: an integration that would
+// pass that adds them into 64-bit sums (kept on the GPU as well) and starts them again.
 // So the host packs chunk k + 1 while chunk k crosses the bus and chunk k - 1 is correlated.
 // accumulate() returns once its last chunk is packed and queued; take() waits for the GPU.
 #include <algorithm>
 #include <complex>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
@@ -86,12 +89,27 @@ class CudaCorrelator final : public CorrelatorEngine {
       const size_t per_channel = corr_packed_bytes(s.precision, 1, nrecv, chunk.tpad);
       const int channels = int(std::clamp<size_t>(chunk_bytes_ / per_channel, 1,
                                                   size_t(std::min(s.nchan, kMaxLaunchChannels))));
+      if (s.precision == CorrPrecision::int8 && int32_samples_ + chunk.nt > kInt8SafeSamples)
+        widen_sums();
       for (chunk.chan0 = 0; chunk.chan0 < s.nchan; chunk.chan0 += channels) {
         chunk.nchan = std::min(channels, s.nchan - chunk.chan0);
-        correlate_chunk(voltages, nsamples, chunk, !integrating_ && t0 == 0);
+        correlate_chunk(voltages, nsamples, chunk, sums_empty_);
       }
+      sums_empty_ = false;
+      int32_samples_ += chunk.nt;
     }
-    if (nsamples > 0) integrating_ = true;
+  }
+
+  // int8: the int32 sums into the 64-bit sums (made on first use), and the int32 sums start
+  // again.
+  void widen_sums() {
+    if (sums_empty_) return;
+    if (!wide_sums_.size()) wide_sums_ = cuda::DeviceBuffer<uint8_t>(shape().nvis() * 16);
+    widen_int8_sums(sums_.get(), wide_sums_.get(), shape().nvis(), !widened_,
+                    compute_stream_->get());
+    widened_ = true;
+    sums_empty_ = true;
+    int32_samples_ = 0;
   }
 
   // FIRST: the chunk's channels have no sums yet in this integration.
@@ -145,12 +163,25 @@ class CudaCorrelator final : public CorrelatorEngine {
     const cuda::DeviceGuard device(gpu_);
     const size_t n = shape().nvis();
     const cudaStream_t compute = compute_stream_->get();
+    if (widened_) widen_sums();
     // With nothing added since the last reset, no launch has written the sums.
-    if (!integrating_) RAPT_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.size(), compute));
-    integrating_ = false;
-    if (shape().precision == CorrPrecision::int8) {
+    if (sums_empty_ && !widened_)
+      RAPT_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.size(), compute));
+    const bool wide = widened_;
+    sums_empty_ = true;
+    widened_ = false;
+    int32_samples_ = 0;
+    if (wide) {
       std::vector<long long> sums(2 * n);
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(sums.data(), sums_.get(), sums.size() * sizeof(long long),
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(sums.data(), wide_sums_.get(),
+                                      sums.size() * sizeof(long long), cudaMemcpyDeviceToHost,
+                                      compute));
+      compute_stream_->synchronize();
+      for (size_t k = 0; k < n; ++k)
+        visibilities[k] = {double(sums[2 * k]), double(sums[2 * k + 1])};
+    } else if (shape().precision == CorrPrecision::int8) {
+      std::vector<int32_t> sums(2 * n);
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(sums.data(), sums_.get(), sums.size() * sizeof(int32_t),
                                       cudaMemcpyDeviceToHost, compute));
       compute_stream_->synchronize();
       for (size_t k = 0; k < n; ++k)
@@ -170,10 +201,15 @@ class CudaCorrelator final : public CorrelatorEngine {
   std::unique_ptr<cuda::Stream> copy_stream_, compute_stream_;
   std::unique_ptr<ChunkSlot> slots_[2];
   int next_slot_ = 0;
-  cuda::DeviceBuffer<uint8_t> sums_;  // [chan][baseline][p1][p2], longlong2 or float2
-  // Samples have been added since the last reset, so launches add to the sums; until then,
-  // the first launch of each chunk of channels writes them (CorrChunkArgs::first).
-  bool integrating_ = false;
+  cuda::DeviceBuffer<uint8_t> sums_;  // [chan][baseline][p1][p2], int2 (int8) or float2
+  // No launch has written the sums since the last reset (or widening): the next launch of each
+  // chunk of channels writes them rather than adding to them (CorrChunkArgs::first).
+  bool sums_empty_ = true;
+  // int8: samples in the int32 sums, and the 64-bit sums (longlong2), which hold the
+  // integration's earlier samples if `widened_`.
+  int64_t int32_samples_ = 0;
+  cuda::DeviceBuffer<uint8_t> wide_sums_;
+  bool widened_ = false;
   int64_t clamped_ = 0;
 };
 

@@ -32,7 +32,7 @@ constexpr int kStageBytes = 128;  // of each receiver row per pipeline stage: 8 
 
 struct Int8Mma {
   using Acc = int;
-  using Sum = longlong2;
+  using Sum = int2;
   static constexpr int kElementBytes = 1;
   __device__ static void mma(int (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
     asm volatile(
@@ -47,12 +47,9 @@ struct Int8Mma {
   // chunk, added back in add(). |re1 ~im2| <= 127 x 128, so the int32 sums still hold
   // kInt8SafeSamples samples: 65536 (127 x 128 + 127^2) < 2^31.
   __device__ static uint32_t times_i(uint32_t x) { return __byte_perm(x, ~x, 0x2705); }
-  // The int32 sums of one launch go into the 64-bit sums here (the flush).
   static constexpr bool kReSums = true;
   __device__ static Sum added(Sum v, int re, int im, int re_sum) {
-    v.x += re;
-    v.y += (long long)im + re_sum;
-    return v;
+    return int8_sum_added(v, re, unsigned(im) + unsigned(re_sum));
   }
 };
 

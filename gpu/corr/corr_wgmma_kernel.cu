@@ -198,7 +198,7 @@ __global__ void wgmma_probe_kernel(int* out) {
 #ifdef RAPT_CORR_WGMMA
 struct WgInt8 {
   using Acc = int;
-  using Sum = longlong2;
+  using Sum = int2;
   static constexpr int kElementBytes = 1;
   // Bytes (re0, im0, re1, im1) -> (~im0, re0, ~im1, re1).
   __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, ~x, 0x2705); }
@@ -210,9 +210,7 @@ struct WgInt8 {
   }
   static constexpr bool kReSums = true;  // the imaginary part needs x2's real-part sum
   __device__ static Sum added(Sum v, int re, int im, int re_sum2) {
-    v.x += re;
-    v.y -= (long long)im + re_sum2;
-    return v;
+    return int8_sum_added(v, re, -(unsigned(im) + unsigned(re_sum2)));
   }
 };
 

@@ -413,6 +413,26 @@ TEST(CorrelatorGpu, EachIntegrationStartsFromNothing) {
       expect_close(s, correlate(*gpu, second, n2), cpu_correlate(s, second, n2), tolerance);
   }
 }
+
+// int8 sums are int32 pairs on the GPU, added into 64-bit sums before they would hold more than
+// kInt8SafeSamples samples. With the channels in chunks of one, a long integration (widened
+// once mid-way and once at its take) must be exact, and leave nothing behind for a short one
+// (never widened) nor for a long one after that.
+TEST(CorrelatorGpu, Int8WidenedSumsLeaveNothingBehind) {
+  SKIP_WITHOUT_GPU();
+  const CorrelatorShape s = make_shape(3, 5, 2, CorrPrecision::int8);
+  const int64_t n_long = kInt8SafeSamples + 3000, n_short = 200;
+  const std::vector<float> long_block = random_block(s, n_long, 61);
+  const std::vector<float> short_block = random_block(s, n_short, 62);
+  const std::vector<cd> long_want = cpu_correlate(s, long_block, n_long);
+  const std::vector<cd> short_want = cpu_correlate(s, short_block, n_short);
+  auto gpu = gpu::make_cuda_correlator(s, 0, 20000);
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round);
+    expect_identical(s, correlate(*gpu, long_block, n_long), long_want);
+    expect_identical(s, correlate(*gpu, short_block, n_short), short_want);
+  }
+}
 #endif
 
 }  // namespace
