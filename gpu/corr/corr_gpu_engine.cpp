@@ -6,10 +6,11 @@
 // engine moves it to the GPU on one stream while the kernel of the previous chunk runs on
 // another; the kernel adds the chunk's products to the sums, which stay on the GPU until take()
 // (the first chunk of an integration stores them instead: its sums need not be read).
-// int8 sums are int32 pairs, exact up to kInt8SafeSamples samples: an integration that would
-// pass that adds them into 64-bit sums (kept on the GPU as well) and starts them again.
 // So the host packs chunk k + 1 while chunk k crosses the bus and chunk k - 1 is correlated.
 // accumulate() returns once its last chunk is packed and queued; take() waits for the GPU.
+// int8 sums are int32 pairs, exact up to kInt8SafeSamples samples: an integration that would
+// pass that adds them into 64-bit sums and starts them again. The 64-bit sums (16 bytes a
+// visibility, on the GPU) are made the first time an integration needs them.
 #include <algorithm>
 #include <complex>
 #include <cstdint>
