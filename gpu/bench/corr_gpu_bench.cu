@@ -83,7 +83,7 @@ void check_channel(const CorrelatorShape& s, int64_t nsamples, const void* host,
                    const uint8_t* sums_dev, int c, std::mt19937& rng, GpuCorrelatorTiming& t) {
   const int eb = corr_element_bytes(s.precision), npol = s.npol, nrecv = s.nant * npol;
   const size_t per_channel = size_t(s.nbaselines()) * npol * npol;
-  const int sum_bytes = corr_sum_bytes(s.precision);
+  const int sum_bytes = kCorrSumBytes;
   std::vector<uint8_t> sums(per_channel * sum_bytes);
   RAPT_CUDA_CHECK(cudaMemcpy(sums.data(), sums_dev + c * per_channel * sum_bytes, sums.size(),
                              cudaMemcpyDeviceToHost));
@@ -131,7 +131,7 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
                 : shape.precision == CorrPrecision::fp16 ? 1e-4
                                                          : 1e-5;
   t.input_bytes = corr_packed_bytes(shape.precision, shape.nchan, nrecv, nsamples);
-  const size_t sums_bytes = shape.nvis() * size_t(corr_sum_bytes(shape.precision));
+  const size_t sums_bytes = shape.nvis() * size_t(kCorrSumBytes);
 
   const cuda::Stream copy, compute;
   cuda::DeviceBuffer<uint8_t> input(t.input_bytes), sums(sums_bytes);

@@ -55,8 +55,7 @@ class CudaCorrelator final : public CorrelatorEngine {
     copy_stream_ = std::make_unique<cuda::Stream>();
     compute_stream_ = std::make_unique<cuda::Stream>();
     for (auto& slot : slots_) slot = std::make_unique<ChunkSlot>();
-    const size_t bytes = this->shape().nvis() * size_t(corr_sum_bytes(this->shape().precision));
-    sums_ = cuda::DeviceBuffer<uint8_t>(bytes);
+    sums_ = cuda::DeviceBuffer<uint8_t>(this->shape().nvis() * size_t(kCorrSumBytes));
   }
 
   // Queued copies may still read the staging: let them finish before it is freed.
@@ -90,27 +89,37 @@ class CudaCorrelator final : public CorrelatorEngine {
       const size_t per_channel = corr_packed_bytes(s.precision, 1, nrecv, chunk.tpad);
       const int channels = int(std::clamp<size_t>(chunk_bytes_ / per_channel, 1,
                                                   size_t(std::min(s.nchan, kMaxLaunchChannels))));
-      if (s.precision == CorrPrecision::int8 && int32_samples_ + chunk.nt > kInt8SafeSamples)
+      if (s.precision == CorrPrecision::int8 && sums_samples_ + chunk.nt > kInt8SafeSamples)
         widen_sums();
       for (chunk.chan0 = 0; chunk.chan0 < s.nchan; chunk.chan0 += channels) {
         chunk.nchan = std::min(channels, s.nchan - chunk.chan0);
-        correlate_chunk(voltages, nsamples, chunk, sums_empty_);
+        correlate_chunk(voltages, nsamples, chunk, sums_samples_ == 0);
       }
-      sums_empty_ = false;
-      int32_samples_ += chunk.nt;
+      sums_samples_ += chunk.nt;
     }
   }
 
   // int8: the int32 sums into the 64-bit sums (made on first use), and the int32 sums start
   // again.
   void widen_sums() {
-    if (sums_empty_) return;
+    if (sums_samples_ == 0) return;
     if (!wide_sums_.size()) wide_sums_ = cuda::DeviceBuffer<uint8_t>(shape().nvis() * 16);
     widen_int8_sums(sums_.get(), wide_sums_.get(), shape().nvis(), !widened_,
                     compute_stream_->get());
     widened_ = true;
-    sums_empty_ = true;
-    int32_samples_ = 0;
+    sums_samples_ = 0;
+  }
+
+  // The sums (pairs of T: re, im) from the device into `visibilities`.
+  template <typename T>
+  void read_sums(const void* device, std::complex<double>* visibilities) {
+    const size_t n = shape().nvis();
+    std::vector<T> sums(2 * n);
+    RAPT_CUDA_CHECK(cudaMemcpyAsync(sums.data(), device, sums.size() * sizeof(T),
+                                    cudaMemcpyDeviceToHost, compute_stream_->get()));
+    compute_stream_->synchronize();
+    for (size_t k = 0; k < n; ++k)
+      visibilities[k] = {double(sums[2 * k]), double(sums[2 * k + 1])};
   }
 
   // FIRST: the chunk's channels have no sums yet in this integration.
@@ -162,38 +171,18 @@ class CudaCorrelator final : public CorrelatorEngine {
 
   void read_and_reset(std::complex<double>* visibilities) override {
     const cuda::DeviceGuard device(gpu_);
-    const size_t n = shape().nvis();
-    const cudaStream_t compute = compute_stream_->get();
     if (widened_) widen_sums();
     // With nothing added since the last reset, no launch has written the sums.
-    if (sums_empty_ && !widened_)
-      RAPT_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.size(), compute));
-    const bool wide = widened_;
-    sums_empty_ = true;
+    if (sums_samples_ == 0 && !widened_)
+      RAPT_CUDA_CHECK(cudaMemsetAsync(sums_.get(), 0, sums_.size(), compute_stream_->get()));
+    if (widened_)
+      read_sums<long long>(wide_sums_.get(), visibilities);
+    else if (shape().precision == CorrPrecision::int8)
+      read_sums<int32_t>(sums_.get(), visibilities);
+    else
+      read_sums<float>(sums_.get(), visibilities);
     widened_ = false;
-    int32_samples_ = 0;
-    if (wide) {
-      std::vector<long long> sums(2 * n);
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(sums.data(), wide_sums_.get(),
-                                      sums.size() * sizeof(long long), cudaMemcpyDeviceToHost,
-                                      compute));
-      compute_stream_->synchronize();
-      for (size_t k = 0; k < n; ++k)
-        visibilities[k] = {double(sums[2 * k]), double(sums[2 * k + 1])};
-    } else if (shape().precision == CorrPrecision::int8) {
-      std::vector<int32_t> sums(2 * n);
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(sums.data(), sums_.get(), sums.size() * sizeof(int32_t),
-                                      cudaMemcpyDeviceToHost, compute));
-      compute_stream_->synchronize();
-      for (size_t k = 0; k < n; ++k)
-        visibilities[k] = {double(sums[2 * k]), double(sums[2 * k + 1])};
-    } else {
-      std::vector<float> sums(2 * n);
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(sums.data(), sums_.get(), sums.size() * sizeof(float),
-                                      cudaMemcpyDeviceToHost, compute));
-      compute_stream_->synchronize();
-      for (size_t k = 0; k < n; ++k) visibilities[k] = {sums[2 * k], sums[2 * k + 1]};
-    }
+    sums_samples_ = 0;
   }
 
   int gpu_;
@@ -203,12 +192,12 @@ class CudaCorrelator final : public CorrelatorEngine {
   std::unique_ptr<ChunkSlot> slots_[2];
   int next_slot_ = 0;
   cuda::DeviceBuffer<uint8_t> sums_;  // [chan][baseline][p1][p2], int2 (int8) or float2
-  // No launch has written the sums since the last reset (or widening): the next launch of each
-  // chunk of channels writes them rather than adding to them (CorrChunkArgs::first).
-  bool sums_empty_ = true;
-  // int8: samples in the int32 sums, and the 64-bit sums (longlong2), which hold the
-  // integration's earlier samples if `widened_`.
-  int64_t int32_samples_ = 0;
+  // Samples in the sums since the last reset (or widening). While 0, no launch has written
+  // them: the next launch of each chunk of channels writes them rather than adding to them
+  // (CorrChunkArgs::first).
+  int64_t sums_samples_ = 0;
+  // int8: the 64-bit sums (longlong2), which hold the integration's earlier samples if
+  // `widened_`.
   cuda::DeviceBuffer<uint8_t> wide_sums_;
   bool widened_ = false;
   int64_t clamped_ = 0;

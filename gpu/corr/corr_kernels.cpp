@@ -7,8 +7,6 @@ int corr_element_bytes(CorrPrecision precision) {
   return precision == CorrPrecision::int8 ? 1 : precision == CorrPrecision::fp16 ? 2 : 4;
 }
 
-int corr_sum_bytes(CorrPrecision) { return 8; }
-
 // One pipeline stage: 128 bytes of a row for the tensor-core kernels (64 int8 or 32 half
 // complex samples), 16 complex float samples for the fp32 kernel.
 int64_t corr_time_quantum(CorrPrecision precision) {

@@ -44,8 +44,8 @@ inline constexpr int kMaxLaunchChannels = 65535;
 
 // Bytes of one real value of the packed input: 1, 2 or 4.
 int corr_element_bytes(CorrPrecision precision);
-// Bytes of one complex visibility sum as the kernels keep it: 8 (two int32 or two floats).
-int corr_sum_bytes(CorrPrecision precision);
+// Bytes of one complex visibility sum as the kernels keep it: two int32 or two floats.
+inline constexpr int kCorrSumBytes = 8;
 // Samples a packed row's length must be a multiple of: one pipeline stage of the kernel.
 int64_t corr_time_quantum(CorrPrecision precision);
 // Bytes of one packed chunk.
