@@ -17,9 +17,12 @@
 // 16-31 x 32-63, 32-47 x 32-63) over all samples, and the fifth (the blocks at 16-31 x 16-31 and
 // 48-63 x 48-63) over every fourth pair of samples, its four parts added through shared memory
 // at the end: every warp has the same work (2.5 blocks), so none waits at the stage barriers.
-// Rows are staged by cp.async, 16 samples a stage, several stages ahead. The loops over a
-// stage's pairs of samples are unrolled twice (206 registers, nothing spilled): on an H100 the
-// seed case took 5.07 ms against 5.24 unrolled once, and 6.04 unrolled fully.
+// Rows are staged by cp.async, 16 samples a stage, several stages ahead. Off the diagonal the
+// loop over a stage's pairs of samples is unrolled twice (206 registers, nothing spilled): on an
+// H100 the seed case took 5.07 ms against 5.24 unrolled once, and 6.04 unrolled fully. On it,
+// the stage is one unrolled run, a pair of the shared job after every fourth pair of the warp's
+// own, so that loads of the one overlap products of the other: 4.88-4.95 ms against 5.00-5.05
+// with the two jobs in loops of their own.
 #include <cstdint>
 
 #include "../cuda/cuda_check.hpp"
@@ -183,18 +186,20 @@ __global__ void __launch_bounds__(kThreads, C::kMinBlocks)
     const uint8_t* tile_rows = smem + (stage % kStages) * 2 * kRegionBytes;
     if (diagonal) {
       // The warp's job (16 x 32) into sums [0..3][0..3]; the shared job's two 16 x 16 blocks
-      // into [4..7][0..1] and [4..7][2..3], on this warp's quarter of the pairs.
+      // into [4..7][0..1] and [4..7][2..3], on this warp's quarter of the pairs (warp, warp + 4,
+      // ...).
       const uint8_t* a_rows = tile_rows + (wrow + ty) * kPitch;
       const uint8_t* b_rows = tile_rows + (wcol + tx) * kPitch;
-#pragma unroll 2
-      for (int pair = 0; pair < kPairs; ++pair)
+#pragma unroll
+      for (int pair = 0; pair < kPairs; ++pair) {
         gauss_pair<4, 4, 0, 0, kPitch>(a_rows, b_rows, pair, s);
-#pragma unroll 2
-      for (int pair = warp; pair < kPairs; pair += 4) {
-        gauss_pair<4, 2, 4, 0, kPitch>(tile_rows + (16 + ty) * kPitch,
-                                       tile_rows + (16 + tx) * kPitch, pair, s);
-        gauss_pair<4, 2, 4, 2, kPitch>(tile_rows + (48 + ty) * kPitch,
-                                       tile_rows + (48 + tx) * kPitch, pair, s);
+        if (pair % 4 == 3) {
+          const int shared_pair = pair - 3 + warp;
+          gauss_pair<4, 2, 4, 0, kPitch>(tile_rows + (16 + ty) * kPitch,
+                                         tile_rows + (16 + tx) * kPitch, shared_pair, s);
+          gauss_pair<4, 2, 4, 2, kPitch>(tile_rows + (48 + ty) * kPitch,
+                                         tile_rows + (48 + tx) * kPitch, shared_pair, s);
+        }
       }
     } else {
       const uint8_t* a_rows = tile_rows + (wrow + ty) * kPitch;

@@ -1,6 +1,7 @@
 // The correlation rows of `make bench`, in a table of their own, GPU only:
 //   C1 seed/LOFAR-2010: 64 dual-pol stations, 4096 channels, 768 samples (about 1 s of LOFAR's
-//      763 Hz channels), FP32, the setup of van Nieuwpoort & Romein (2010).
+//      763 Hz channels), FP32, the setup of van Nieuwpoort & Romein (2010); then 128, 256 and
+//      512 stations at the same work (channels x stations^2).
 //   C2 int8 and fp16 on tensor cores over 32 ... 1024 dual-pol stations at constant work
 //      (channels x samples x stations^2 the same, 4096 samples): from memory-bound to
 //      compute-bound.
@@ -37,6 +38,8 @@ struct CorrWorkload {
 
 std::vector<CorrWorkload> workloads() {
   std::vector<CorrWorkload> w = {{"C1 seed/LOFAR-2010", 64, 4096, 768, CorrPrecision::fp32}};
+  for (const int nant : {128, 256, 512})
+    w.push_back({"C1 fp32 sweep", nant, 4096 * 64 * 64 / (nant * nant), 768, CorrPrecision::fp32});
   for (const CorrPrecision p : {CorrPrecision::int8, CorrPrecision::fp16})
     for (const int nant : {32, 64, 128, 256, 512, 1024})
       w.push_back({"C2 sweep", nant, 4 * (1024 / nant) * (1024 / nant), 4096, p});
