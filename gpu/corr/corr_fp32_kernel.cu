@@ -293,9 +293,12 @@ void launch_fp32(const CorrChunkArgs& args, cudaStream_t stream) {
 
 int fp32_correlator_tile() { return kTile; }
 
-// Two blocks an SM (206 registers, nothing spilled): 5.0-5.1 ms at 64 stations x 4096 channels
-// x 768 samples on an H100, against 5.4 ms with three (168 registers) and 5.6 ms for the four
-// products a sample of 4 blocks an SM before.
+// Two blocks an SM (206 registers, nothing spilled): 4.9 ms at 64 stations x 4096 channels x 768
+// samples on an H100, against 5.4 ms with three (168 registers), 5.6 ms for the four products a
+// sample of 4 blocks an SM before, and 5.6 ms with 8 warps a block of 4 x 4 pairs a thread (128
+// registers, four warps a scheduler: more warps hid no more, as they cost more loads and FADDs a
+// product). A kernel giving each warp of a small array's channel a strip of 4 x 16 x 16 pairs
+// (4 x 8 a thread, diagonal or not) took 5.8 ms.
 void launch_fp32_correlator(const CorrChunkArgs& args, cudaStream_t stream) {
   launch_fp32<Fp32Config<16, 3, 2>>(args, stream);
 }
