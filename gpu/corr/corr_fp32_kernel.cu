@@ -298,7 +298,9 @@ int fp32_correlator_tile() { return kTile; }
 // sample of 4 blocks an SM before, and 5.6 ms with 8 warps a block of 4 x 4 pairs a thread (128
 // registers, four warps a scheduler: more warps hid no more, as they cost more loads and FADDs a
 // product). A kernel giving each warp of a small array's channel a strip of 4 x 16 x 16 pairs
-// (4 x 8 a thread, diagonal or not) took 5.8 ms.
+// (4 x 8 a thread, diagonal or not) took 5.8 ms; each row's ar + ai made once a stage in shared
+// memory, rather than by every thread that reads the row, 5.65 ms (the extra loads cost more
+// than the FADDs they saved).
 void launch_fp32_correlator(const CorrChunkArgs& args, cudaStream_t stream) {
   launch_fp32<Fp32Config<16, 3, 2>>(args, stream);
 }
