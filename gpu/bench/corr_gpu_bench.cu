@@ -42,16 +42,6 @@ __global__ void fill_packed_kernel(void* out, size_t count, int element_bytes) {
   }
 }
 
-// int8: each row's sum of real parts (CorrChunkArgs::re_sums).
-__global__ void re_sums_kernel(const int8_t* packed, int64_t rows, int64_t nsamples, int* sums) {
-  for (int64_t r = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; r < rows;
-       r += int64_t(gridDim.x) * blockDim.x) {
-    int s = 0;
-    for (int64_t t = 0; t < nsamples; ++t) s += packed[(r * nsamples + t) * 2];
-    sums[r] = s;
-  }
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -83,9 +73,8 @@ void check_channel(const CorrelatorShape& s, int64_t nsamples, const void* host,
                    const uint8_t* sums_dev, int c, std::mt19937& rng, GpuCorrelatorTiming& t) {
   const int eb = corr_element_bytes(s.precision), npol = s.npol, nrecv = s.nant * npol;
   const size_t per_channel = size_t(s.nbaselines()) * npol * npol;
-  const int sum_bytes = kCorrSumBytes;
-  std::vector<uint8_t> sums(per_channel * sum_bytes);
-  RAPT_CUDA_CHECK(cudaMemcpy(sums.data(), sums_dev + c * per_channel * sum_bytes, sums.size(),
+  std::vector<uint8_t> sums(per_channel * kCorrSumBytes);
+  RAPT_CUDA_CHECK(cudaMemcpy(sums.data(), sums_dev + c * per_channel * kCorrSumBytes, sums.size(),
                              cudaMemcpyDeviceToHost));
   auto gpu_value = [&](size_t k) -> std::complex<double> {
     if (s.precision == CorrPrecision::int8) {
@@ -143,13 +132,6 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
   RAPT_CUDA_CHECK(cudaMemcpyAsync(host.get(), input.get(), t.input_bytes, cudaMemcpyDeviceToHost,
                                   compute.get()));
   RAPT_CUDA_CHECK(cudaMemsetAsync(sums.get(), 0, sums_bytes, compute.get()));
-  const int64_t rows = int64_t(shape.nchan) * nrecv;
-  cuda::DeviceBuffer<int> re_sums(shape.precision == CorrPrecision::int8 ? size_t(rows) : 0);
-  if (re_sums.size()) {
-    re_sums_kernel<<<unsigned((rows + 255) / 256), 256, 0, compute.get()>>>(
-        reinterpret_cast<const int8_t*>(input.get()), rows, nsamples, re_sums.get());
-    RAPT_CUDA_CHECK_LAUNCH("real part sums");
-  }
 
   CorrChunkArgs all;
   all.packed = input.get();
@@ -158,7 +140,6 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
   all.npol = shape.npol;
   all.tpad = nsamples;
   all.sums = sums.get();
-  all.re_sums = re_sums.get();
   all.first = true;  // each launch is a whole integration, as a one-chunk one in the engine
 
   // The warm-up's sums are the checked ones.
@@ -192,7 +173,6 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
       part.chan0 = c0;
       part.nchan = std::min(per_chunk, shape.nchan - c0);
       part.packed = input.get() + c0 * per_channel;
-      if (re_sums.size()) part.re_sums = re_sums.get() + int64_t(c0) * nrecv;
       RAPT_CUDA_CHECK(cudaMemcpyAsync(input.get() + c0 * per_channel, host.get() + c0 * per_channel,
                                       part.nchan * per_channel, cudaMemcpyHostToDevice,
                                       copy.get()));

@@ -1,5 +1,5 @@
 // Device helpers shared by the correlator's kernels: asynchronous copies into shared memory,
-// the tile a block owns, the index of a baseline, an int8 sum's addition.
+// the tile a block owns, the index of a baseline, an int8 sum's addition, int8 negation.
 #pragma once
 #include <cstdint>
 
@@ -31,6 +31,14 @@ __device__ inline void tile_of(int k, int& bi, int& bj) {
 // samples (corr_kernels.hpp).
 __device__ inline int2 int8_sum_added(int2 v, int re, unsigned im) {
   return make_int2(int(unsigned(v.x) + unsigned(re)), int(unsigned(v.y) + im));
+}
+
+// Each of the four int8 values of x negated, as ~x + 1 with no carry from one byte into the
+// next. Exact for -127..127, the packed values' range (-128, which has no negation, is clamped
+// when the input is packed).
+__device__ inline uint32_t int8x4_negated(uint32_t x) {
+  const uint32_t y = ~x;
+  return ((y & 0x7f7f7f7fu) + 0x01010101u) ^ (y & 0x80808080u);
 }
 
 __device__ inline int64_t device_baseline_index(int a1, int a2) {

@@ -129,10 +129,7 @@ class CudaCorrelator final : public CorrelatorEngine {
     ChunkSlot& slot = *slots_[next_slot_];
     next_slot_ ^= 1;
     const int nrecv = s.nant * s.npol;
-    // int8: the real parts' sums follow the packed values (a multiple of 128 bytes).
-    const size_t packed = corr_packed_bytes(s.precision, chunk.nchan, nrecv, chunk.tpad);
-    const bool integer = s.precision == CorrPrecision::int8;
-    const size_t bytes = packed + (integer ? size_t(chunk.nchan) * nrecv * sizeof(int32_t) : 0);
+    const size_t bytes = corr_packed_bytes(s.precision, chunk.nchan, nrecv, chunk.tpad);
     if (slot.in_use) slot.uploaded.synchronize();  // its staging is free again
     if (slot.staging.size() < bytes) {
       slot.staging = cuda::PinnedBuffer<uint8_t>();
@@ -143,10 +140,8 @@ class CudaCorrelator final : public CorrelatorEngine {
       slot.input = cuda::DeviceBuffer<uint8_t>();
       slot.input = cuda::DeviceBuffer<uint8_t>(bytes);
     }
-    clamped_ += pack_correlator_chunk(
-        s, voltages, nsamples, chunk, slot.staging.get(),
-        integer ? reinterpret_cast<int32_t*>(slot.staging.get() + packed) : nullptr,
-        packing_threads());
+    clamped_ += pack_correlator_chunk(s, voltages, nsamples, chunk, slot.staging.get(),
+                                      packing_threads());
 
     const cudaStream_t copy = copy_stream_->get(), compute = compute_stream_->get();
     if (slot.in_use) slot.consumed.make_wait(copy);
@@ -162,7 +157,6 @@ class CudaCorrelator final : public CorrelatorEngine {
     args.tpad = chunk.tpad;
     args.sums = sums_.get();
     args.chan0 = chunk.chan0;
-    if (integer) args.re_sums = reinterpret_cast<const int*>(slot.input.get() + packed);
     args.first = first;
     launch_correlator(s.precision, args, compute);
     slot.consumed.record(compute);

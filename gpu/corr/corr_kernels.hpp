@@ -30,9 +30,6 @@ struct CorrChunkArgs {
   int64_t tpad = 0;  // samples per receiver row, a multiple of corr_time_quantum()
   void* sums = nullptr;
   int64_t chan0 = 0;  // the chunk's first channel among the sums
-  // int8: [chan][receiver] sums over the chunk of the real parts of the packed values (the
-  // kernel's way of turning rows by i needs them); unused otherwise.
-  const int* re_sums = nullptr;
   // The chunk's channels have no sums yet (the first launch of an integration): the kernel
   // stores its products where it would add them, so the sums are written without being read.
   // Every sum of those channels is written, whatever the buffer held.

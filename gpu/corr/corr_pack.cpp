@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <type_traits>
 
 #include "dedisp/parallel_for.hpp"
 
@@ -41,7 +40,7 @@ struct ToFloat {
 
 template <class Convert>
 int64_t pack(const CorrelatorShape& s, const float* voltages, int64_t nsamples,
-             const CorrChunk& chunk, void* out, int32_t* re_sums, int threads) {
+             const CorrChunk& chunk, void* out, int threads) {
   using Out = typename Convert::Out;
   const int npol = s.npol;
   const size_t jobs = size_t(chunk.nchan) * size_t(s.nant);
@@ -70,14 +69,6 @@ int64_t pack(const CorrelatorShape& s, const float* voltages, int64_t nsamples,
     const size_t pad = size_t(chunk.tpad - chunk.nt) * 2 * sizeof(Out);
     for (int p = 0; p < npol && pad; ++p)
       std::memset(rows + (size_t(p) * chunk.tpad + chunk.nt) * 2, 0, pad);
-    if constexpr (std::is_same_v<Out, int8_t>) {
-      for (int p = 0; p < npol; ++p) {
-        const int8_t* row = rows + size_t(p) * chunk.tpad * 2;
-        int32_t sum = 0;  // |sum| <= 127 kInt8SafeSamples
-        for (int64_t t = 0; t < chunk.nt; ++t) sum += row[2 * t];
-        re_sums[job * npol + p] = sum;
-      }
-    }
     if (convert.clamped) clamped += convert.clamped;
   });
   return clamped;
@@ -86,16 +77,16 @@ int64_t pack(const CorrelatorShape& s, const float* voltages, int64_t nsamples,
 }  // namespace
 
 int64_t pack_correlator_chunk(const CorrelatorShape& shape, const float* voltages, int64_t nsamples,
-                              const CorrChunk& chunk, void* out, int32_t* re_sums, int threads) {
+                              const CorrChunk& chunk, void* out, int threads) {
   switch (shape.precision) {
     case CorrPrecision::int8:
-      return pack<ToInt8>(shape, voltages, nsamples, chunk, out, re_sums, threads);
+      return pack<ToInt8>(shape, voltages, nsamples, chunk, out, threads);
     case CorrPrecision::fp16:
-      return pack<ToHalf>(shape, voltages, nsamples, chunk, out, re_sums, threads);
+      return pack<ToHalf>(shape, voltages, nsamples, chunk, out, threads);
     case CorrPrecision::fp32:
       break;
   }
-  return pack<ToFloat>(shape, voltages, nsamples, chunk, out, re_sums, threads);
+  return pack<ToFloat>(shape, voltages, nsamples, chunk, out, threads);
 }
 
 }  // namespace rapt::gpu

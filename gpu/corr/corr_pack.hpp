@@ -21,9 +21,8 @@ struct CorrChunk {
 };
 
 // Packs `chunk` of `voltages` ([chan][ant][time][pol][re, im], `nsamples` samples) into `out`
-// on up to `threads` threads. int8 also writes `re_sums`: [chan][receiver] sums of the packed
-// real parts (CorrChunkArgs::re_sums). Returns the number of values clamped (int8; else 0).
+// on up to `threads` threads. Returns the number of values clamped (int8; else 0).
 int64_t pack_correlator_chunk(const CorrelatorShape& shape, const float* voltages, int64_t nsamples,
-                              const CorrChunk& chunk, void* out, int32_t* re_sums, int threads);
+                              const CorrChunk& chunk, void* out, int threads);
 
 }  // namespace rapt::gpu

@@ -41,16 +41,11 @@ struct Int8Mma {
         : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
   }
-  // Bytes (re0, im0, re1, im1) -> (~im0, re0, ~im1, re1): i x with -im replaced by its
-  // complement ~im = -im - 1 (two instructions; a per-byte negation takes four). Each sample
-  // then adds re1 less to the imaginary part: the sums of antenna 1's real parts over the
-  // chunk, added back in add(). |re1 ~im2| <= 127 x 128, so the int32 sums still hold
-  // kInt8SafeSamples samples: 65536 (127 x 128 + 127^2) < 2^31.
-  __device__ static uint32_t times_i(uint32_t x) { return __byte_perm(x, ~x, 0x2705); }
-  static constexpr bool kReSums = true;
-  __device__ static Sum added(Sum v, int re, int im, int re_sum) {
-    return int8_sum_added(v, re, unsigned(im) + unsigned(re_sum));
+  // Bytes (re0, im0, re1, im1) -> (-im0, re0, -im1, re1).
+  __device__ static uint32_t times_i(uint32_t x) {
+    return __byte_perm(x, int8x4_negated(x), 0x2705);
   }
+  __device__ static Sum added(Sum v, int re, int im) { return int8_sum_added(v, re, unsigned(im)); }
 };
 
 struct HalfMma {
@@ -66,8 +61,7 @@ struct HalfMma {
   }
   // Halves (re, im) -> (-im, re): swap them, flip the sign bit of the new low half.
   __device__ static uint32_t times_i(uint32_t x) { return __byte_perm(x, 0, 0x1032) ^ 0x8000u; }
-  static constexpr bool kReSums = false;
-  __device__ static Sum added(Sum v, float re, float im, int) {
+  __device__ static Sum added(Sum v, float re, float im) {
     v.x += re;
     v.y += im;
     return v;
@@ -238,7 +232,6 @@ __global__ void __launch_bounds__(TileShape<BT, WM, WN, STAGES>::kThreads, MIN_B
   const int64_t nbl = int64_t(args.nant) * (args.nant + 1) / 2;
   typename M::Sum* sums =
       static_cast<typename M::Sum*>(args.sums) + (args.chan0 + blockIdx.y) * nbl * npol * npol;
-  const int* re_sums = args.re_sums + int64_t(blockIdx.y) * nrecv;  // int8 only
 #pragma unroll
   for (int mi = 0; mi < S::kMi; ++mi)
 #pragma unroll
@@ -248,24 +241,21 @@ __global__ void __launch_bounds__(TileShape<BT, WM, WN, STAGES>::kThreads, MIN_B
       // the addresses differ, would otherwise wait for each store before the next load.
       typename M::Sum* where[4];
       typename M::Sum old[4];
-      int re_sum[4];
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int r1 = row0 + wrow + mi * 16 + g + (e >> 1) * 8;
         const int r2 = col0 + wcol + nj * 8 + 2 * t + (e & 1);
         where[e] = nullptr;
-        re_sum[e] = 0;
         if (r1 >= nrecv || r2 >= nrecv) continue;
         const int a1 = r1 >> pol_shift, a2 = r2 >> pol_shift;
         if (a1 > a2) continue;
         const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
         where[e] = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
         old[e] = args.first ? typename M::Sum{} : *where[e];
-        if (M::kReSums) re_sum[e] = re_sums[r1];
       }
 #pragma unroll
       for (int e = 0; e < 4; ++e)
-        if (where[e]) *where[e] = M::added(old[e], re[mi][nj][e], im[mi][nj][e], re_sum[e]);
+        if (where[e]) *where[e] = M::added(old[e], re[mi][nj][e], im[mi][nj][e]);
     }
 }
 

@@ -1,9 +1,9 @@
 // The int8 and fp16 correlators on Hopper's warpgroup tensor-core instructions (wgmma, sm_90a).
 //
 // The products as in corr_tensor_kernels.cu (rows of (re, im) pairs; real parts from the rows as
-// loaded), with the turn by i on the A side, in registers. int8: A' = (~im, re) per sample, so
-// A' . x2 = re1 im2 - im1 re2 - re2 = -Im - re2, and the imaginary part is -(A' . x2) less the
-// sum of x2's real parts over the launch. fp16: A' = (im, -re), A' . x2 = Im exactly. A comes
+// loaded), with the turn by i on the A side, in registers: A' = (im, -re) per sample, so
+// A' . x2 = im1 re2 - re1 im2 = Im (x1 conj(x2)), exactly (int8 values are negated bytewise,
+// corr_device.cuh; fp16's by their sign bits). A comes
 // from registers (ldmatrix, then turned), B from shared memory through a descriptor (rows of 128
 // bytes, the 128-byte swizzle the loads already write).
 //
@@ -201,18 +201,15 @@ struct WgInt8 {
   using Sum = int2;
   using Pair = int4;  // the sums of p2 = 0 and 1, next to each other in the output
   static constexpr int kElementBytes = 1;
-  // Bytes (re0, im0, re1, im1) -> (~im0, re0, ~im1, re1).
-  __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, ~x, 0x2705); }
+  // Bytes (re0, im0, re1, im1) -> (im0, -re0, im1, -re1).
+  __device__ static uint32_t turn(uint32_t x) { return __byte_perm(x, int8x4_negated(x), 0x6341); }
   __device__ static void mma(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
     wgmma_int8(d, a, desc);
   }
   __device__ static void mma_n64(int (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
     wgmma_int8_n64(*reinterpret_cast<int(*)[32]>(&d), a, desc);
   }
-  static constexpr bool kReSums = true;  // the imaginary part needs x2's real-part sum
-  __device__ static Sum added(Sum v, int re, int im, int re_sum2) {
-    return int8_sum_added(v, re, -(unsigned(im) + unsigned(re_sum2)));
-  }
+  __device__ static Sum added(Sum v, int re, int im) { return int8_sum_added(v, re, unsigned(im)); }
   __device__ static Sum low(Pair p) { return make_int2(p.x, p.y); }
   __device__ static Sum high(Pair p) { return make_int2(p.z, p.w); }
   __device__ static Pair pair(Sum a, Sum b) { return make_int4(a.x, a.y, b.x, b.y); }
@@ -231,8 +228,7 @@ struct WgHalf {
   __device__ static void mma_n64(float (&d)[64], const uint32_t (&a)[4], uint64_t desc) {
     wgmma_half_n64(*reinterpret_cast<float(*)[32]>(&d), a, desc);
   }
-  static constexpr bool kReSums = false;
-  __device__ static Sum added(Sum v, float re, float im, int) {
+  __device__ static Sum added(Sum v, float re, float im) {
     v.x += re;
     v.y += im;
     return v;
@@ -276,15 +272,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int64_t row_bytes = args.tpad * 2 * W::kElementBytes;
   const int nstages = int(row_bytes / kStageBytes);
 
-  // One thread issues a stage's copies: B (the tile's 128 column rows) and, off the diagonal,
-  // A (the tile's 128 rows), boxes of 64 rows. Rows past the end are the next channel's, or zero
-  // past the last (their products are never written).
+  // Thread 0 alone issues a stage's copies (load_stage): B (the tile's 128 column rows) and, off
+  // the diagonal, A (the tile's 128 rows), boxes of 64 rows. Rows past the end are the next
+  // channel's, or zero past the last (their products are never written).
   // full: a slot's rows are in (the copies' bytes counted); empty: both warpgroups' products of
   // the slot have ended (one arrival from each).
   const uint32_t bars = smem_base + kStages * kSlotBytes, empty_bars = bars + kStages * 8;
   const int chan_row = int(blockIdx.y) * nrecv;
   auto load_stage = [&](int slot, int stage) {
-    if (threadIdx.x != 0) return;
     const uint32_t dst = smem_base + slot * kSlotBytes, bar = bars + slot * 8;
     const int x = stage * kStageBytes;
     barrier_expect(bar, (diagonal ? kTile : 2 * kTile) * kStageBytes);
@@ -329,9 +324,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   // warpgroups do not wait for each other at every stage, only the copying thread waits for a
   // warpgroup two stages behind.
   constexpr int kAhead = kStages - 2;
+  if (threadIdx.x == 0) {
 #pragma unroll
-  for (int s = 0; s < kAhead; ++s)
-    if (s < nstages) load_stage(s, s);
+    for (int s = 0; s < kAhead; ++s)
+      if (s < nstages) load_stage(s, s);
+  }
   // A stage's rows are in; the next loads go out; this warpgroup's A rows come to registers
   // (as loaded, and turned by i); its products are issued.
   // `lower`: std::integral_constant, lower_diagonal (the main loop is built once for each, so
@@ -413,7 +410,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int64_t nbl = int64_t(args.nant) * (args.nant + 1) / 2;
   using Sum = typename W::Sum;
   Sum* sums = static_cast<Sum*>(args.sums) + (args.chan0 + blockIdx.y) * nbl * npol * npol;
-  const int* re_sums = args.re_sums + int64_t(blockIdx.y) * nrecv;  // int8 only
   // The n64 products' sums are the first 8 column groups, of the tile's last 64 columns.
   const int sum_col0 = col0 + (lower_diagonal ? kRows : 0), groups = lower_diagonal ? 8 : 16;
   if (npol == 2) {
@@ -429,30 +425,24 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (j0 >= groups) break;
       Pair* where[kGroup];
       Pair old[kGroup];
-      int re_sum2[kGroup][2];
 #pragma unroll
       for (int k = 0; k < kGroup; ++k) {
         const int j = j0 + k / 2, h = k % 2;
         const int r1 = row0 + wq * 16 + g + h * 8, r2 = sum_col0 + j * 8 + 2 * t;
         where[k] = nullptr;
-        re_sum2[k][0] = re_sum2[k][1] = 0;
         if (r1 >= nrecv || r2 >= nrecv) continue;
         const int a1 = r1 >> 1, a2 = r2 >> 1;
         if (a1 > a2) continue;
         const int64_t at = (device_baseline_index(a1, a2) * 2 + (r1 & 1)) * 2;
         where[k] = reinterpret_cast<Pair*>(sums + at);
         old[k] = args.first ? Pair{} : *where[k];
-        if (W::kReSums) {
-          re_sum2[k][0] = re_sums[r2];
-          re_sum2[k][1] = re_sums[r2 + 1];
-        }
       }
 #pragma unroll
       for (int k = 0; k < kGroup; ++k) {
         const int v = 4 * (j0 + k / 2) + 2 * (k % 2);  // p2 = 0 at v, p2 = 1 at v + 1
         if (where[k])
-          *where[k] = W::pair(W::added(W::low(old[k]), re[v], im[v], re_sum2[k][0]),
-                              W::added(W::high(old[k]), re[v + 1], im[v + 1], re_sum2[k][1]));
+          *where[k] = W::pair(W::added(W::low(old[k]), re[v], im[v]),
+                              W::added(W::high(old[k]), re[v + 1], im[v + 1]));
       }
     }
     return;
@@ -463,26 +453,23 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (j0 >= groups) break;
     Sum* where[kGroup];
     Sum old[kGroup];
-    int re_sum2[kGroup];
 #pragma unroll
     for (int k = 0; k < kGroup; ++k) {
       const int j = j0 + k / 4, e = k % 4;
       const int r1 = row0 + wq * 16 + g + (e >> 1) * 8;
       const int r2 = sum_col0 + j * 8 + 2 * t + (e & 1);
       where[k] = nullptr;
-      re_sum2[k] = 0;
       if (r1 >= nrecv || r2 >= nrecv) continue;
       const int a1 = r1 >> pol_shift, a2 = r2 >> pol_shift;
       if (a1 > a2) continue;
       const int p1 = r1 - (a1 << pol_shift), p2 = r2 - (a2 << pol_shift);
       where[k] = sums + (device_baseline_index(a1, a2) * npol + p1) * npol + p2;
       old[k] = args.first ? Sum{} : *where[k];
-      if (W::kReSums) re_sum2[k] = re_sums[r2];
     }
 #pragma unroll
     for (int k = 0; k < kGroup; ++k) {
       const int j = j0 + k / 4, e = k % 4;
-      if (where[k]) *where[k] = W::added(old[k], re[4 * j + e], im[4 * j + e], re_sum2[k]);
+      if (where[k]) *where[k] = W::added(old[k], re[4 * j + e], im[4 * j + e]);
     }
   }
 #endif
