@@ -825,7 +825,9 @@ class GpuIdgEngine final : public IdgEngine, public IdgGpuTimed {
     const double weight_sum = h.weight_sum[size_t(pol)];
     const Timed last;
     last.start.record(st);
-    launch_idg_divide_taper(h.geometry, image_taper_.get(), image_.get(), st);
+    IdgGpuGeometry one_plane = h.geometry;  // only plane `pol` is read
+    one_plane.npol = 1;
+    launch_idg_divide_taper(one_plane, image_taper_.get(), image_.get() + size_t(pol) * count, st);
     launch_idg_real_part(image_.get() + size_t(pol) * count, count,
                          weight_sum == 0 ? 1.0f : float(1.0 / weight_sum), reals, st);
     last.stop.record(st);
