@@ -44,8 +44,8 @@ CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage&
     // exact residual. Only the components go to the engine and only the residual's real
     // plane comes back, not whole complex images.
     components.clear();
-    for (size_t i = 0; i < delta.size(); ++i) {
-      if (delta[i] == 0.0f) continue;
+    for (const size_t i : cycle.pixels) {
+      if (delta[i] == 0.0f) continue;  // taken already (or its components cancelled)
       components.push_back({0, int64_t(i), {delta[i], 0.0f}});
       r.model[i] += delta[i];
       delta[i] = 0.0f;  // ready for the next minor cycle

@@ -93,7 +93,9 @@ MinorCycle hogbom_minor_cycle(std::vector<float>& residual, const std::vector<fl
   while (cycle.components < max_components && peak.x >= 0 && std::abs(peak.value) > 0 &&
          std::abs(peak.value) >= stop) {
     const float c = float(s.gain * peak.value);
-    model[size_t(peak.y) * n + peak.x] += c;
+    const size_t q = size_t(peak.y) * n + peak.x;
+    model[q] += c;
+    cycle.pixels.push_back(q);
     subtract_psf(residual, psf, n, peak.x, peak.y, c, threads);
     ++cycle.components;
     peak = find_peak(residual, n, threads);

@@ -4,6 +4,7 @@
 // restored image. The major cycles around the minor ones (subtracting the model from the
 // visibilities, imaging what is left) are clean_cycles.hpp's.
 #pragma once
+#include <cstddef>
 #include <vector>
 
 namespace rapt {
@@ -25,6 +26,8 @@ struct MinorCycle {
   int components = 0;
   double first_peak = 0;  // |residual| at the start, within the region
   double last_peak = 0;   // at the end: the peak the next component would have taken
+  // The model pixels the components went to (y n + x), in order; one may appear more than once.
+  std::vector<size_t> pixels;
 };
 
 // Hogbom: up to `max_components` times, the largest |residual| in the region, p at pixel q,

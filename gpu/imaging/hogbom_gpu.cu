@@ -207,8 +207,11 @@ class CudaMinorCycle final : public MinorCycleEngine {
     if (!taken.empty())
       RAPT_CUDA_CHECK(cudaMemcpy(taken.data(), components.get(), taken.size() * sizeof(Component),
                                  cudaMemcpyDeviceToHost));
-    for (const Component& k : taken) model[size_t(k.index)] += k.c;  // in the host's order
     MinorCycle cycle;
+    for (const Component& k : taken) {  // in the host's order
+      model[size_t(k.index)] += k.c;
+      cycle.pixels.push_back(size_t(k.index));
+    }
     cycle.components = state.components;
     cycle.first_peak = state.first_peak;
     cycle.last_peak = state.last_peak;

@@ -77,6 +77,12 @@ TEST(HogbomMinorCycle, RecoversPointSourcesThroughAPsfWithSidelobes) {
     if (i != size_t(sy[0]) * n + sx[0] && i != size_t(sy[1]) * n + sx[1]) elsewhere += std::abs(model[i]);
   EXPECT_LT(elsewhere, 3e-3);
   EXPECT_LT(clean_region_peak(dirty, n, 2), 1e-3);
+  // The cycle lists every component's pixel, and every pixel the model holds is listed.
+  ASSERT_EQ(c.pixels.size(), size_t(c.components));
+  std::vector<char> listed(model.size(), 0);
+  for (const size_t q : c.pixels) listed[q] = 1;
+  for (size_t i = 0; i < model.size(); ++i)
+    EXPECT_TRUE(model[i] == 0.0f || listed[i]) << "model pixel " << i << " not listed";
 }
 
 TEST(HogbomMinorCycle, StopsAtMgainAtTheThresholdAndAtTheBudget) {

@@ -36,6 +36,7 @@ void expect_same_minor_cycle(const std::vector<float>& psf, int n, const std::ve
   EXPECT_EQ(gpu.components, host.components);
   EXPECT_EQ(gpu.first_peak, host.first_peak);
   EXPECT_EQ(gpu.last_peak, host.last_peak);
+  EXPECT_EQ(gpu.pixels, host.pixels);
   size_t residual_differ = 0, model_differ = 0;
   for (size_t i = 0; i < dirty.size(); ++i) {
     residual_differ += gpu_residual[i] != host_residual[i];
