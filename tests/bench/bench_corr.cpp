@@ -5,12 +5,17 @@
 //   C2 int8 and fp16 on tensor cores over 32 ... 1024 dual-pol stations at constant work
 //      (channels x samples x stations^2 the same, 4096 samples): from memory-bound to
 //      compute-bound.
+//   C3 the compute-bound C2 shapes with eight times the channels: where C2 has few channels,
+//      the last of the GPU's rounds of blocks runs part-full (1024 stations x 4 channels are
+//      136 tiles x 4 = 544 blocks of the wgmma kernel, one an SM at a time: 4.1 rounds of an
+//      H100's 132 SMs); here the rounds are many and the kernels' own rate shows.
 // "kernel": the correlation kernel with the packed input (1, 2 or 4 bytes per value) already on
 // the GPU; "+H2D" adds its copy from page-locked memory, in 8 chunks of channels overlapping the
 // kernels. Useful ops = 32 N (N + 1) / 2 x channels x samples (correlator_useful_ops). %peak: of
 // the FP32 peak (fp32) or the dense FP16 / INT8 tensor-core peak. %roof: of min(peak, AI x the
 // measured copy bandwidth), AI = useful ops over the bytes that must move (packed input read
 // once, complex64 visibilities written once).
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -43,6 +48,9 @@ std::vector<CorrWorkload> workloads() {
   for (const CorrPrecision p : {CorrPrecision::int8, CorrPrecision::fp16})
     for (const int nant : {32, 64, 128, 256, 512, 1024})
       w.push_back({"C2 sweep", nant, 4 * (1024 / nant) * (1024 / nant), 4096, p});
+  for (const CorrPrecision p : {CorrPrecision::int8, CorrPrecision::fp16})
+    for (const int nant : {256, 512, 1024})
+      w.push_back({"C3 many channels", nant, 32 * (1024 / nant) * (1024 / nant), 4096, p});
   return w;
 }
 
@@ -96,7 +104,7 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& settings,
                    roof < peak ? "memory" : "compute", check});
     const std::string k =
         std::string(precision_name(w.precision)) + " " + std::to_string(w.nant) + ": " + t.kernel;
-    kernels.push_back(k);
+    if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
   }
   char line[256];
   std::snprintf(line, sizeof line,
