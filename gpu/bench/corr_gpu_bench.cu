@@ -132,6 +132,11 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
   RAPT_CUDA_CHECK(cudaMemcpyAsync(host.get(), input.get(), t.input_bytes, cudaMemcpyDeviceToHost,
                                   compute.get()));
   RAPT_CUDA_CHECK(cudaMemsetAsync(sums.get(), 0, sums_bytes, compute.get()));
+  // The engine's scratch for the wgmma kernels' split items.
+  cuda::DeviceBuffer<uint8_t> split_scratch(
+      shape.precision == CorrPrecision::fp32 ? 0 : corr_split_scratch_bytes());
+  if (split_scratch.size())
+    RAPT_CUDA_CHECK(cudaMemsetAsync(split_scratch.get(), 0, split_scratch.size(), compute.get()));
 
   CorrChunkArgs all;
   all.packed = input.get();
@@ -140,6 +145,7 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
   all.npol = shape.npol;
   all.tpad = nsamples;
   all.sums = sums.get();
+  all.split_scratch = split_scratch.get();
   all.first = true;  // each launch is a whole integration, as a one-chunk one in the engine
 
   // The warm-up's sums are the checked ones.

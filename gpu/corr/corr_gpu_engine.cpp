@@ -56,6 +56,11 @@ class CudaCorrelator final : public CorrelatorEngine {
     compute_stream_ = std::make_unique<cuda::Stream>();
     for (auto& slot : slots_) slot = std::make_unique<ChunkSlot>();
     sums_ = cuda::DeviceBuffer<uint8_t>(this->shape().nvis() * size_t(kCorrSumBytes));
+    const CorrelatorShape& s = this->shape();
+    if (s.precision != CorrPrecision::fp32 && use_wgmma_correlator(s.nant * s.npol)) {
+      split_scratch_ = cuda::DeviceBuffer<uint8_t>(corr_split_scratch_bytes());
+      RAPT_CUDA_CHECK(cudaMemset(split_scratch_.get(), 0, split_scratch_.size()));
+    }
   }
 
   // Queued copies may still read the staging: let them finish before it is freed.
@@ -157,6 +162,7 @@ class CudaCorrelator final : public CorrelatorEngine {
     args.tpad = chunk.tpad;
     args.sums = sums_.get();
     args.chan0 = chunk.chan0;
+    args.split_scratch = split_scratch_.get();
     args.first = first;
     launch_correlator(s.precision, args, compute);
     slot.consumed.record(compute);
@@ -186,6 +192,7 @@ class CudaCorrelator final : public CorrelatorEngine {
   std::unique_ptr<ChunkSlot> slots_[2];
   int next_slot_ = 0;
   cuda::DeviceBuffer<uint8_t> sums_;  // [chan][baseline][p1][p2], int2 (int8) or float2
+  cuda::DeviceBuffer<uint8_t> split_scratch_;  // CorrChunkArgs::split_scratch, or empty
   // Samples in the sums since the last reset (or widening). While 0, no launch has written
   // them: the next launch of each chunk of channels writes them rather than adding to them
   // (CorrChunkArgs::first).

@@ -35,6 +35,7 @@ std::string correlator_kernel_text(CorrPrecision precision, int nrecv) {
                                                         : "fp16 wgmma m64n128k16, ") +
            std::to_string(tile) + "-receiver tiles, a block of two warpgroups a tile" +
            ", rows staged by the tensor memory accelerator, A turned by i in registers" +
+           ", the last round's tiles split over the samples onto the idle SMs" +
            (nrecv <= tile ? ", the diagonal's lower half n64 (one tile)" : "");
   return std::string(precision == CorrPrecision::int8 ? "int8 mma.sync m16n8k32"
                                                       : "fp16 mma.sync m16n8k16") +

@@ -30,6 +30,10 @@ struct CorrChunkArgs {
   int64_t tpad = 0;  // samples per receiver row, a multiple of corr_time_quantum()
   void* sums = nullptr;
   int64_t chan0 = 0;  // the chunk's first channel among the sums
+  // Scratch of corr_split_scratch_bytes() for the wgmma kernels' split items (see WgmmaGrid in
+  // corr_wgmma_kernel.cu), zeroed before its first use (the kernels leave it so), used by one
+  // stream at a time; null: no item is split.
+  void* split_scratch = nullptr;
   // The chunk's channels have no sums yet (the first launch of an integration): the kernel
   // stores its products where it would add them, so the sums are written without being read.
   // Every sum of those channels is written, whatever the buffer held.
@@ -71,6 +75,8 @@ int fp32_correlator_tile();
 // it (false elsewhere), its tile, its launch; and whether launch_tensor_correlator takes it.
 bool wgmma_correlator_available();
 int wgmma_correlator_tile();
+// Bytes of CorrChunkArgs::split_scratch on the current device.
+size_t corr_split_scratch_bytes();
 void launch_wgmma_correlator(CorrPrecision precision, const CorrChunkArgs& args,
                              cudaStream_t stream);
 

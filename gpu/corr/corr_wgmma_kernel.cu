@@ -25,11 +25,15 @@
 // warpgroup, two an SM; with the tensor copies this layout takes fp16 at 64 stations from 0.81
 // to 0.70 ms on an H200, and is as fast from 256 stations on.)
 //
+// A launch whose blocks would leave SMs idle in its last round splits that round's tiles over
+// the samples (WgmmaGrid below).
+//
 // Built only for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL); elsewhere the kernel is empty and
 // wgmma_correlator_available() says no, so the mma.sync kernels run.
 #include <cuda.h>  // CUtensorMap; the encoder is looked up at run time, not linked
 #include <cudaTypedefs.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -198,6 +202,7 @@ __global__ void wgmma_probe_kernel(int* out) {
 #ifdef RAPT_CORR_WGMMA
 struct WgInt8 {
   using Acc = int;
+  using Acc4 = int4;
   using Sum = int2;
   using Pair = int4;  // the sums of p2 = 0 and 1, next to each other in the output
   static constexpr int kElementBytes = 1;
@@ -217,6 +222,7 @@ struct WgInt8 {
 
 struct WgHalf {
   using Acc = float;
+  using Acc4 = float4;
   using Sum = float2;
   using Pair = float4;
   static constexpr int kElementBytes = 2;
@@ -246,19 +252,47 @@ struct WgHalf {
 };
 #endif
 
-// Each thread 128 sums of its warpgroup's 64 rows x 128 columns, about 230 registers.
+// The blocks of a launch: one a (tile, channel) item, channel by channel, an SM holding one at a
+// time. Where the items' count is not a multiple of the SMs', the last round of blocks would
+// leave SMs idle (1024 stations x 4 channels: 544 items, 4.1 rounds of an H100's 132 SMs, the
+// fifth on 16 of them). The last `tail` items are then each split into `pieces` blocks, each
+// taking an equal share of the samples; the last piece of an item to end adds the others'
+// sums (left in CorrChunkArgs::split_scratch) to its own, in piece order, and writes them.
+struct WgmmaGrid {
+  int tiles = 1;   // per channel
+  int whole = 0;   // items not split: blocks 0 ... whole - 1
+  int tail = 0;    // items split, after those
+  int pieces = 1;  // blocks per split item
+};
+
+// split_scratch: a counter per split item (ints), then each piece's sums,
+// [item][piece][group][thread][4]: a thread's re[4g .. 4g + 3] in group g < 16, im in 16 + g.
+constexpr size_t kSplitCountersBytes = 4096;  // room for 1024 counters
+constexpr size_t kSplitPieceBytes = size_t(kThreads) * 128 * 4;
+
+// Each thread 128 sums of its warpgroup's 64 rows x 128 columns: about 220 registers, 254 with
+// the split items' sums (whose loads all go out at once).
 // SkipBelow: the lower half of a tile on the diagonal takes only its last 64 columns (see
 // lower_diagonal below).
 template <class W, bool SkipBelow>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_correlate_kernel(CorrChunkArgs args, const __grid_constant__ CUtensorMap rows_map) {
+    wgmma_correlate_kernel(CorrChunkArgs args, WgmmaGrid grid,
+                           const __grid_constant__ CUtensorMap rows_map) {
 #ifdef RAPT_CORR_WGMMA
   extern __shared__ __align__(128) uint8_t smem[];
   const uint32_t smem_base = (uint32_t(__cvta_generic_to_shared(smem)) + 1023u) & ~1023u;
 
+  // This block's item (tile and channel) and, for a split item, its piece.
+  const int block = int(blockIdx.x);
+  const bool split = block >= grid.whole;
+  const int split_item = split ? (block - grid.whole) / grid.pieces : 0;
+  const int piece = split ? (block - grid.whole) % grid.pieces : 0;
+  const int item = split ? grid.whole + split_item : block;
+  const int chan = item / grid.tiles;
+
   const int npol = args.npol, nrecv = args.nant * npol, pol_shift = npol - 1;
   int bi, bj;
-  tile_of(int(blockIdx.x), bi, bj);
+  tile_of(item % grid.tiles, bi, bj);
   const int half = int(threadIdx.x >> 7);  // this warpgroup's half of the tile
   const bool diagonal = bi == bj;
   // The lower half of a tile on the diagonal: its first 64 columns are below the diagonal, so
@@ -270,7 +304,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   // step with the slots' barriers, and writes nothing.
   const bool rows_here = row0 < nrecv;
   const int64_t row_bytes = args.tpad * 2 * W::kElementBytes;
-  const int nstages = int(row_bytes / kStageBytes);
+  // This block's stages: stage0 ... stage0 + nstages - 1 of the rows'.
+  const int all_stages = int(row_bytes / kStageBytes);
+  const int stage0 = split ? all_stages * piece / grid.pieces : 0;
+  const int nstages = split ? all_stages * (piece + 1) / grid.pieces - stage0 : all_stages;
 
   // Thread 0 alone issues a stage's copies (load_stage): B (the tile's 128 column rows) and, off
   // the diagonal, A (the tile's 128 rows), boxes of 64 rows. Rows past the end are the next
@@ -278,10 +315,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   // full: a slot's rows are in (the copies' bytes counted); empty: both warpgroups' products of
   // the slot have ended (one arrival from each).
   const uint32_t bars = smem_base + kStages * kSlotBytes, empty_bars = bars + kStages * 8;
-  const int chan_row = int(blockIdx.y) * nrecv;
+  const int chan_row = chan * nrecv;
   auto load_stage = [&](int slot, int stage) {
     const uint32_t dst = smem_base + slot * kSlotBytes, bar = bars + slot * 8;
-    const int x = stage * kStageBytes;
+    const int x = (stage0 + stage) * kStageBytes;
     barrier_expect(bar, (diagonal ? kTile : 2 * kTile) * kStageBytes);
 #pragma unroll
     for (int h = 0; h < kTile / kRows; ++h)
@@ -400,6 +437,55 @@ __global__ void __launch_bounds__(kThreads, 1)
     main_loop(std::integral_constant<bool, true>());
   else
     main_loop(std::integral_constant<bool, false>());
+
+  // sums[4g .. 4g + 3] += from[g kThreads], g < 16.
+  auto add_groups = [](Acc (&sums)[64], const typename W::Acc4* from) {
+#pragma unroll
+    for (int g = 0; g < 16; ++g) {
+      const typename W::Acc4 x = __ldcg(from + g * kThreads);
+      sums[4 * g] += x.x;
+      sums[4 * g + 1] += x.y;
+      sums[4 * g + 2] += x.z;
+      sums[4 * g + 3] += x.w;
+    }
+  };
+  if (split) {
+    // Every piece leaves its sums, 16 bytes a thread at a time; the last to end takes the item's counter back to 0 (as the
+    // next launch wants it) and adds them all, in piece order, so the sums do not depend on
+    // which piece ended last.
+    using Acc4 = typename W::Acc4;
+    uint8_t* scratch = static_cast<uint8_t*>(args.split_scratch);
+    int* counter = reinterpret_cast<int*>(scratch) + split_item;
+    Acc4* parts = reinterpret_cast<Acc4*>(scratch + kSplitCountersBytes) +
+                  size_t(split_item) * grid.pieces * (kSplitPieceBytes / sizeof(Acc4));
+    constexpr int kPieceGroups = int(kSplitPieceBytes / sizeof(Acc4));
+    Acc4* mine = parts + piece * kPieceGroups + threadIdx.x;
+#pragma unroll
+    for (int g = 0; g < 16; ++g) {
+      mine[g * kThreads] = Acc4{re[4 * g], re[4 * g + 1], re[4 * g + 2], re[4 * g + 3]};
+      mine[(16 + g) * kThreads] = Acc4{im[4 * g], im[4 * g + 1], im[4 * g + 2], im[4 * g + 3]};
+    }
+    __threadfence();
+    __syncthreads();
+    __shared__ int last;
+    if (threadIdx.x == 0) {
+      last = atomicAdd(counter, 1) == grid.pieces - 1;
+      if (last) *counter = 0;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    // Its own sums too from the scratch, as stored. A piece's loads all go out together (one
+    // 16-byte load per group), not one chain of dependent loads per sum.
+#pragma unroll
+    for (int v = 0; v < 64; ++v) re[v] = im[v] = Acc(0);
+#pragma unroll 1
+    for (int q = 0; q < grid.pieces; ++q) {
+      const Acc4* part = parts + q * kPieceGroups + threadIdx.x;
+      add_groups(re, part);
+      add_groups(im, part + 16 * kThreads);
+    }
+  }
   if (!rows_here) return;
 
   // Thread holds rows g and g + 8 of its warp's 16, columns 8j + 2t and 8j + 2t + 1. The sums
@@ -409,7 +495,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int g = lane >> 2, t = lane & 3;
   const int64_t nbl = int64_t(args.nant) * (args.nant + 1) / 2;
   using Sum = typename W::Sum;
-  Sum* sums = static_cast<Sum*>(args.sums) + (args.chan0 + blockIdx.y) * nbl * npol * npol;
+  Sum* sums = static_cast<Sum*>(args.sums) + (args.chan0 + chan) * nbl * npol * npol;
   // The n64 products' sums are the first 8 column groups, of the tile's last 64 columns.
   const int sum_col0 = col0 + (lower_diagonal ? kRows : 0), groups = lower_diagonal ? 8 : 16;
   if (npol == 2) {
@@ -503,6 +589,36 @@ CUtensorMap packed_rows_map(const CorrChunkArgs& args, int element_bytes) {
   return map;
 }
 
+int device_sms() {
+  int device = 0, sms = 0;
+  RAPT_CUDA_CHECK(cudaGetDevice(&device));
+  RAPT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+// The last round's items split where that fills more of the SMs: its `tail` items into
+// `pieces` blocks each, as many as the SMs hold (one block each) and at most kMostPieces
+// (and no more than the stages, so that each piece has some), when scratch is given.
+constexpr int kMostPieces = 8;
+
+WgmmaGrid wgmma_grid(const CorrChunkArgs& args, int tiles, int stages) {
+  WgmmaGrid g;
+  g.tiles = tiles;
+  const int64_t items = int64_t(tiles) * args.nchan;
+  const int sms = device_sms();
+  const int tail = int(items % sms);
+  const int pieces = tail ? std::min({kMostPieces, sms / tail, stages}) : 1;
+  const bool room = size_t(tail) * sizeof(int) <= kSplitCountersBytes;
+  if (args.split_scratch && pieces > 1 && room) {
+    g.whole = int(items - tail);
+    g.tail = tail;
+    g.pieces = pieces;
+  } else {
+    g.whole = int(items);
+  }
+  return g;
+}
+
 template <class W>
 void launch_wgmma(const CorrChunkArgs& args, cudaStream_t stream) {
   const int side = (args.nant * args.npol + kTile - 1) / kTile;
@@ -512,9 +628,11 @@ void launch_wgmma(const CorrChunkArgs& args, cudaStream_t stream) {
   const auto kernel = side == 1 ? wgmma_correlate_kernel<W, true> : wgmma_correlate_kernel<W, false>;
   cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(kSmemBytes),
                                     "wgmma correlator");
-  const dim3 grid(unsigned(side * (side + 1) / 2), unsigned(args.nchan));
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(args,
-                                                      packed_rows_map(args, W::kElementBytes));
+  const int stages = int(args.tpad * 2 * W::kElementBytes / kStageBytes);
+  const WgmmaGrid grid = wgmma_grid(args, side * (side + 1) / 2, stages);
+  const unsigned blocks = unsigned(grid.whole + grid.tail * grid.pieces);
+  kernel<<<blocks, kThreads, kSmemBytes, stream>>>(args, grid,
+                                                   packed_rows_map(args, W::kElementBytes));
   RAPT_CUDA_CHECK_LAUNCH("wgmma correlator");
 }
 
@@ -539,6 +657,10 @@ bool wgmma_correlator_available() {
 }
 
 int wgmma_correlator_tile() { return kTile; }
+
+size_t corr_split_scratch_bytes() {
+  return kSplitCountersBytes + size_t(device_sms()) * kSplitPieceBytes;
+}
 
 void launch_wgmma_correlator(CorrPrecision precision, const CorrChunkArgs& args,
                              cudaStream_t stream) {

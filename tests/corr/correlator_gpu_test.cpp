@@ -245,6 +245,24 @@ TEST(CorrelatorGpu, ManyChannelsOfOneTileMatchTheCpu) {
   expect_tensor_paths_match_the_cpu(300, 64, 100, 25);
 }
 
+// Launches of fewer tiles than the GPU has SMs: the wgmma kernels split each tile over the
+// samples (up to 8 pieces; 2 channels of 150 stations are 12 tiles) and add the pieces' sums.
+// The same data twice give the same sums, bit for bit, whichever piece ended last.
+TEST(CorrelatorGpu, TilesSplitOverTheSamplesMatchTheCpuAndRepeatExactly) {
+  SKIP_WITHOUT_GPU();
+  expect_tensor_paths_match_the_cpu(1, 64, 4096, 26);
+  expect_tensor_paths_match_the_cpu(2, 150, 1000, 27);
+  const CorrelatorShape s = make_shape(1, 64, 2, CorrPrecision::fp16);
+  const std::vector<float> block = random_block(s, 4096, 28);
+  auto gpu = make_gpu_correlator(s, 0);
+  const std::vector<cd> first = correlate(*gpu, block, 4096);
+  const std::vector<cd> again = correlate(*gpu, block, 4096);
+  ASSERT_EQ(first.size(), again.size());
+  size_t differ = 0;
+  for (size_t k = 0; k < first.size(); ++k) differ += first[k] != again[k];
+  EXPECT_EQ(differ, 0u) << "sums differ between two runs of the same data";
+}
+
 TEST(CorrelatorGpu, Int8CountsClampedValuesAsTheCpuDoes) {
   SKIP_WITHOUT_GPU();
   const CorrelatorShape s = make_shape(2, 3, 2, CorrPrecision::int8);
