@@ -245,6 +245,14 @@ TEST(CorrelatorGpu, ManyChannelsOfOneTileMatchTheCpu) {
   expect_tensor_paths_match_the_cpu(300, 64, 100, 25);
 }
 
+// 250 and 270 dual-polarisation stations: 4 and 5 tiles of 128 receivers a side for the wgmma
+// kernels, the last part-full, in launches of 20 and 15 tiles (each split over the samples).
+TEST(CorrelatorGpu, FourAndFiveTilesASideMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  expect_tensor_paths_match_the_cpu(2, 250, 300, 29);
+  expect_tensor_paths_match_the_cpu(1, 270, 130, 30);
+}
+
 // Launches of fewer tiles than the GPU has SMs: the wgmma kernels split each tile over the
 // samples (up to 8 pieces; 2 channels of 150 stations are 12 tiles) and add the pieces' sums.
 // The same data twice give the same sums, bit for bit, whichever piece ended last.
