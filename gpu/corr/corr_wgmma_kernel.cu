@@ -258,6 +258,12 @@ struct WgHalf {
 // fifth on 16 of them). The last `tail` items are then each split into `pieces` blocks, each
 // taking an equal share of the samples; the last piece of an item to end adds the others'
 // sums (left in CorrChunkArgs::split_scratch) to its own, in piece order, and writes them.
+// On an H100 that took int8 at 1024 stations x 4 channels from 0.229-0.231 to 0.211-0.216 ms,
+// fp16 from 0.439-0.448 to 0.393-0.398 ms.
+// Tiles on the diagonal still multiply their lower left quarter (below the diagonal). Taking
+// them instead as pairs of upper halves (n128) and pairs of lower right quarters (n64) was
+// exact but slower everywhere, int8 at 1024 stations x 32 channels 1.67 against 1.49 ms: both
+// main loops and the split items' sums in one kernel took it to 255 registers, with spills.
 struct WgmmaGrid {
   int tiles = 1;   // per channel
   int whole = 0;   // items not split: blocks 0 ... whole - 1
