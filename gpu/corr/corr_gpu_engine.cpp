@@ -55,8 +55,8 @@ class CudaCorrelator final : public CorrelatorEngine {
     copy_stream_ = std::make_unique<cuda::Stream>();
     compute_stream_ = std::make_unique<cuda::Stream>();
     for (auto& slot : slots_) slot = std::make_unique<ChunkSlot>();
-    sums_ = cuda::DeviceBuffer<uint8_t>(this->shape().nvis() * size_t(kCorrSumBytes));
     const CorrelatorShape& s = this->shape();
+    sums_ = cuda::DeviceBuffer<uint8_t>(s.nvis() * size_t(kCorrSumBytes));
     if (s.precision != CorrPrecision::fp32 && use_wgmma_correlator(s.nant * s.npol)) {
       split_scratch_ = cuda::DeviceBuffer<uint8_t>(corr_split_scratch_bytes());
       RAPT_CUDA_CHECK(cudaMemset(split_scratch_.get(), 0, split_scratch_.size()));

@@ -456,9 +456,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   };
   if (split) {
-    // Every piece leaves its sums, 16 bytes a thread at a time; the last to end takes the item's counter back to 0 (as the
-    // next launch wants it) and adds them all, in piece order, so the sums do not depend on
-    // which piece ended last.
+    // Every piece leaves its sums, 16 bytes a thread at a time; the last to end takes the item's
+    // counter back to 0 (as the next launch wants it) and adds them all, in piece order, so the
+    // sums do not depend on which piece ended last.
     using Acc4 = typename W::Acc4;
     uint8_t* scratch = static_cast<uint8_t*>(args.split_scratch);
     int* counter = reinterpret_cast<int*>(scratch) + split_item;
