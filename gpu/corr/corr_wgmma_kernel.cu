@@ -262,8 +262,12 @@ struct WgHalf {
 // fp16 from 0.439-0.448 to 0.393-0.398 ms.
 // Tiles on the diagonal still multiply their lower left quarter (below the diagonal). Taking
 // them instead as pairs of upper halves (n128) and pairs of lower right quarters (n64) was
-// exact but slower everywhere, int8 at 1024 stations x 32 channels 1.67 against 1.49 ms: both
-// main loops and the split items' sums in one kernel took it to 255 registers, with spills.
+// exact but no faster. With both main loops in one body every product ran 11-13 % slower (int8
+// at 1024 stations x 32 channels 1.67-1.68 against 1.48-1.51 ms); with a body for each kind of
+// block, inlined, int8 at 256 stations x 64 channels took 0.248-0.252 against 0.237-0.238 ms
+// and fp16 gained 1-2 %: a pair loads 32 KB a stage where a diagonal tile loads 16, so the
+// copies grow as the products shrink, and the kernel is bound by both (on an H100, int8 at
+// 1024 x 32: products alone 1.36 ms, copies alone 1.04 ms, the whole 1.49-1.52 ms).
 struct WgmmaGrid {
   int tiles = 1;   // per channel
   int whole = 0;   // items not split: blocks 0 ... whole - 1
