@@ -133,8 +133,7 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
                                   compute.get()));
   RAPT_CUDA_CHECK(cudaMemsetAsync(sums.get(), 0, sums_bytes, compute.get()));
   // The engine's scratch for the wgmma kernels' split items.
-  cuda::DeviceBuffer<uint8_t> split_scratch(
-      shape.precision == CorrPrecision::fp32 ? 0 : corr_split_scratch_bytes());
+  cuda::DeviceBuffer<uint8_t> split_scratch(corr_split_scratch_bytes(shape.precision, nrecv));
   if (split_scratch.size())
     RAPT_CUDA_CHECK(cudaMemsetAsync(split_scratch.get(), 0, split_scratch.size(), compute.get()));
 

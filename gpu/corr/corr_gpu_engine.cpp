@@ -57,9 +57,10 @@ class CudaCorrelator final : public CorrelatorEngine {
     for (auto& slot : slots_) slot = std::make_unique<ChunkSlot>();
     const CorrelatorShape& s = this->shape();
     sums_ = cuda::DeviceBuffer<uint8_t>(s.nvis() * size_t(kCorrSumBytes));
-    if (s.precision != CorrPrecision::fp32 && use_wgmma_correlator(s.nant * s.npol)) {
-      split_scratch_ = cuda::DeviceBuffer<uint8_t>(corr_split_scratch_bytes());
-      RAPT_CUDA_CHECK(cudaMemset(split_scratch_.get(), 0, split_scratch_.size()));
+    const size_t scratch_bytes = corr_split_scratch_bytes(s.precision, s.nant * s.npol);
+    if (scratch_bytes) {
+      split_scratch_ = cuda::DeviceBuffer<uint8_t>(scratch_bytes);
+      RAPT_CUDA_CHECK(cudaMemset(split_scratch_.get(), 0, scratch_bytes));
     }
   }
 

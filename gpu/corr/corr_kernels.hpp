@@ -30,7 +30,7 @@ struct CorrChunkArgs {
   int64_t tpad = 0;  // samples per receiver row, a multiple of corr_time_quantum()
   void* sums = nullptr;
   int64_t chan0 = 0;  // the chunk's first channel among the sums
-  // Scratch of corr_split_scratch_bytes() for the wgmma kernels' split items (see WgmmaGrid in
+  // Scratch of corr_split_scratch_bytes(...) for the wgmma kernels' split items (see WgmmaGrid in
   // corr_wgmma_kernel.cu), zeroed before its first use (the kernels leave it so), used by one
   // stream at a time; null: no item is split.
   void* split_scratch = nullptr;
@@ -75,8 +75,9 @@ int fp32_correlator_tile();
 // it (false elsewhere), its tile, its launch; and whether launch_tensor_correlator takes it.
 bool wgmma_correlator_available();
 int wgmma_correlator_tile();
-// Bytes of CorrChunkArgs::split_scratch on the current device.
-size_t corr_split_scratch_bytes();
+// Bytes of CorrChunkArgs::split_scratch on the current device for these launches: 0 where
+// the wgmma kernels do not run them (fp32, fewer than 128 receivers, no sm_90a build).
+size_t corr_split_scratch_bytes(CorrPrecision precision, int nrecv);
 void launch_wgmma_correlator(CorrPrecision precision, const CorrChunkArgs& args,
                              cudaStream_t stream);
 

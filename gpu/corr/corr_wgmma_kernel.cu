@@ -41,6 +41,7 @@
 #include <type_traits>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/cuda_device_query.hpp"
 #include "../cuda/dynamic_shared_memory.hpp"
 #include "cli/errors.hpp"
 #include "corr_device.cuh"
@@ -599,13 +600,6 @@ CUtensorMap packed_rows_map(const CorrChunkArgs& args, int element_bytes) {
   return map;
 }
 
-int device_sms() {
-  int device = 0, sms = 0;
-  RAPT_CUDA_CHECK(cudaGetDevice(&device));
-  RAPT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
 // The last round's items split where that fills more of the SMs: its `tail` items into
 // `pieces` blocks each, as many as the SMs hold (one block each) and at most kMostPieces
 // (and no more than the stages, so that each piece has some), when scratch is given.
@@ -615,7 +609,7 @@ WgmmaGrid wgmma_grid(const CorrChunkArgs& args, int tiles, int stages) {
   WgmmaGrid g;
   g.tiles = tiles;
   const int64_t items = int64_t(tiles) * args.nchan;
-  const int sms = device_sms();
+  const int sms = cuda::multiprocessor_count(cuda::current_device());
   const int tail = int(items % sms);
   const int pieces = tail ? std::min({kMostPieces, sms / tail, stages}) : 1;
   const bool room = size_t(tail) * sizeof(int) <= kSplitCountersBytes;
@@ -668,8 +662,10 @@ bool wgmma_correlator_available() {
 
 int wgmma_correlator_tile() { return kTile; }
 
-size_t corr_split_scratch_bytes() {
-  return kSplitCountersBytes + size_t(device_sms()) * kSplitPieceBytes;
+size_t corr_split_scratch_bytes(CorrPrecision precision, int nrecv) {
+  if (precision == CorrPrecision::fp32 || !use_wgmma_correlator(nrecv)) return 0;
+  return kSplitCountersBytes +
+         size_t(cuda::multiprocessor_count(cuda::current_device())) * kSplitPieceBytes;
 }
 
 void launch_wgmma_correlator(CorrPrecision precision, const CorrChunkArgs& args,

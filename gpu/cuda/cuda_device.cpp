@@ -35,4 +35,16 @@ std::string device_description(int index) {
   return text;
 }
 
+int current_device() {
+  int device = 0;
+  RAPT_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+int multiprocessor_count(int index) {
+  int sms = 0;
+  RAPT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, index));
+  return sms;
+}
+
 }  // namespace rapt::cuda

@@ -16,4 +16,11 @@ std::string device_name(int index);
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)". Throws DataError on a bad index.
 std::string device_description(int index);
 
+// The calling thread's current device (cudaGetDevice).
+int current_device();
+
+// The device's streaming multiprocessors, which launches size their grids by. Throws DataError
+// on a bad index.
+int multiprocessor_count(int index);
+
 }  // namespace rapt::cuda

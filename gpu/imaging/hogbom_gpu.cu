@@ -162,9 +162,7 @@ class CudaMinorCycle final : public MinorCycleEngine {
     state_ = cuda::DeviceBuffer<State>(1);
     RAPT_CUDA_CHECK(cudaMemcpy(psf_.get(), psf.data(), pixels * sizeof(float),
                                cudaMemcpyHostToDevice));
-    int sms = 0;
-    RAPT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu));
-    subtract_blocks_ = sms * 8;
+    subtract_blocks_ = cuda::multiprocessor_count(gpu) * 8;
   }
 
   MinorCycle run(std::vector<float>& residual, const CleanSettings& s, int max_components,

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "../cuda/cuda_check.hpp"
+#include "../cuda/cuda_device_query.hpp"
 #include "../cuda/dynamic_shared_memory.hpp"
 #include "../cuda/random_words.hpp"
 #include "snr_boxcar_kernels.hpp"
@@ -77,9 +78,8 @@ __global__ void fill_gaussian_kernel(float* x, size_t count, uint32_t seed) {
 void launch_boxcar_default_widths(const BoxcarKernelParams& p, cudaStream_t stream) {
   using Kernel = void (*)(BoxcarKernelParams, AppendHit);
   const Kernel kernel = boxcar_default_widths_kernel<AppendHit>;
-  int gpu = 0, sms = 0, per_sm = 0;
-  RAPT_CUDA_CHECK(cudaGetDevice(&gpu));
-  RAPT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu));
+  const int sms = cuda::multiprocessor_count(cuda::current_device());
+  int per_sm = 0;
   RAPT_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpBoxcarThreads, 0));
   constexpr int kWarpsPerBlock = kWarpBoxcarThreads / 32;
