@@ -94,6 +94,8 @@ int64_t weight_epoch_samples(const BfOptions& o, const VoltageHeader& v,
 BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif_rate_hz);
+  for (const std::string& note : voltage_warnings(*reader, o.input)) messages.warning(note);
+  const size_t header_warnings = reader->warnings().size();
   const VoltageHeader& v = reader->header();
   if (!v.complex_samples)
     throw file_error(o.input, "has real samples; bf takes channelised complex voltages");
@@ -208,6 +210,8 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   }
   summary.waiting_s = blocks.waiting_s();
   if (messages.progress && summary.samples_in > 0) std::fputc('\n', stderr);
+  for (const std::string& note : voltage_warnings(*reader, o.input, header_warnings))
+    messages.warning(note);
   if (summary.samples_out == 0)
     throw file_error(o.input, format_string("has %lld samples, fewer than one integration "
                                             "(--tint %d)", (long long)summary.samples_in, o.tint));

@@ -202,16 +202,8 @@ std::string describe_voltage_file(const std::string& path, const InspectSettings
   std::unique_ptr<VoltageReader> reader = open_voltage_file(path, settings.vdif_sample_rate_hz);
   std::string out = describe_voltage_header(path, reader->header());
   if (!settings.header_only) out += describe_voltage_statistics(*reader, settings);
-  if (warnings) {
-    const std::vector<std::string>* notes = nullptr;
-    if (const auto* r = dynamic_cast<const VdifReader*>(reader.get())) notes = &r->warnings();
-    if (const auto* r = dynamic_cast<const GuppiRawReader*>(reader.get())) notes = &r->warnings();
-    if (const auto* r = dynamic_cast<const PsrdadaReader*>(reader.get())) notes = &r->warnings();
-    // Some readers' notes leave out the file name; every note inspect passes on names it.
-    if (notes)
-      for (const std::string& note : *notes)
-        warnings->push_back(note.rfind(path + ": ", 0) == 0 ? note : path + ": " + note);
-  }
+  if (warnings)
+    for (const std::string& note : voltage_warnings(*reader, path)) warnings->push_back(note);
   return out;
 }
 

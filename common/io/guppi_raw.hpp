@@ -69,7 +69,7 @@ class GuppiRawReader : public VoltageReader {
   const VoltageHeader& header() const override { return header_; }
   [[nodiscard]] int64_t read(int64_t nsamples, VoltageBlock& block) override;
   // Oddities met so far (inconsistent TBIN, PKTIDX gaps, a short final block).
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  const std::vector<std::string>& warnings() const override { return warnings_; }
 
  private:
   bool read_block_header(GuppiBlockHeader& block);  // false at a clean end of file

@@ -11,6 +11,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "io/header_validation.hpp"
 #include "io/voltage_samples.hpp"
 #include "io/voltage_text.hpp"
 
@@ -147,11 +148,56 @@ void parse_sample_format(const DadaKeys& keys, const std::string& name, DadaHead
     v.nant = int(integer_key(keys, "NANT", name, 1, 1 << 16));
     h.inner_t = integer_key(keys, "INNER_T", name, 1, 1 << 24);
   } else {
-    v.nant = int(integer_key(keys, "NANT", name, 1, 1, &one));
+    v.nant = int(integer_key(keys, "NANT", name, 1, 1 << 16, &one));
+    if (v.nant > 1)
+      throw file_error(name, "DADA NANT is " + std::to_string(v.nant) +
+                                 ", but several antennas need ORDER TFATP or TAFTP and the " +
+                                 (order ? "header says ORDER " + *order : std::string("header has no ORDER")));
   }
   if (h.bytes_per_sample() > (int64_t(1) << 32))
     throw file_error(name, "DADA time samples of " + std::to_string(h.bytes_per_sample()) +
                                " bytes are too large");
+}
+
+// RA (hours) and DEC (degrees), sexagesimal or decimal. A value that is there must be a
+// direction; with neither, the pointing is unknown and a program needing it says so.
+void parse_pointing(const DadaKeys& keys, const std::string& name, DadaHeader& h) {
+  VoltageHeader& v = h.voltage;
+  const std::string* ra = find_key(keys, "RA");
+  const std::string* dec = find_key(keys, "DEC");
+  if (ra) {
+    const std::optional<double> hours = parse_sexagesimal_value(*ra);
+    if (!hours || !(*hours >= 0 && *hours < 24))
+      throw file_error(name, "DADA RA is '" + *ra + "'; expected hh:mm:ss.s or hours in 0 .. 24");
+    v.ra_deg = *hours * 15.0;
+  }
+  if (dec) {
+    const std::optional<double> degrees = parse_sexagesimal_value(*dec);
+    if (!degrees || !(std::fabs(*degrees) <= 90))
+      throw file_error(name, "DADA DEC is '" + *dec + "'; expected dd:mm:ss.s or degrees in -90 .. 90");
+    v.dec_deg = *degrees;
+  }
+  if (!ra || !dec)
+    h.warnings.push_back(std::string("DADA header has no ") + (!ra && !dec ? "RA or DEC" : !ra ? "RA" : "DEC") +
+                         "; the pointing is taken as RA 0h, DEC 0 deg");
+}
+
+// FREQ (the band's centre) and BW (signed) put every channel at a positive sky frequency.
+// Complex channels are BW / NCHAN wide and sampled at that rate, real ones at twice it: a
+// TSAMP that says otherwise (oversampled channels) is noted, as frequencies follow BW and
+// times TSAMP.
+void check_band(const std::string& name, DadaHeader& h) {
+  const VoltageHeader& v = h.voltage;
+  require_nonzero(name, "BW", v.bandwidth_mhz, "MHz");
+  const double width = v.bandwidth_mhz / v.nchan;
+  validate_channel_band(name, "FREQ", v.channel_freq_mhz(0), "BW", width, v.nchan);
+  const double expected_us = (v.complex_samples ? 1.0 : 0.5) / std::fabs(width);
+  const double tsamp_us = v.tsamp_s * 1e6;
+  if (std::fabs(tsamp_us - expected_us) > 1e-6 * expected_us)
+    h.warnings.push_back(format_string(
+        "DADA TSAMP is %.9g us but %s channels %.9g MHz wide are sampled every %.9g us; "
+        "frequencies follow BW and NCHAN, times TSAMP", tsamp_us,
+        v.complex_samples ? "complex" : "real", std::fabs(width), expected_us));
 }
 
 void parse_antennas(const DadaKeys& keys, DadaHeader& h) {
@@ -175,6 +221,8 @@ void parse_antennas(const DadaKeys& keys, DadaHeader& h) {
                          std::all_of(itrf.begin(), itrf.end(), [](double x) { return std::isfinite(x); });
   if (!itrf.empty() && !have_itrf)
     h.warnings.push_back("ANT_ITRF is not 3 finite numbers per antenna; positions ignored");
+  if (itrf.empty())
+    h.warnings.push_back("ANT_NAMES comes without ANT_ITRF: the antennas have no positions");
   for (size_t a = 0; a < list.size(); ++a) {
     Antenna antenna;
     antenna.name = list[a];
@@ -207,6 +255,7 @@ DadaHeader parse_dada_header(std::string_view text, const std::string& name) {
   if (!tsamp_us || !(*tsamp_us > 0) || *tsamp_us > 1e12)
     throw file_error(name, "DADA TSAMP is '" + *tsamp + "'; must be a positive number of microseconds");
   v.tsamp_s = *tsamp_us / 1e6;
+  validate_sample_time(name, "TSAMP", v.tsamp_s);
   auto text_key = [&](const char* key) {
     const std::string* value = find_key(keys, key);
     return value ? *value : std::string();
@@ -214,10 +263,15 @@ DadaHeader parse_dada_header(std::string_view text, const std::string& name) {
   v.telescope = text_key("TELESCOPE");
   v.instrument = text_key("INSTRUMENT");
   v.source = text_key("SOURCE");
-  v.ra_deg = parse_sexagesimal_value(text_key("RA")).value_or(0) * 15.0;
-  v.dec_deg = parse_sexagesimal_value(text_key("DEC")).value_or(0);
+  parse_pointing(keys, name, h);
   v.centre_freq_mhz = number_key(keys, "FREQ", name);
   v.bandwidth_mhz = number_key(keys, "BW", name);
+  const bool freq = find_key(keys, "FREQ") != nullptr, bw = find_key(keys, "BW") != nullptr;
+  if (freq && bw)
+    check_band(name, h);
+  else
+    h.warnings.push_back(std::string("DADA header has no ") + (freq ? "BW" : bw ? "FREQ" : "FREQ or BW") +
+                         ": the band's frequencies are unknown");
   if (text_key("POL_BASIS") == "CIRC") v.pol_basis = "CIRC";
   parse_start_time(keys, name, h);
   parse_antennas(keys, h);
@@ -287,15 +341,32 @@ void PsrdadaReader::read_header() {
   if (regular) {
     const int64_t payload = int64_t(st.st_size) - dada_.hdr_size;
     dada_.voltage.nsamples = payload / bps;
-    if (payload % bps != 0) note_partial(size_t(payload % bps));
+    if (dada_.block_order()) {
+      // A last block cut inside a sample is left out whole (load_chunk).
+      const int64_t block_bytes = bps * dada_.inner_t, last = payload % block_bytes;
+      if (last % bps != 0) {
+        note_partial(size_t(last));
+        dada_.voltage.nsamples = payload / block_bytes * dada_.inner_t;
+      }
+    } else if (payload % bps != 0) {
+      note_partial(size_t(payload % bps));
+    }
   }
   if (dada_.order == "FTP" && dada_.voltage.nchan > 1 && !regular)
     throw file_error(path_, "DADA ORDER FTP with NCHAN > 1 needs a regular file, not a pipe");
 }
 
 void PsrdadaReader::note_partial(size_t bytes) {
-  const std::string text = "payload ends with " + std::to_string(bytes) +
-                           " bytes that are not a whole time sample; ignored";
+  // In ORDER TFATP and TAFTP a block's bytes run channel by channel, so a block cut short
+  // holds no whole samples at all: all of it is left out. (A block cut at a whole number of
+  // samples' bytes cannot be told from the shorter last block a writer may end with.)
+  const std::string text =
+      dada_.block_order()
+          ? "payload ends inside a block of " + std::to_string(dada_.inner_t) + " samples (" +
+                std::to_string(bytes) + " bytes, not a whole number of samples); that block " +
+                "was left out"
+          : "payload ends with " + std::to_string(bytes) +
+                " bytes that are not a whole time sample; ignored";
   if (std::find(dada_.warnings.begin(), dada_.warnings.end(), text) == dada_.warnings.end())
     dada_.warnings.push_back(text);
 }
@@ -331,8 +402,9 @@ bool PsrdadaReader::load_chunk() {
   raw_.resize(size_t(target * bps));
   const size_t got = read_bytes(raw_.data(), raw_.size());
   if (got < raw_.size()) at_end_ = true;  // read_bytes stops short only at the end of the data
-  if (got % size_t(bps) != 0) note_partial(got % size_t(bps));
-  const int64_t n = int64_t(got) / bps;
+  if (got % size_t(bps) != 0) note_partial(dada_.block_order() ? got : got % size_t(bps));
+  const bool cut_block = dada_.block_order() && got % size_t(bps) != 0;
+  const int64_t n = cut_block ? 0 : int64_t(got) / bps;
   chunk_ntime_ = n;
   if (n == 0) return false;
   const int64_t per_time = int64_t(v.npol) * v.values_per_sample();

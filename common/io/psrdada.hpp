@@ -69,7 +69,7 @@ class PsrdadaReader : public VoltageReader {
   const VoltageHeader& header() const override { return dada_.voltage; }
   const DadaHeader& dada_header() const { return dada_; }
   [[nodiscard]] int64_t read(int64_t nsamples, VoltageBlock& block) override;
-  const std::vector<std::string>& warnings() const { return dada_.warnings; }
+  const std::vector<std::string>& warnings() const override { return dada_.warnings; }
 
  private:
   void read_header();

@@ -69,7 +69,7 @@ class VdifReader : public VoltageReader {
   const VoltageHeader& header() const override { return header_; }
   const VdifFrameHeader& first_frame() const { return first_; }
   [[nodiscard]] int64_t read(int64_t nsamples, VoltageBlock& block) override;
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  const std::vector<std::string>& warnings() const override { return warnings_; }
 
  private:
   VdifFrameHeader frame_header_at(int64_t frame);

@@ -1,5 +1,7 @@
 #include "io/voltage_layout.hpp"
 
+#include <algorithm>
+
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 
@@ -9,7 +11,13 @@ ArrayLayout voltage_array_layout(const std::string& layout_path, const VoltageHe
                                  const std::string& input_name, bool needed) {
   ArrayLayout layout = layout_path.empty() ? v.array : read_layout_file(layout_path);
   const std::string from = layout_path.empty() ? input_name : layout_path;
-  if (layout.size() == 0) {
+  // Antennas named in the voltages' header without positions all lie at the origin (the
+  // centre of the Earth), where no antenna is: they give no geometry.
+  const bool placed = std::any_of(layout.antennas.begin(), layout.antennas.end(),
+                                  [](const Antenna& a) {
+                                    return a.itrf_m[0] != 0 || a.itrf_m[1] != 0 || a.itrf_m[2] != 0;
+                                  });
+  if (layout.size() == 0 || (needed && !placed && layout_path.empty())) {
     if (needed)
       throw file_error(input_name, "the voltages carry no antenna positions; give --layout FILE");
     return layout;

@@ -59,4 +59,13 @@ std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
   throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
 }
 
+std::vector<std::string> voltage_warnings(const VoltageReader& reader, const std::string& path,
+                                          size_t from) {
+  std::vector<std::string> named;
+  const std::vector<std::string>& notes = reader.warnings();
+  for (size_t k = from; k < notes.size(); ++k)
+    named.push_back(notes[k].rfind(path + ": ", 0) == 0 ? notes[k] : path + ": " + notes[k]);
+  return named;
+}
+
 }  // namespace rapt

@@ -65,7 +65,15 @@ class VoltageReader {
   // Reads up to `nsamples` time samples into `block` (resized to fit). Returns the number read:
   // 0 at the clean end of the data. Throws DataError naming the file on a short or bad read.
   [[nodiscard]] virtual int64_t read(int64_t nsamples, VoltageBlock& block) = 0;
+  // What the reader noticed in the file and worked around, in the order met: the header's
+  // from the start ("DADA header has no ORDER; assumed TFP"), the data's as reading reaches
+  // them (a last sample cut short). Some name the file, some do not (voltage_warnings below).
+  virtual const std::vector<std::string>& warnings() const = 0;
 };
+
+// The reader's warnings from number `from` on, each naming the file `path` once.
+std::vector<std::string> voltage_warnings(const VoltageReader& reader, const std::string& path,
+                                          size_t from = 0);
 
 // Opens a voltage file, recognising the format from its first bytes (GUPPI cards, a DADA
 // header, VDIF frame words). "-" reads PSRDADA from standard input. For VDIF, whose headers

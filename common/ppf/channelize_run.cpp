@@ -58,6 +58,8 @@ int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_
 ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& messages) {
   const auto started = Clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif_rate_hz);
+  for (const std::string& note : voltage_warnings(*reader, o.input)) messages.warning(note);
+  const size_t header_warnings = reader->warnings().size();
   const VoltageHeader& v = reader->header();
   const ChanneliserSetup setup = setup_channeliser(v, o.pfb, o.input);
   const int antenna = o.detect && !o.antenna.empty() ? antenna_index(o.antenna, v, o.input) : -1;
@@ -115,6 +117,8 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
                    summary.samples_in * v.tsamp_s);
   }
   if (messages.progress && summary.samples_in > 0) std::fputc('\n', stderr);
+  for (const std::string& note : voltage_warnings(*reader, o.input, header_warnings))
+    messages.warning(note);
   if (summary.samples_out == 0)
     throw file_error(o.input, format_string("has %lld samples, fewer than one output sample "
                                             "needs (%lld)", (long long)summary.samples_in,

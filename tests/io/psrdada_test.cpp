@@ -8,9 +8,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 #include "io/psrdada.hpp"
+#include "io/voltage_layout.hpp"
 #include "test_data.hpp"
 #include "voltage_test_support.hpp"
 
@@ -30,7 +32,8 @@ std::string dada_header_text(const std::string& lines) {
 }
 
 const char* kSmallKeys =
-    "NCHAN 2\nNPOL 2\nNDIM 2\nNBIT 8\nTSAMP 1.5\nUTC_START 2024-02-29-12:00:00.5\n";
+    "NCHAN 2\nNPOL 2\nNDIM 2\nNBIT 8\nTSAMP 1.5\nUTC_START 2024-02-29-12:00:00.5\n"
+    "FREQ 1400\nBW 1.3333333333333333\nRA 04:37:15.9\nDEC -47:15:09\n";
 
 rapt::VoltageHeader native_header(int nbits, bool float_samples) {
   rapt::VoltageHeader h;
@@ -45,7 +48,7 @@ rapt::VoltageHeader native_header(int nbits, bool float_samples) {
   h.float_samples = float_samples;
   h.centre_freq_mhz = 1284;
   h.bandwidth_mhz = -856;
-  h.tsamp_s = 4.78504672897196e-06;
+  h.tsamp_s = 5 / 856e6;  // complex channels 856 / 5 MHz wide
   h.start_mjd_day = 60310;
   h.start_mjd_seconds = 43210.123456789;
   h.pol_basis = "CIRC";
@@ -219,6 +222,137 @@ TEST(PsrdadaReader, WarnsAboutTrailingPartialSample) {
   rapt::VoltageBlock block;
   EXPECT_EQ(reader.read(10, block), 3);
   EXPECT_NE(reader.warnings().back().find("not a whole time sample"), std::string::npos);
+}
+
+// kSmallKeys with `key` set to `value` (its line replaced, or added).
+std::string small_keys_with(const std::string& key, const std::string& value) {
+  std::string out;
+  std::istringstream lines(kSmallKeys);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(key + " ", 0) != 0) out += line + "\n";
+  return out + key + " " + value + "\n";
+}
+
+// 2 antennas, 2 channels, 1 polarisation, complex 8-bit, INNER_T 4: 8-byte rows, 4-byte
+// samples, 32-byte blocks. The first block's sample t of antenna a, channel c holds
+// (c * 2 + a) * 8 + 2t as its real part.
+std::string tfatp_file(const std::string& path, size_t payload_bytes) {
+  std::string payload(payload_bytes, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = char(i % 32);
+  write_whole_file(path, dada_header_text(small_keys_with("NPOL", "1") +
+                                          "NANT 2\nINNER_T 4\nORDER TFATP\n") + payload);
+  return path;
+}
+
+TEST(PsrdadaReader, LeavesOutABlockCutInsideASample) {
+  ScratchDir dir;
+  // Two whole blocks, then 9 bytes of a third: not a whole number of 4-byte samples, so the
+  // block was cut short and holds no whole samples (its bytes run row by row).
+  rapt::PsrdadaReader reader(tfatp_file(dir.file("cut.dada"), 2 * 32 + 9));
+  EXPECT_EQ(reader.header().nsamples, 8);
+  rapt::VoltageBlock block;
+  EXPECT_EQ(reader.read(100, block), 8);
+  EXPECT_EQ(voltage_value(reader.header(), block, 1, 0, 5, 0, 0), 16 + 2);  // block 1, t 1
+  ASSERT_EQ(reader.warnings().size(), 1u) << "one warning, from the header and the read alike";
+  EXPECT_NE(reader.warnings()[0].find("payload ends inside a block of 4 samples (9 bytes"),
+            std::string::npos)
+      << reader.warnings()[0];
+}
+
+TEST(PsrdadaReader, ReadsAShorterLastBlockOfWholeSamples) {
+  ScratchDir dir;
+  // A last block of 2 samples (16 bytes: rows of 2 samples), as rapt's writer ends a file.
+  const std::string path = dir.file("short.dada");
+  std::string payload(32 + 16, '\0');
+  for (size_t i = 0; i < 32; ++i) payload[i] = char(i);
+  for (size_t i = 0; i < 16; ++i) payload[32 + i] = char(100 + i);
+  write_whole_file(path, dada_header_text(small_keys_with("NPOL", "1") +
+                                          "NANT 2\nINNER_T 4\nORDER TFATP\n") + payload);
+  rapt::PsrdadaReader reader(path);
+  EXPECT_EQ(reader.header().nsamples, 6);
+  rapt::VoltageBlock block;
+  EXPECT_EQ(reader.read(100, block), 6);
+  // sample 5 = the short block's t 1; channel 1, antenna 0: row 2 of 4-byte rows, + 2
+  EXPECT_EQ(voltage_value(reader.header(), block, 1, 0, 5, 0, 0), 100 + 2 * 4 + 2);
+  EXPECT_TRUE(reader.warnings().empty());
+}
+
+TEST(PsrdadaHeader, RefusesAPointingItCannotRead) {
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(small_keys_with("RA", "garbage")),
+                                      "x.dada");
+            }),
+            "x.dada: DADA RA is 'garbage'; expected hh:mm:ss.s or hours in 0 .. 24");
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(small_keys_with("DEC", "+95:00:00")),
+                                      "x.dada");
+            }),
+            "x.dada: DADA DEC is '+95:00:00'; expected dd:mm:ss.s or degrees in -90 .. 90");
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(small_keys_with("RA", "99:00:00")),
+                                      "x.dada");
+            }),
+            "x.dada: DADA RA is '99:00:00'; expected hh:mm:ss.s or hours in 0 .. 24");
+}
+
+TEST(PsrdadaHeader, NotesAMissingPointingOrBand) {
+  const rapt::DadaHeader h = rapt::parse_dada_header(
+      dada_header_text("NCHAN 1\nNPOL 1\nNDIM 2\nNBIT 8\nTSAMP 1\nMJD_START 60000\n"), "x.dada");
+  EXPECT_EQ(h.voltage.ra_deg, 0);
+  ASSERT_EQ(h.warnings.size(), 2u);
+  EXPECT_EQ(h.warnings[0], "DADA header has no RA or DEC; the pointing is taken as RA 0h, DEC 0 deg");
+  EXPECT_EQ(h.warnings[1], "DADA header has no FREQ or BW: the band's frequencies are unknown");
+}
+
+TEST(PsrdadaHeader, RefusesABandBelowZeroOrOfNoWidth) {
+  EXPECT_NE(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(small_keys_with("FREQ", "-1400")),
+                                      "x.dada");
+            }).find("x.dada: header field FREQ"),
+            std::string::npos);
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(small_keys_with("BW", "0")),
+                                      "x.dada");
+            }).rfind("x.dada: header field BW = 0 MHz", 0),
+            0u);
+  EXPECT_NE(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(small_keys_with("TSAMP", "1e20")),
+                                      "x.dada");
+            }).find("x.dada"),
+            std::string::npos);
+}
+
+TEST(PsrdadaHeader, NotesASampleTimeThatDisagreesWithTheChannelWidth) {
+  // 2 complex channels of 0.6667 MHz are sampled every 1.5 us; 3 us says otherwise.
+  const rapt::DadaHeader h = rapt::parse_dada_header(
+      dada_header_text(small_keys_with("TSAMP", "3") + "ORDER TFP\n"), "x.dada");
+  ASSERT_EQ(h.warnings.size(), 1u);
+  EXPECT_NE(h.warnings[0].find("TSAMP is 3 us but complex channels 0.666666667 MHz wide are "
+                               "sampled every 1.5 us"),
+            std::string::npos)
+      << h.warnings[0];
+}
+
+TEST(PsrdadaHeader, SaysWhyManyAntennasNeedABlockOrder) {
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(std::string(kSmallKeys) + "NANT 4\n"),
+                                      "x.dada");
+            }),
+            "x.dada: DADA NANT is 4, but several antennas need ORDER TFATP or TAFTP and the header "
+            "has no ORDER");
+}
+
+TEST(PsrdadaHeader, NotesAntennaNamesWithoutPositions) {
+  const rapt::DadaHeader h = rapt::parse_dada_header(
+      dada_header_text(small_keys_with("NPOL", "1") +
+                       "NANT 2\nINNER_T 4\nORDER TFATP\nANT_NAMES a,b\n"),
+      "x.dada");
+  ASSERT_EQ(h.voltage.array.size(), 2);
+  ASSERT_EQ(h.warnings.size(), 1u);
+  EXPECT_EQ(h.warnings[0], "ANT_NAMES comes without ANT_ITRF: the antennas have no positions");
+  // A program that needs positions says the voltages have none.
+  EXPECT_EQ(data_error_text([&] { rapt::voltage_array_layout("", h.voltage, "x.dada", true); }),
+            "x.dada: the voltages carry no antenna positions; give --layout FILE");
 }
 
 TEST(PsrdadaHeader, RejectsBlockOrderWithoutNant) {
