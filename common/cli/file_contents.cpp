@@ -1,5 +1,7 @@
 #include "cli/file_contents.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdarg>
 #include <cstdio>
 #include <fstream>
@@ -9,7 +11,14 @@
 
 namespace rapt {
 
+void refuse_directory(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw file_error(path, "is a directory, not a file");
+}
+
 std::string read_file_contents(const std::string& path) {
+  refuse_directory(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw file_error(path, "cannot open: " + errno_text());
   std::ostringstream contents;

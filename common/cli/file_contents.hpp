@@ -7,6 +7,10 @@ namespace rapt {
 // The whole file as bytes; throws DataError "path: cannot open: <reason>" or "read failed".
 std::string read_file_contents(const std::string& path);
 
+// Throws DataError "path: is a directory, not a file" if it is one (a directory opens and
+// reads as an empty file, which would hide the mistake).
+void refuse_directory(const std::string& path);
+
 // printf-style formatting into a std::string, of any length.
 std::string format_string(const char* format, ...) __attribute__((format(printf, 1, 2)));
 

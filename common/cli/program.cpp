@@ -27,7 +27,9 @@ void Messages::warning(const std::string& text) const {
 
 namespace {
 
-const int kTerminationSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// SIGPIPE too: `corr -o - obs.dada | head` ends corr by it while its output's temporary (the
+// file written before it is copied to standard output) still exists.
+const int kTerminationSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 // Removes the temporaries of outputs not yet committed, then dies by the same signal, so the
 // shell and scripts see the usual status (130 for Ctrl-C). Only async-signal-safe calls.

@@ -30,7 +30,7 @@ struct Messages {
   void warning(const std::string& text) const;  // always, prefixed "warning: "
 };
 
-// Makes SIGINT, SIGTERM and SIGHUP remove every output temporary not yet committed (see
+// Makes SIGINT, SIGTERM, SIGHUP and SIGPIPE remove every output temporary not yet committed (see
 // AtomicOutputFile) before the program dies by that signal. Signals ignored on entry stay
 // ignored. run_program() calls it; tests may too.
 void install_termination_cleanup();

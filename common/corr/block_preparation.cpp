@@ -9,7 +9,11 @@ namespace rapt {
 
 BlockPreparation::BlockPreparation(const CorrPlan& plan, const StationFlags& flags,
                                    ChanneliserEngine* channeliser, int threads)
-    : plan_(plan), flags_(flags), channeliser_(channeliser), threads_(threads) {}
+    : plan_(plan),
+      flags_(flags),
+      channeliser_(channeliser),
+      threads_(threads),
+      warmup_samples_(plan.channeliser ? plan.channeliser->shape.ntaps - 1 : 0) {}
 
 PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
   PreparedBlock out;
@@ -25,6 +29,12 @@ PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
   for (int a = 0; a < v.nant; ++a)
     for (const SampleRange& r : ranges[size_t(a)]) mask_.invalidate(a, r.first, r.second);
   const int64_t flagged = mask_.invalid_count();
+  // The filterbank's first ntaps - 1 outputs still reach back before the data (zeros there),
+  // so they would enter the sums short of power at full weight.
+  if (out.first_sample < warmup_samples_) {
+    for (int a = 0; a < v.nant; ++a) mask_.invalidate(a, 0, warmup_samples_ - out.first_sample);
+    warmup_left_out_ += std::min(n, warmup_samples_ - out.first_sample);
+  }
   const int64_t lost = mark_lost_samples(out.data, v.nchan, v.nant, n, v.npol, mask_, threads_);
   if (mask_.invalid_count()) zero_invalid_samples(out.data, v.nchan, v.nant, n, v.npol, mask_, threads_);
   flagged_ += flagged;

@@ -36,6 +36,8 @@ class BlockPreparation {
   int64_t lost() const { return lost_; }                // station samples all zero
   int64_t flagged() const { return flagged_; }          // ... flagged by the flags file
   int64_t dropped_input() const { return dropped_input_; }  // input samples short of a frame
+  // Channelised samples left out at the start, while the filterbank's taps reach before the data.
+  int64_t warmup_left_out() const { return warmup_left_out_; }
   double channelising_s() const { return channelising_s_; }
   double preparing_s() const { return preparing_s_; }   // masks and fringe stopping
 
@@ -47,11 +49,12 @@ class BlockPreparation {
   const StationFlags& flags_;
   ChanneliserEngine* channeliser_;
   int threads_;
+  int64_t warmup_samples_;  // ntaps - 1 with a channeliser, else 0
   StationSampleMask mask_;
   std::vector<float> channelised_;
   std::vector<std::complex<double>> phases_;
   int64_t phases_update_ = -1;
-  int64_t lost_ = 0, flagged_ = 0, dropped_input_ = 0;
+  int64_t lost_ = 0, flagged_ = 0, dropped_input_ = 0, warmup_left_out_ = 0;
   double channelising_s_ = 0, preparing_s_ = 0;
 };
 

@@ -75,6 +75,10 @@ void report(const CorrOptions& o, const BlockPreparation& prepared, const Correl
     messages.warning(format_string("%s: the last %lld samples do not fill a channeliser frame "
                                    "(%d samples) and were left out",
                                    o.input.c_str(), (long long)prepared.dropped_input(), frame));
+  if (prepared.warmup_left_out())
+    messages.detail(format_string("the first %lld channelised samples, whose filter taps reach "
+                                  "before the data, were left out",
+                                  (long long)prepared.warmup_left_out()));
   if (prepared.lost())
     messages.info(format_string("%lld station samples were zero in every channel (lost data) and "
                                 "were left out", (long long)prepared.lost()));

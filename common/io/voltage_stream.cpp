@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "io/guppi_raw.hpp"
 #include "io/psrdada.hpp"
 #include "io/vdif.hpp"
@@ -37,6 +38,7 @@ bool looks_like_dada(std::string_view head) {
 std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
                                                  double vdif_sample_rate_hz) {
   if (path == "-") return std::make_unique<PsrdadaReader>(path);
+  refuse_directory(path);
   FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) throw file_error(path, "cannot open: " + errno_text());
   char bytes[4096];

@@ -4,6 +4,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "cli/program.hpp"
 #include "test_data.hpp"
 
@@ -21,6 +22,16 @@ TEST(PrestoStyleArguments, LeavesNegativeNumbersAndDoubleDashAlone) {
   const auto out = rapt::presto_style_arguments({"--zmax", "-5", "-", "-2.5"}, {"zmax"});
   const std::vector<std::string> expected{"--zmax", "-5", "-", "-2.5"};
   EXPECT_EQ(out, expected);
+}
+
+TEST(FileContents, RefusesADirectoryByName) {
+  ScratchDir dir;
+  try {
+    rapt::read_file_contents(dir.path());
+    FAIL() << "a directory was read as a file";
+  } catch (const rapt::DataError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.path() + ": is a directory, not a file");
+  }
 }
 
 TEST(AtomicOutputFile, AppearsOnlyAfterCommit) {

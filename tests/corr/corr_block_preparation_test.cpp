@@ -11,6 +11,7 @@
 
 #include "cli/errors.hpp"
 #include "corr/corr_plan.hpp"
+#include "ppf/pfb_options.hpp"
 
 namespace rapt {
 namespace {
@@ -121,6 +122,31 @@ TEST(CorrBlockPreparation, FlaggedAndLostSamplesAreZeroedAndCounted) {
     for (int64_t t = 0; t < 100; ++t)
       for (int k = 0; k < kPol * 2; ++k)
         EXPECT_EQ(p.data[((size_t(c) * kAnt + 1) * kSamples + t) * kPol * 2 + k], 0.0f);
+}
+
+TEST(CorrBlockPreparation, TheFilterbanksFirstOutputsAreLeftOut) {
+  // --nchan 4 --ntaps 5: each channelised sample takes 4 input samples, and the first 4 reach
+  // back before the data. They are invalid at every station; later ones are not.
+  CorrOptions o = test_options();
+  o.channelise = true;
+  o.pfb.design.nfine = 4;
+  o.pfb.design.ntaps = 5;
+  o.nint = 50;
+  const CorrPlan plan = make_corr_plan(o, test_header(), quiet());
+  ASSERT_TRUE(plan.channeliser);
+  std::unique_ptr<ChanneliserEngine> engine = make_channeliser(*plan.channeliser, DeviceChoice{}, 1);
+  BlockPreparation prep(plan, StationFlags{}, engine.get(), 1);
+  VoltageBlock first = random_block(0, 200, 3), second = random_block(200, 200, 4);
+  prep.prepare(first);
+  EXPECT_EQ(prep.warmup_left_out(), 4);
+  for (int a = 0; a < kAnt; ++a) {
+    EXPECT_EQ(prep.mask().invalid_count(a), 4);
+    EXPECT_FALSE(prep.mask().valid(a, 3));
+    EXPECT_TRUE(prep.mask().valid(a, 4));
+  }
+  prep.prepare(second);  // channelised samples 50 .. 99: none left out
+  EXPECT_EQ(prep.warmup_left_out(), 4);
+  EXPECT_EQ(prep.mask().invalid_count(), 0);
 }
 
 TEST(CorrBlockPreparation, ThePlanPicksPrecisionAndWhereFringesStop) {

@@ -1,5 +1,5 @@
 // An interrupted program leaves no temporary and no partial file: the table of pending
-// temporaries and the SIGINT/SIGTERM handler that empties it.
+// temporaries and the SIGINT/SIGTERM/SIGHUP/SIGPIPE handler that empties it.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -82,5 +82,7 @@ void expect_clean_death_by(int signal_number) {
 
 TEST(TerminationCleanup, InterruptLeavesNoTemporary) { expect_clean_death_by(SIGINT); }
 TEST(TerminationCleanup, TerminateLeavesNoTemporary) { expect_clean_death_by(SIGTERM); }
+TEST(TerminationCleanup, HangUpLeavesNoTemporary) { expect_clean_death_by(SIGHUP); }
+TEST(TerminationCleanup, ABrokenPipeLeavesNoTemporary) { expect_clean_death_by(SIGPIPE); }
 
 }  // namespace
