@@ -167,6 +167,10 @@ CorrPlan make_corr_plan(const CorrOptions& o, const VoltageHeader& input, const 
 
   const UtcInstant start{v.start_mjd_day, v.start_mjd_seconds};
   p.integration.nint = samples_per_integration(o.tint_s, o.nint, v.tsamp_s);
+  const double tint_s = double(p.integration.nint) * v.tsamp_s;
+  if (o.nint == 0 && std::fabs(tint_s - o.tint_s) > 0.01 * o.tint_s)
+    messages.warning(format_string("--tint %g s is %lld samples of %g s here: integrations of %g s",
+                                   o.tint_s, (long long)p.integration.nint, v.tsamp_s, tint_s));
   if (p.rotate_voltages) p.phase_update_samples = update_samples(o, p, start, messages);
   p.integration.gulp = gulp_samples(o, p);
   p.integration.validate();

@@ -206,7 +206,9 @@ FitsOutputFile::FitsOutputFile(std::string path, bool overwrite) : path_(std::mo
   if (fits_create_diskfile(&fits_, temp_path_.c_str(), &status) != 0) {
     fits_ = nullptr;
     leave_pending_temporary(pending_slot_);
-    throw_fits_error(path_, "cannot create", status);
+    // Standard output is made in $TMPDIR first: name the file that could not be made.
+    throw_fits_error(path_ == "-" ? temp_path_ + " (standard output's temporary, in $TMPDIR)" : path_,
+                     "cannot create", status);
   }
 }
 
