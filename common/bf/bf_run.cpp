@@ -93,7 +93,7 @@ int64_t weight_epoch_samples(const BfOptions& o, const VoltageHeader& v,
 
 BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
-  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif_rate_hz);
+  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
   for (const std::string& note : voltage_warnings(*reader, o.input)) messages.warning(note);
   const size_t header_warnings = reader->warnings().size();
   const VoltageHeader& v = reader->header();

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cli/errors.hpp"
+#include "cli/vdif_options.hpp"
 
 namespace rapt {
 
@@ -19,10 +20,9 @@ void add_stream_options(cxxopts::Options& options, const std::string& group,
        cxxopts::value<int64_t>()->default_value("0"))
       ("max-block-mib", "largest block of voltages, MiB (two are held: one is read while the "
        "other is " + work + ")", cxxopts::value<double>()->default_value("256"))
-      ("vdif-rate", "VDIF input: samples per second per channel, for frames that do not say",
-       cxxopts::value<double>()->default_value("0"))
       ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"));
+  add_vdif_options(options, group);
 }
 
 StreamOptions stream_options_from(const cxxopts::ParseResult& r) {
@@ -32,9 +32,7 @@ StreamOptions stream_options_from(const cxxopts::ParseResult& r) {
   o.max_block_mib = r["max-block-mib"].as<double>();
   if (!(o.max_block_mib > 0) || !std::isfinite(o.max_block_mib))
     throw UsageError("--max-block-mib must be positive");
-  o.vdif_rate_hz = r["vdif-rate"].as<double>();
-  if (!(o.vdif_rate_hz >= 0) || !std::isfinite(o.vdif_rate_hz))
-    throw UsageError("--vdif-rate must be a positive number of samples per second");
+  o.vdif = vdif_options_from(r);
   o.device = choose_device(r["device"].as<std::string>());
   o.threads = r["threads"].as<int>();
   if (o.threads < 0) throw UsageError("--threads must not be negative");

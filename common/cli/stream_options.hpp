@@ -1,18 +1,19 @@
 // The options every program that streams voltages through an engine shares (bf, corr): how big a
-// block is, how VDIF's sample rate is known, and where the engine runs. Declared once here.
+// block is, what VDIF's frames do not say, and where the engine runs. Declared once here.
 #pragma once
 #include <cstdint>
 #include <cxxopts.hpp>
 #include <string>
 
 #include "gpu_device.hpp"
+#include "io/vdif_read_options.hpp"
 
 namespace rapt {
 
 struct StreamOptions {
   int64_t gulp = 0;            // --gulp: time samples per block; 0 = from max_block_mib
   double max_block_mib = 256;  // --max-block-mib
-  double vdif_rate_hz = 0;     // --vdif-rate: VDIF sample rate when the frames lack it
+  VdifReadOptions vdif;        // --vdif-rate, --vdif-freq, --vdif-lsb, --vdif-signed
   DeviceChoice device;         // --device
   int threads = 0;             // --threads: 0 = every core
 
@@ -20,7 +21,7 @@ struct StreamOptions {
   int thread_count() const;
 };
 
-// Declares --gulp, --max-block-mib, --vdif-rate, --device and --threads in `group`; `work` says
+// Declares --gulp, --max-block-mib, --device, --threads and the VDIF options in `group`; `work` says
 // what is done to a block while the next one is read ("formed", "correlated").
 void add_stream_options(cxxopts::Options& options, const std::string& group,
                         const std::string& work);

@@ -94,7 +94,7 @@ void report(const CorrOptions& o, const BlockPreparation& prepared, const Correl
 
 CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const Stopwatch started;
-  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif_rate_hz);
+  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
   for (const std::string& note : voltage_warnings(*reader, o.input)) messages.warning(note);
   const size_t header_warnings = reader->warnings().size();
   const CorrPlan plan = make_corr_plan(o, reader->header(), messages);

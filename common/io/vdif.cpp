@@ -122,7 +122,11 @@ VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
   h.complex_samples = first_.complex_samples;
   h.nbits = first_.bits;
   h.tsamp_s = 1.0 / rate_hz;
-  h.bandwidth_mhz = h.nchan * rate_hz / (3 - dim) / 1e6;
+  h.bandwidth_mhz = h.nchan * rate_hz / (3 - dim) / 1e6 * (options.lower_sideband ? -1 : 1);
+  h.centre_freq_mhz = options.centre_freq_mhz;
+  if (!(options.centre_freq_mhz > 0))
+    warnings_.push_back("VDIF carries no sky frequency: channels are at baseband frequencies "
+                        "(--vdif-freq gives the band's centre)");
   h.nsamples = ngroups_ * spf_;
   h.start_mjd_day = int(vdif_epoch_mjd(first_.ref_epoch));
   h.start_mjd_seconds = double(first_.seconds) + double(first_.frame_nr) * spf_ / rate_hz;
@@ -177,7 +181,8 @@ double VdifReader::find_sample_rate(const VdifReadOptions& options) {
   if (last_seconds == first_.seconds)
     throw file_error(path_, "VDIF sample rate unknown: the headers (EDV " +
                                 std::to_string(first_.edv) +
-                                ") do not give it and the file holds no whole second; give it");
+                                ") do not give it and the file holds no whole second; give it "
+                                "(--vdif-rate)");
   return double(max_frame_nr + 1) * double(spf_);
 }
 

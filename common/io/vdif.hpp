@@ -7,7 +7,8 @@
 // puts thread t's channel c at canonical channel (index of t among the file's thread ids,
 // in increasing order) x channels per frame + c. So the reader gives one antenna and one
 // polarisation; which thread holds which polarisation or band is not in the headers, and the
-// sky frequency neither (centre_freq_mhz 0; bandwidth_mhz = channels x channel bandwidth).
+// sky frequency neither: it comes from the options (centre_freq_mhz 0 and a warning without
+// it; bandwidth_mhz = channels x channel bandwidth, negative for a lower sideband).
 //
 // Sample values: offset binary as the VDIF specification says, unless twos_complement is set:
 //   1 bit: -1, +1; 2 bits: -3.3359, -1, +1, +3.3359; 4 bits: code - 8; 8 bits: code - 127.5
@@ -20,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "io/vdif_read_options.hpp"
 #include "io/voltage_stream.hpp"
 
 namespace rapt {
@@ -53,11 +55,6 @@ VdifFrameHeader parse_vdif_frame_header(const uint8_t* data, size_t size, const 
 // MJD of the first day of reference epoch `ref_epoch` (1 January or 1 July).
 int64_t vdif_epoch_mjd(int ref_epoch);
 
-struct VdifReadOptions {
-  double sample_rate_hz = 0;     // complex or real samples per second of one channel; 0 = from
-                                 // EDV 3 headers or from the frames per second in the file
-  bool twos_complement = false;  // codes are signed integers, not offset binary
-};
 
 class VdifReader : public VoltageReader {
  public:

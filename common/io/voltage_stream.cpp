@@ -36,7 +36,7 @@ bool looks_like_dada(std::string_view head) {
 }  // namespace
 
 std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
-                                                 double vdif_sample_rate_hz) {
+                                                 const VdifReadOptions& vdif) {
   if (path == "-") return std::make_unique<PsrdadaReader>(path);
   refuse_directory(path);
   FILE* file = std::fopen(path.c_str(), "rb");
@@ -54,9 +54,7 @@ std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
     } catch (const DataError&) {
       throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
     }
-    VdifReadOptions options;
-    options.sample_rate_hz = vdif_sample_rate_hz;
-    return std::make_unique<VdifReader>(path, options);
+    return std::make_unique<VdifReader>(path, vdif);
   }
   throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
 }

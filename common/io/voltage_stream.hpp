@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "geometry/array_layout.hpp"
+#include "io/vdif_read_options.hpp"
 
 namespace rapt {
 
@@ -76,11 +77,10 @@ std::vector<std::string> voltage_warnings(const VoltageReader& reader, const std
                                           size_t from = 0);
 
 // Opens a voltage file, recognising the format from its first bytes (GUPPI cards, a DADA
-// header, VDIF frame words). "-" reads PSRDADA from standard input. For VDIF, whose headers
-// carry no sample rate unless EDV 3, `vdif_sample_rate_hz` gives it (0 = from the header or
-// from the frames per second). Throws DataError "path: problem".
+// header, VDIF frame words). "-" reads PSRDADA from standard input. `vdif` says what VDIF's
+// frames do not (vdif_read_options.hpp). Throws DataError "path: problem".
 std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
-                                                 double vdif_sample_rate_hz = 0);
+                                                 const VdifReadOptions& vdif = {});
 
 // Writes blocks in the order given; the file appears under its final name only at commit().
 // Float samples are rounded to the nearest integer and clipped to the header's nbits range

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/errors.hpp"
+#include "cli/vdif_options.hpp"
 
 namespace rapt {
 
@@ -27,12 +28,11 @@ void add_channelize_options(cxxopts::Options& options) {
        "many as --max-block-mib allows)", cxxopts::value<int64_t>()->default_value("0"))
       ("max-block-mib", "largest block of input voltages as floats, MiB (two are held: one is "
        "read while the other is channelised)", cxxopts::value<double>()->default_value("256"))
-      ("vdif-rate", "VDIF input: samples per second per channel, for frames that do not say",
-       cxxopts::value<double>()->default_value("0"))
       ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
       ("files", "voltages (PSRDADA, GUPPI RAW, VDIF; '-' = PSRDADA on stdin)",
        cxxopts::value<std::vector<std::string>>());
+  add_vdif_options(options, "Engine");
 }
 
 ChannelizeOptions channelize_options_from(const cxxopts::ParseResult& r) {
@@ -67,9 +67,7 @@ ChannelizeOptions channelize_options_from(const cxxopts::ParseResult& r) {
   if (o.tavg < 1) throw UsageError("--tavg must be at least 1");
   if (o.tavg != 1 && !o.detect)
     throw UsageError("--tavg averages detected samples; add --detect");
-  o.vdif_rate_hz = r["vdif-rate"].as<double>();
-  if (!(o.vdif_rate_hz >= 0) || !std::isfinite(o.vdif_rate_hz))
-    throw UsageError("--vdif-rate must be a positive number of samples per second");
+  o.vdif = vdif_options_from(r);
   o.gulp = r["gulp"].as<int64_t>();
   if (o.gulp < 0) throw UsageError("--gulp must not be negative");
   o.max_block_mib = r["max-block-mib"].as<double>();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpu_device.hpp"
+#include "io/vdif_read_options.hpp"
 #include "ppf/pfb_options.hpp"
 
 namespace rapt {
@@ -19,7 +20,7 @@ struct ChannelizeOptions {
   bool detect = false;           // --detect: Stokes I filterbank instead of voltages
   std::string antenna;           // --antenna: one antenna's Stokes I ("" = summed over all)
   int tavg = 1;                  // --tavg: output samples averaged into one filterbank sample
-  double vdif_rate_hz = 0;       // --vdif-rate
+  VdifReadOptions vdif;          // --vdif-rate, --vdif-freq, --vdif-lsb, --vdif-signed
   int64_t gulp = 0;              // input samples per block; 0 = from --max-block-mib
   double max_block_mib = 256;
   DeviceChoice device;

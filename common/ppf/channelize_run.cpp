@@ -57,7 +57,7 @@ int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_
 
 ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& messages) {
   const auto started = Clock::now();
-  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif_rate_hz);
+  std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif);
   for (const std::string& note : voltage_warnings(*reader, o.input)) messages.warning(note);
   const size_t header_warnings = reader->warnings().size();
   const VoltageHeader& v = reader->header();

@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "cli/program.hpp"
+#include "cli/vdif_options.hpp"
 #include "test_data.hpp"
 
 using rapt::testing::read_whole_file;
@@ -32,6 +35,32 @@ TEST(FileContents, RefusesADirectoryByName) {
   } catch (const rapt::DataError& e) {
     EXPECT_EQ(std::string(e.what()), dir.path() + ": is a directory, not a file");
   }
+}
+
+// The VDIF options as a program parses them.
+rapt::VdifReadOptions parsed_vdif_options(std::vector<std::string> args) {
+  cxxopts::Options options("prog", "");
+  rapt::add_vdif_options(options, "VDIF");
+  args.insert(args.begin(), "prog");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return rapt::vdif_options_from(options.parse(int(argv.size()), argv.data()));
+}
+
+TEST(VdifOptions, SayWhatTheFramesDoNot) {
+  const rapt::VdifReadOptions none = parsed_vdif_options({});
+  EXPECT_EQ(none.sample_rate_hz, 0);
+  EXPECT_EQ(none.centre_freq_mhz, 0);
+  EXPECT_FALSE(none.lower_sideband);
+  EXPECT_FALSE(none.twos_complement);
+  const rapt::VdifReadOptions all = parsed_vdif_options(
+      {"--vdif-rate", "1.28e6", "--vdif-freq", "184.96", "--vdif-lsb", "--vdif-signed"});
+  EXPECT_EQ(all.sample_rate_hz, 1.28e6);
+  EXPECT_EQ(all.centre_freq_mhz, 184.96);
+  EXPECT_TRUE(all.lower_sideband);
+  EXPECT_TRUE(all.twos_complement);
+  EXPECT_THROW(parsed_vdif_options({"--vdif-freq", "-5"}), rapt::UsageError);
+  EXPECT_THROW(parsed_vdif_options({"--vdif-rate", "-1"}), rapt::UsageError);
 }
 
 TEST(AtomicOutputFile, AppearsOnlyAfterCommit) {

@@ -114,6 +114,26 @@ TEST(VdifReader, DecodesOffsetBinaryByDefault) {
   EXPECT_DOUBLE_EQ(sum, 645155 - 127.5 * 5120);  // the sum of all payload bytes, offset
 }
 
+TEST(VdifReader, TakesTheSkyFrequencyAndSidebandFromTheOptions) {
+  RAPT_REQUIRE_SHARED_FILE(path, "baseband/sample_mwa.vdif");
+  rapt::VdifReadOptions options;
+  options.sample_rate_hz = 1.28e6;
+  {
+    rapt::VdifReader reader(path, options);
+    EXPECT_EQ(reader.header().centre_freq_mhz, 0);
+    EXPECT_DOUBLE_EQ(reader.header().bandwidth_mhz, 2.56);  // 2 complex channels of 1.28 MHz
+    ASSERT_EQ(reader.warnings().size(), 1u);
+    EXPECT_EQ(reader.warnings()[0].rfind("VDIF carries no sky frequency", 0), 0u);
+  }
+  options.centre_freq_mhz = 184.96;
+  options.lower_sideband = true;
+  rapt::VdifReader reader(path, options);
+  EXPECT_EQ(reader.header().centre_freq_mhz, 184.96);
+  EXPECT_DOUBLE_EQ(reader.header().bandwidth_mhz, -2.56);
+  EXPECT_DOUBLE_EQ(reader.header().channel_freq_mhz(0), 184.96 + 0.64);  // the highest
+  EXPECT_TRUE(reader.warnings().empty());
+}
+
 TEST(VdifReader, NeedsTheSampleRateWhenHeadersLackIt) {
   RAPT_REQUIRE_SHARED_FILE(path, "baseband/sample_mwa.vdif");
   const std::string error = data_error_text([&] { rapt::VdifReader reader(path, {}); });

@@ -29,7 +29,7 @@ TEST(OpenVoltageFile, RecognisesEachSampleByItsFirstBytes) {
   EXPECT_EQ(rapt::open_voltage_file(raw)->header().format, "GUPPI RAW");
   EXPECT_EQ(rapt::open_voltage_file(vdif)->header().format, "VDIF");
   EXPECT_EQ(rapt::open_voltage_file(dada)->header().format, "PSRDADA");
-  const auto mwa_reader = rapt::open_voltage_file(mwa, 1.28e6);
+  const auto mwa_reader = rapt::open_voltage_file(mwa, rapt::VdifReadOptions{1.28e6});
   EXPECT_EQ(mwa_reader->header().format, "VDIF");
   EXPECT_DOUBLE_EQ(mwa_reader->header().tsamp_s, 1 / 1.28e6);
 }
