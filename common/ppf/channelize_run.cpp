@@ -40,14 +40,17 @@ int antenna_index(const std::string& antenna, const VoltageHeader& v, const std:
 int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_t unit) {
   const double bytes_per_sample = double(v.block_values(1)) * sizeof(float);
   int64_t n = o.gulp > 0 ? o.gulp : int64_t(o.max_block_mib * 1048576.0 / bytes_per_sample);
-  // No block larger than a file whose length is known needs (blocks are allocated whole).
-  if (o.gulp == 0 && v.nsamples > 0) n = std::min(n, (v.nsamples + unit - 1) / unit * unit);
+  // No block larger than a file whose length is known needs (blocks are allocated whole), and
+  // none larger than --max-block-mib allows, whatever --gulp asks.
+  if (o.gulp > 0)
+    n = std::min(n, std::max(unit, int64_t(o.max_block_mib * 1048576.0 / bytes_per_sample)));
+  if (v.nsamples > 0) n = std::min(n, std::max(unit, (v.nsamples + unit - 1) / unit * unit));
   n -= n % unit;
   if (n < unit) {
     if (o.gulp > 0)
       throw UsageError(format_string("--gulp must be at least one output sample's input, %lld "
                                      "samples", (long long)unit));
-    throw UsageError(format_string("one output sample of these voltages needs %.1f MiB of input; "
+    throw UsageError(format_string("one output sample of these voltages needs %.3g MiB of input; "
                                    "raise --max-block-mib", unit * bytes_per_sample / 1048576.0));
   }
   return n;
@@ -63,13 +66,16 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
   const VoltageHeader& v = reader->header();
   const ChanneliserSetup setup = setup_channeliser(v, o.pfb, o.input);
   const int antenna = o.detect && !o.antenna.empty() ? antenna_index(o.antenna, v, o.input) : -1;
+  const int64_t frame = setup.shape.frame();
+  const int64_t unit = frame * (o.detect ? o.tavg : 1);
+  // A file known to be too short is refused before the engine takes any memory.
+  if (v.nsamples >= 0 && v.nsamples < unit)
+    throw file_error(o.input, format_string("has %lld samples, fewer than one output sample "
+                                            "needs (%lld)", (long long)v.nsamples, (long long)unit));
+  const int64_t gulp = block_samples(o, v, unit);
   const int threads =
       o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
   std::unique_ptr<ChanneliserEngine> engine = make_channeliser(setup, o.device, threads);
-
-  const int64_t frame = setup.shape.frame();
-  const int64_t unit = frame * (o.detect ? o.tavg : 1);
-  const int64_t gulp = block_samples(o, v, unit);
   ChannelizedOutputSettings settings;
   settings.path = o.output;
   settings.nbits = o.out_bits;
