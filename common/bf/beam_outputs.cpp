@@ -104,8 +104,8 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
     }
   }
   paths_.push_back(settings_.root + "_beams.txt");
-  if (!settings_.overwrite && path_exists(paths_.back()))
-    throw file_error(paths_.back(), "exists; use --force to overwrite");
+  // Checked now, with the other outputs, not only when it is written after them all.
+  check_replaceable_output(paths_.back(), settings_.overwrite);
 }
 
 BeamOutputs::~BeamOutputs() = default;
@@ -191,9 +191,11 @@ std::string BeamOutputs::beams_table() const {
   text += "# beam name ra_deg dec_deg l_deg m_deg file\n";
   for (int b = 0; b < shape_.nbeams; ++b) {
     const BeamDirection& beam = beams_[size_t(b)];
-    const std::string file = shape_.detection != BeamDetection::none
-                                 ? beam_file_name(settings_.root, b, shape_.nbeams, ".fil")
-                                 : beam_file_name(settings_.root, b, shape_.nbeams, ".dada");
+    // A beam's file: its filterbank, else its complex voltages, else none ("-").
+    const std::string file =
+        shape_.detection != BeamDetection::none
+            ? beam_file_name(settings_.root, b, shape_.nbeams, ".fil")
+            : shape_.coherent ? beam_file_name(settings_.root, b, shape_.nbeams, ".dada") : "-";
     text += format_string("%d %s %s %s %.8f %.8f %s\n", b, beam.name.c_str(),
                           degrees_text(beam.direction.ra_rad).c_str(),
                           degrees_text(beam.direction.dec_rad).c_str(), beam.l * kRadToDeg,

@@ -50,6 +50,8 @@ class BeamOutputs {
   const std::vector<std::string>& paths() const { return paths_; }
   // The 8-bit scaling as applied (and the number of output samples it was measured on), or "".
   std::string scaling_note() const;
+  // 8-bit output: the output samples the scale was measured on (the first block's).
+  int64_t scaling_samples() const { return scaling_samples_; }
 
  private:
   void measure_scaling(const BeamBlockOutput& block);

@@ -48,7 +48,7 @@ int64_t block_samples(const BfOptions& o, const VoltageHeader& v) {
   n -= n % o.tint;
   if (n < o.tint) {
     if (o.stream.gulp > 0) throw UsageError("--gulp must be at least --tint samples");
-    throw UsageError(format_string("one integration (--tint %d) of these voltages needs %.0f "
+    throw UsageError(format_string("one integration (--tint %d) of these voltages needs %.3g "
                                    "MiB; raise --max-block-mib", o.tint,
                                    o.tint * bytes_per_sample / 1048576.0));
   }
@@ -222,6 +222,15 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   outputs.commit();
   const std::string note = outputs.scaling_note();
   if (!note.empty()) messages.info(note);
+  // Blocks end where the weights are updated, so the first block, and the 8-bit scale measured
+  // on it, may hold only a few output samples.
+  constexpr int64_t kFewScalingSamples = 100;
+  if (o.nbits == 8 && outputs.scaling_samples() < kFewScalingSamples &&
+      summary.samples_out > outputs.scaling_samples())
+    messages.warning(format_string(
+        "the 8-bit scale was measured on the first block's %lld output samples only (blocks end "
+        "where the weights are updated); a longer --delay-interval or --nbits 32 avoids that",
+        (long long)outputs.scaling_samples()));
   summary.seconds_of_data = summary.samples_in * v.tsamp_s;
   summary.input_bytes = double(summary.samples_in) * v.nchan * v.nant * v.npol * 2 * v.nbits / 8;
   summary.engine = engine->name();

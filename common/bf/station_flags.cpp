@@ -164,8 +164,14 @@ BlockFlags block_flags(const StationFlags& flags, int nant, int64_t first_sample
   if (!(flag_thresh >= 0.0 && flag_thresh <= 1.0)) {
     throw std::invalid_argument("block_flags: flag_thresh must be in [0, 1]");
   }
+  // Intervals of '*' flag time, not a station: they flag those samples in every beam but count
+  // toward no station's share, so a short burst of RFI seen by all does not leave every station
+  // out of the block.
+  StationFlags own, everyone;
+  for (const StationFlagInterval& interval : flags.intervals)
+    (interval.station < 0 ? everyone : own).intervals.push_back(interval);
   std::vector<std::vector<SampleRange>> station_ranges =
-      station_flagged_ranges(flags, nant, first_sample, nsamples, tsamp_s);
+      station_flagged_ranges(own, nant, first_sample, nsamples, tsamp_s);
 
   BlockFlags out;
   out.station_valid.assign(static_cast<size_t>(nant), 0);
@@ -186,6 +192,11 @@ BlockFlags block_flags(const StationFlags& flags, int nant, int64_t first_sample
   if (out.nvalid == 0) {
     std::fill(out.sample_flags.begin(), out.sample_flags.end(), uint8_t{1});
     return out;
+  }
+  if (nant > 0 && !everyone.intervals.empty()) {
+    const std::vector<SampleRange> common =
+        station_flagged_ranges(everyone, nant, first_sample, nsamples, tsamp_s)[0];
+    kept_ranges.insert(kept_ranges.end(), common.begin(), common.end());
   }
   merge_ranges(kept_ranges);
   for (const SampleRange& range : kept_ranges) {

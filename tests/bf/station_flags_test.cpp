@@ -42,13 +42,16 @@ std::vector<int64_t> flagged_samples(const BlockFlags& block) {
 // block_flags by the definition, sample by sample, interval by interval.
 BlockFlags reference_block_flags(const StationFlags& flags, int nant, int64_t first_sample,
                                  int64_t nsamples, double tsamp_s, double flag_thresh) {
+  // A station's own intervals decide whether it is kept; '*' intervals flag samples only.
   std::vector<std::vector<uint8_t>> station_flagged(nant, std::vector<uint8_t>(nsamples, 0));
+  std::vector<uint8_t> everyone_flagged(nsamples, 0);
   for (int64_t k = 0; k < nsamples; ++k) {
     const double t = static_cast<double>(first_sample + k) * tsamp_s;
     for (const StationFlagInterval& interval : flags.intervals) {
       if (t < interval.start_s || !(t < interval.end_s)) continue;
+      if (interval.station == -1) everyone_flagged[k] = 1;
       for (int a = 0; a < nant; ++a) {
-        if (interval.station == -1 || interval.station == a) station_flagged[a][k] = 1;
+        if (interval.station == a) station_flagged[a][k] = 1;
       }
     }
   }
@@ -63,7 +66,11 @@ BlockFlags reference_block_flags(const StationFlags& flags, int nant, int64_t fi
     ++out.nvalid;
     for (int64_t k = 0; k < nsamples; ++k) out.sample_flags[k] |= station_flagged[a][k];
   }
-  if (out.nvalid == 0) out.sample_flags.assign(nsamples, 1);
+  if (out.nvalid == 0) {
+    out.sample_flags.assign(nsamples, 1);
+    return out;
+  }
+  for (int64_t k = 0; k < nsamples; ++k) out.sample_flags[k] |= everyone_flagged[k];
   return out;
 }
 
@@ -181,10 +188,17 @@ TEST(StationFlags, StarFlagsEveryStation) {
   EXPECT_EQ(flagged.front(), 500);
   EXPECT_EQ(flagged.back(), 599);
 
-  const BlockFlags all = block_flags(flags_of("* 0.2 0.6\n"), 4, 0, 1000, kTsamp, 0.2);
-  EXPECT_EQ(all.nvalid, 0);
-  EXPECT_EQ(all.station_valid, (std::vector<uint8_t>{0, 0, 0, 0}));
-  EXPECT_EQ(flagged_samples(all).size(), 1000u);  // no station kept: every sample flagged
+  // 40 % of the block, above the threshold: '*' flags time, not stations, so every station is
+  // kept and only those samples are flagged (a burst of RFI does not blank the block).
+  const BlockFlags burst = block_flags(flags_of("* 0.2 0.6\n"), 4, 0, 1000, kTsamp, 0.2);
+  EXPECT_EQ(burst.nvalid, 4);
+  EXPECT_EQ(burst.station_valid, (std::vector<uint8_t>{1, 1, 1, 1}));
+  EXPECT_EQ(flagged_samples(burst).size(), 400u);
+
+  // With a station's own flags above the threshold it is left out; '*' still flags its samples.
+  const BlockFlags both = block_flags(flags_of("m001 0 0.5\n* 0.9 1\n"), 4, 0, 1000, kTsamp, 0.2);
+  EXPECT_EQ(both.station_valid, (std::vector<uint8_t>{1, 0, 1, 1}));
+  EXPECT_EQ(flagged_samples(both).size(), 100u);
 }
 
 TEST(StationFlags, EndFlagsToTheEndOfTheDataInEveryLaterBlock) {
