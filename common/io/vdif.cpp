@@ -125,8 +125,8 @@ VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
   h.bandwidth_mhz = h.nchan * rate_hz / (3 - dim) / 1e6 * (options.lower_sideband ? -1 : 1);
   h.centre_freq_mhz = options.centre_freq_mhz;
   if (!(options.centre_freq_mhz > 0))
-    warnings_.push_back("VDIF carries no sky frequency: channels are at baseband frequencies "
-                        "(--vdif-freq gives the band's centre)");
+    warnings_.push_back("VDIF carries no sky frequency: the channels are at baseband "
+                        "frequencies unless one is given (--vdif-freq of bf, corr and channelize)");
   h.nsamples = ngroups_ * spf_;
   h.start_mjd_day = int(vdif_epoch_mjd(first_.ref_epoch));
   h.start_mjd_seconds = double(first_.seconds) + double(first_.frame_nr) * spf_ / rate_hz;
