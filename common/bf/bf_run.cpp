@@ -135,6 +135,10 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
 
   const UtcInstant start{v.start_mjd_day, v.start_mjd_seconds};
   std::optional<GeometricWeights> geometry;
+  // MJD 0 is 1858: a reader's "no start time" (a PSRDADA header without UTC_START or MJD_START).
+  if (!file_weights && v.start_mjd_day == 0)
+    throw file_error(o.input, "carries no start time (UTC_START or MJD_START); steering the "
+                              "beams needs one (or give --weights)");
   if (!file_weights) {
     std::vector<SkyDirection> directions;
     for (const BeamDirection& b : beams) directions.push_back(b.direction);

@@ -175,6 +175,19 @@ TEST(CorrBlockPreparation, ThePlanPicksPrecisionAndWhereFringesStop) {
   EXPECT_THROW(make_corr_plan(o, h, quiet()), UsageError);
 }
 
+TEST(CorrBlockPreparation, ThePlanNeedsAStartTime) {
+  VoltageHeader h = test_header();
+  h.start_mjd_day = 0;  // what a reader gives for a header without UTC_START or MJD_START
+  h.start_mjd_seconds = 0;
+  try {
+    make_corr_plan(test_options(), h, quiet());
+    FAIL() << "a plan was made without a start time";
+  } catch (const DataError& e) {
+    EXPECT_EQ(std::string(e.what()), "test.dada: carries no start time (UTC_START or MJD_START); "
+                                     "the baselines' geometry needs one");
+  }
+}
+
 TEST(CorrBlockPreparation, ThePlanDescribesTheOutput) {
   CorrOptions o = test_options();
   o.chan_avg = 2;
