@@ -31,6 +31,32 @@ namespace {
 // file written before it is copied to standard output) still exists.
 const int kTerminationSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
+// The arguments parse_options() last parsed (after PRESTO-style names were rewritten), so that
+// an option value that fails to convert later can be put down to its option.
+std::vector<std::string>& parsed_arguments() {
+  static std::vector<std::string> arguments;
+  return arguments;
+}
+
+// cxxopts says "Argument 'abc' failed to parse" without the option: find the option given that
+// value ("--nchan abc" or "--nchan=abc"), or "" if none was.
+std::string option_given(const std::string& message) {
+  const std::vector<std::string>& args = parsed_arguments();
+  for (size_t k = 0; k < args.size(); ++k) {
+    const std::string& arg = args[k];
+    if (arg.rfind("--", 0) != 0) continue;
+    const size_t equals = arg.find('=');
+    const std::string name = arg.substr(0, equals);
+    const std::string value = equals != std::string::npos ? arg.substr(equals + 1)
+                              : k + 1 < args.size()       ? args[k + 1]
+                                                          : std::string();
+    if (!value.empty() && message.find(value + "\xe2\x80\x99 failed") != std::string::npos)
+      return name;
+    if (!value.empty() && message.find(value + "' failed") != std::string::npos) return name;
+  }
+  return "";
+}
+
 // Removes the temporaries of outputs not yet committed, then dies by the same signal, so the
 // shell and scripts see the usual status (130 for Ctrl-C). Only async-signal-safe calls.
 extern "C" void remove_temporaries_and_die(int signal_number) {
@@ -67,6 +93,14 @@ int run_program(const char* program, const std::function<int()>& body) {
     status = exit.status;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
+    std::fprintf(stderr, "%s: see '%s --help'\n", program, program);
+    return 2;
+  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+    const std::string option = option_given(e.what());
+    if (option.empty())
+      std::fprintf(stderr, "%s: %s\n", program, e.what());
+    else
+      std::fprintf(stderr, "%s: %s: %s\n", program, option.c_str(), e.what());
     std::fprintf(stderr, "%s: see '%s --help'\n", program, program);
     return 2;
   } catch (const cxxopts::exceptions::exception& e) {
@@ -130,6 +164,7 @@ ParsedOptions parse_options(cxxopts::Options& options, int argc, char** argv,
   pointers.push_back(argv[0]);
   for (std::string& a : args) pointers.push_back(a.data());
 
+  parsed_arguments() = args;
   ParsedOptions parsed;
   parsed.result = options.parse(static_cast<int>(pointers.size()), pointers.data());
   const auto& r = parsed.result;

@@ -63,6 +63,23 @@ TEST(VdifOptions, SayWhatTheFramesDoNot) {
   EXPECT_THROW(parsed_vdif_options({"--vdif-rate", "-1"}), rapt::UsageError);
 }
 
+TEST(RunProgram, NamesTheOptionWhoseValueFailsToParse) {
+  std::vector<std::string> args = {"prog", "--count", "abc"};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  ::testing::internal::CaptureStderr();
+  const int status = rapt::run_program("prog", [&] {
+    cxxopts::Options options = rapt::program_options("prog", "a test");
+    options.add_options()("count", "a number", cxxopts::value<int>()->default_value("1"));
+    const rapt::ParsedOptions parsed = rapt::parse_options(options, int(argv.size()), argv.data());
+    return parsed.result["count"].as<int>();
+  });
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(err.rfind("prog: --count: Argument ", 0), 0u) << err;
+  EXPECT_NE(err.find("abc"), std::string::npos) << err;
+}
+
 TEST(AtomicOutputFile, AppearsOnlyAfterCommit) {
   ScratchDir dir;
   const std::string path = dir.file("out.txt");
