@@ -30,7 +30,7 @@ MeasurementSetSelection IdgGridOptions::selection() const {
 
 void add_idg_grid_options(cxxopts::Options& options) {
   options.add_options("Input")
-      ("data-column", "Measurement Set column to image: DATA or CORRECTED_DATA",
+      ("data-column", "Measurement Set column to image: DATA, CORRECTED_DATA or MODEL_DATA",
        cxxopts::value<std::string>()->default_value("DATA"))
       ("field", "Measurement Set FIELD_ID to image (default: the lowest the rows use)",
        cxxopts::value<int>())
@@ -40,13 +40,16 @@ void add_idg_grid_options(cxxopts::Options& options) {
        cxxopts::value<std::string>()->default_value("I"))
       ("taper", "Gaussian uv taper: the FWHM it gives the PSF, e.g. 60asec (WSClean's "
        "-taper-gaussian)", cxxopts::value<std::string>())
-      ("weight", "natural, uniform or briggs:R (robustness R, -5..5)",
+      ("weight", "natural, uniform or briggs:R (also 'briggs R'; robustness R, -5..5)",
        cxxopts::value<std::string>()->default_value("natural"));
   options.add_options("Image")
-      ("size", "image and grid size in pixels, N (square)", cxxopts::value<int>())
-      ("scale", "pixel size: 20asec, 1.5amin, 0.01deg, 2e-5rad (a bare number is degrees)",
+      ("size", "image and grid size in pixels, N (square; even, at least 16; required)",
+       cxxopts::value<int>())
+      ("scale", "pixel size: 100mas, 20asec, 1.5amin, 0.01deg, 2e-5rad (a bare number is "
+       "degrees; required)",
        cxxopts::value<std::string>())
-      ("o,name", "output name: NAME-dirty.fits and NAME-psf.fits (required)",
+      ("o,name", "output name: NAME-dirty.fits and NAME-psf.fits (required, except with "
+       "--predict into a Measurement Set's MODEL_DATA)",
        cxxopts::value<std::string>())
       ("no-psf", "write no NAME-psf.fits")
       ("channels-out", "images of K groups of adjacent channels: NAME-0000-dirty.fits, ...",

@@ -46,10 +46,16 @@ VisibilitySet read_standard_input(std::vector<std::string>* warnings) {
 
 VisibilitySet read_visibility_file(const std::string& path, const MeasurementSetSelection& sel,
                                    std::vector<std::string>* warnings) {
+  const bool ms = path != "-" && visibility_file_kind(path) == VisibilityFileKind::measurement_set;
+  // A selection UVFITS cannot honour is refused rather than quietly ignored.
+  const MeasurementSetSelection whole;
+  if (!ms && (sel.field_id != whole.field_id || sel.data_desc_id != whole.data_desc_id ||
+              sel.data_column != whole.data_column))
+    throw UsageError("--field, --data-desc-id and --data-column select within a Measurement Set; " +
+                     (path == "-" ? std::string("standard input") : path) + " is UVFITS");
   VisibilitySet vis = path == "-" ? read_standard_input(warnings)
-                      : visibility_file_kind(path) == VisibilityFileKind::measurement_set
-                          ? read_measurement_set(path, sel, warnings)
-                          : read_uvfits(path, warnings);
+                      : ms        ? read_measurement_set(path, sel, warnings)
+                                  : read_uvfits(path, warnings);
   size_t cross = 0;
   for (size_t r = 0; r < vis.nrows(); ++r) cross += vis.antenna1[r] != vis.antenna2[r];
   if (cross == 0)

@@ -15,7 +15,8 @@ enum class VisibilityFileKind { measurement_set, uvfits };
 // header ("SIMPLE  =") is UVFITS. Throws DataError "path: ..." otherwise.
 VisibilityFileKind visibility_file_kind(const std::string& path);
 
-// Reads the whole file (the selection applies to Measurement Sets only); "-" reads UVFITS from
+// Reads the whole file (the selection applies to Measurement Sets only: one other than the
+// default on UVFITS throws UsageError); "-" reads UVFITS from
 // standard input (corr -o - | idg-grid ... -). Lenient departures
 // are appended to `warnings`. Throws DataError for unreadable files and for a file without a
 // cross-correlation row.

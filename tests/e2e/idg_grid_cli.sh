@@ -142,6 +142,8 @@ expect 2 "needs --niter" --size 128 --scale 6asec --gain 0.2 -o "$dir/out" "$dir
 expect 2 "--gain must lie" --size 128 --scale 6asec --niter 10 --gain 0 -o "$dir/out" "$dir/one.uvfits"
 expect 2 "--mgain must lie" --size 128 --scale 6asec --niter 10 --mgain 1.5 -o "$dir/out" "$dir/one.uvfits"
 expect 2 "--niter must not be negative" --size 128 --scale 6asec --niter -1 -o "$dir/out" "$dir/one.uvfits"
+expect 2 "select within a Measurement Set" --size 128 --scale 6asec --field 3 -o "$dir/out" "$dir/one.uvfits"
+expect 2 "select within a Measurement Set" --size 128 --scale 6asec --data-column CORRECTED_DATA -o "$dir/out" "$dir/one.uvfits"
 expect 2 "does not take --aterms" --size 128 --scale 6asec --niter 10 --aterms "$dir/none.fits" -o "$dir/out" "$dir/one.uvfits"
 
 # --- --predict: a model of 2.5 Jy in pixel (44, 54) of the image's own header predicts the
