@@ -90,9 +90,12 @@ std::string format_dada_header(const VoltageHeader& h, int64_t inner_t, const st
   add("SOURCE", token(h.source));
   add("RA", format_sexagesimal_value(std::fmod(h.ra_deg + 360.0, 360.0) / 15.0, 4));
   add("DEC", (h.dec_deg >= 0 ? "+" : "") + format_sexagesimal_value(h.dec_deg, 3));
-  add("FREQ", format_string("%.17g", h.centre_freq_mhz));
-  add("BW", format_string("%.17g", h.bandwidth_mhz));
-  add("CHAN_FREQ0", format_string("%.17g", h.channel_freq_mhz(0)));
+  // A band not known (centre 0: VDIF without --vdif-freq, a header without FREQ) is left out,
+  // so that the reader notes it again rather than refusing channels at negative frequencies.
+  if (h.centre_freq_mhz > 0) add("FREQ", format_string("%.17g", h.centre_freq_mhz));
+  if (h.bandwidth_mhz != 0) add("BW", format_string("%.17g", h.bandwidth_mhz));
+  if (h.centre_freq_mhz > 0 && h.bandwidth_mhz != 0)
+    add("CHAN_FREQ0", format_string("%.17g", h.channel_freq_mhz(0)));
   add("NCHAN", std::to_string(h.nchan));
   add("NPOL", std::to_string(h.npol));
   add("NDIM", std::to_string(ndim));

@@ -53,6 +53,7 @@ source="--source ra=04:00:00,dec=-29:30:00,flux=400"
   || { echo "simulate: $(cat "$dir/err")"; exit 1; }
 "$SIM" $common --bw -2 $source -q -o "$dir/inverted.dada" 2>/dev/null \
   || { echo "simulate --bw -2 failed"; exit 1; }
+top=$(pwd)
 cd "$dir" || exit 1
 CH_CPU="$CH --device cpu"
 
@@ -184,6 +185,29 @@ sleep 2
 kill -TERM $pid 2>/dev/null
 wait $pid 2>/dev/null
 [ -z "$(ls -A out)" ] || fail "interrupted: left $(ls -A out | tr '\n' ' ')"
+
+# --- VDIF's options, on the MWA sample of the shared data (two's-complement bytes, 2 complex
+# channels of 1.28 MHz): the sky frequency and sideband reach the filterbank's header.
+vdif="${RAPT_SHARED_DATA:-$top/../shared/data}/baseband/sample_mwa.vdif"
+if [ -f "$vdif" ]; then
+  $CH_CPU --vdif-rate 1.28e6 --vdif-signed --nchan 16 --ntaps 4 --detect -o nofreq.fil "$vdif" \
+    2> err && fail "VDIF without --vdif-freq made a filterbank at baseband"
+  grep -q "no sky frequency" err || fail "VDIF without --vdif-freq: no warning: $(cat err)"
+  $CH_CPU --vdif-rate 1.28e6 --vdif-signed --vdif-freq 184.96 --nchan 16 --ntaps 4 --detect \
+    -o usb.fil "$vdif" 2> err || fail "--vdif-freq: $(cat err)"
+  $CH_CPU --vdif-rate 1.28e6 --vdif-signed --vdif-freq 184.96 --vdif-lsb --nchan 16 --ntaps 4 \
+    --detect -o lsb.fil "$vdif" 2> err || fail "--vdif-lsb: $(cat err)"
+  # 32 channels of 80 kHz over 183.68 .. 186.24 MHz, the filterbank running downwards (foff < 0)
+  # from its highest. Coarse channels at 184.32 and 185.60 MHz, fine ones at centre + (k - 8) x
+  # 80 kHz: the highest is 185.60 + 0.56 in the upper sideband; in the lower, whose coarse
+  # channel 0 is 185.60 MHz and whose spectra run down, 185.60 + 0.64.
+  near "$(header_double usb.fil fch1)" 186.16 1e-6 || fail "--vdif-freq: fch1 $(header_double usb.fil fch1)"
+  near "$(header_double lsb.fil fch1)" 186.24 1e-6 || fail "--vdif-lsb: fch1 $(header_double lsb.fil fch1)"
+  near "$(header_double usb.fil foff)" -0.08 1e-9 || fail "--vdif-freq: foff $(header_double usb.fil foff)"
+  cmp -s usb.fil lsb.fil && fail "--vdif-lsb changed nothing"
+else
+  echo "channelize_cli: shared data not found; the VDIF options are not checked"
+fi
 
 [ $failures = 0 ] && echo "channelize_cli: all passed"
 [ $failures = 0 ]

@@ -304,6 +304,26 @@ TEST(PsrdadaHeader, NotesAMissingPointingOrBand) {
   EXPECT_EQ(h.warnings[1], "DADA header has no FREQ or BW: the band's frequencies are unknown");
 }
 
+TEST(PsrdadaHeader, AnUnknownBandComesBackUnknownThroughTheWriter) {
+  // No FREQ or BW: noted, and the header rapt writes from it parses again the same way (not as
+  // channels at negative frequencies, which would be refused).
+  const rapt::DadaHeader first = rapt::parse_dada_header(
+      dada_header_text("NCHAN 2\nNPOL 1\nNDIM 2\nNBIT 8\nTSAMP 1\nMJD_START 60000\n"), "x.dada");
+  const rapt::DadaHeader second = rapt::parse_dada_header(
+      rapt::format_dada_header(first.voltage, rapt::kDadaInnerT, "y.dada"), "y.dada");
+  EXPECT_EQ(second.voltage.centre_freq_mhz, 0);
+  EXPECT_EQ(second.voltage.bandwidth_mhz, 0);
+  ASSERT_EQ(second.warnings.size(), 1u);
+  EXPECT_EQ(second.warnings[0], "DADA header has no FREQ or BW: the band's frequencies are unknown");
+  // A bandwidth without a centre (VDIF at baseband) keeps its width.
+  rapt::VoltageHeader baseband = first.voltage;
+  baseband.bandwidth_mhz = 2.56;
+  const rapt::DadaHeader third = rapt::parse_dada_header(
+      rapt::format_dada_header(baseband, rapt::kDadaInnerT, "z.dada"), "z.dada");
+  EXPECT_EQ(third.voltage.bandwidth_mhz, 2.56);
+  EXPECT_EQ(third.voltage.centre_freq_mhz, 0);
+}
+
 TEST(PsrdadaHeader, RefusesABandBelowZeroOrOfNoWidth) {
   EXPECT_NE(data_error_text([] {
               rapt::parse_dada_header(dada_header_text(small_keys_with("FREQ", "-1400")),
