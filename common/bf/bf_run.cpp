@@ -94,8 +94,7 @@ int64_t weight_epoch_samples(const BfOptions& o, const VoltageHeader& v,
 BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
-  for (const std::string& note : voltage_warnings(*reader, o.input)) messages.warning(note);
-  const size_t header_warnings = reader->warnings().size();
+  const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
   if (!v.complex_samples)
     throw file_error(o.input, "has real samples; bf takes channelised complex voltages");
@@ -135,8 +134,7 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
 
   const UtcInstant start{v.start_mjd_day, v.start_mjd_seconds};
   std::optional<GeometricWeights> geometry;
-  // MJD 0 is 1858: a reader's "no start time" (a PSRDADA header without UTC_START or MJD_START).
-  if (!file_weights && v.start_mjd_day == 0)
+  if (!file_weights && !v.start_known())
     throw file_error(o.input, "carries no start time (UTC_START or MJD_START); steering the "
                               "beams needs one (or give --weights)");
   if (!file_weights) {
@@ -214,8 +212,7 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   }
   summary.waiting_s = blocks.waiting_s();
   if (messages.progress && summary.samples_in > 0) std::fputc('\n', stderr);
-  for (const std::string& note : voltage_warnings(*reader, o.input, header_warnings))
-    messages.warning(note);
+  show_voltage_warnings(*reader, o.input, messages, header_warnings);
   if (summary.samples_out == 0)
     throw file_error(o.input, format_string("has %lld samples, fewer than one integration "
                                             "(--tint %d)", (long long)summary.samples_in, o.tint));

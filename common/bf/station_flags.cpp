@@ -193,9 +193,9 @@ BlockFlags block_flags(const StationFlags& flags, int nant, int64_t first_sample
     std::fill(out.sample_flags.begin(), out.sample_flags.end(), uint8_t{1});
     return out;
   }
-  if (nant > 0 && !everyone.intervals.empty()) {
+  if (!everyone.intervals.empty()) {
     const std::vector<SampleRange> common =
-        station_flagged_ranges(everyone, nant, first_sample, nsamples, tsamp_s)[0];
+        station_flagged_ranges(everyone, 1, first_sample, nsamples, tsamp_s)[0];
     kept_ranges.insert(kept_ranges.end(), common.begin(), common.end());
   }
   merge_ranges(kept_ranges);

@@ -132,8 +132,7 @@ VisibilitySet output_metadata(const CorrPlan& p, const CorrOptions& o) {
 CorrPlan make_corr_plan(const CorrOptions& o, const VoltageHeader& input, const Messages& messages) {
   CorrPlan p;
   p.input = input;
-  // MJD 0 is 1858: a reader's "no start time" (a PSRDADA header without UTC_START or MJD_START).
-  if (input.start_mjd_day == 0)
+  if (!input.start_known())
     throw file_error(o.input, "carries no start time (UTC_START or MJD_START); the baselines' "
                               "geometry needs one");
   if (input.npol != 1 && input.npol != 2)

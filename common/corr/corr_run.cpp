@@ -95,8 +95,7 @@ void report(const CorrOptions& o, const BlockPreparation& prepared, const Correl
 CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const Stopwatch started;
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
-  for (const std::string& note : voltage_warnings(*reader, o.input)) messages.warning(note);
-  const size_t header_warnings = reader->warnings().size();
+  const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const CorrPlan plan = make_corr_plan(o, reader->header(), messages);
   const StationFlags flags =
       o.flags_path.empty() ? StationFlags{}
@@ -134,8 +133,7 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
                    summary.samples_in * plan.input.tsamp_s);
   }
   if (messages.progress && summary.samples_in > 0) std::fputc('\n', stderr);
-  for (const std::string& note : voltage_warnings(*reader, o.input, header_warnings))
-    messages.warning(note);
+  show_voltage_warnings(*reader, o.input, messages, header_warnings);
   finish_last_integration(o, plan, integration, messages);
   if (integration.written() == 0)
     throw file_error(o.input, summary.samples_correlated == 0

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "cli/errors.hpp"
+#include "cli/program.hpp"
 #include "cli/file_contents.hpp"
 #include "io/guppi_raw.hpp"
 #include "io/psrdada.hpp"
@@ -66,6 +67,12 @@ std::vector<std::string> voltage_warnings(const VoltageReader& reader, const std
   for (size_t k = from; k < notes.size(); ++k)
     named.push_back(notes[k].rfind(path + ": ", 0) == 0 ? notes[k] : path + ": " + notes[k]);
   return named;
+}
+
+size_t show_voltage_warnings(const VoltageReader& reader, const std::string& path,
+                             const Messages& messages, size_t from) {
+  for (const std::string& note : voltage_warnings(reader, path, from)) messages.warning(note);
+  return reader.warnings().size();
 }
 
 }  // namespace rapt

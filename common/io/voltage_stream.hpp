@@ -50,6 +50,8 @@ struct VoltageHeader {
     return centre_freq_mhz - bandwidth_mhz / 2 + (c + 0.5) * bandwidth_mhz / nchan;
   }
   double start_mjd() const { return start_mjd_day + start_mjd_seconds / 86400.0; }
+  // MJD 0 (1858) is a reader's "no start time" (a PSRDADA header without UTC_START or MJD_START).
+  bool start_known() const { return start_mjd_day != 0; }
 };
 
 // A stretch of samples in canonical order; `data` holds header.block_values(nsamples) floats.
@@ -75,6 +77,13 @@ class VoltageReader {
 // The reader's warnings from number `from` on, each naming the file `path` once.
 std::vector<std::string> voltage_warnings(const VoltageReader& reader, const std::string& path,
                                           size_t from = 0);
+
+struct Messages;
+// Prints those as warnings; returns the number the reader has now, the `from` of the next call
+// (a program calls it when it opens the file, for the header's, and after reading, for the
+// data's).
+size_t show_voltage_warnings(const VoltageReader& reader, const std::string& path,
+                             const Messages& messages, size_t from = 0);
 
 // Opens a voltage file, recognising the format from its first bytes (GUPPI cards, a DADA
 // header, VDIF frame words). "-" reads PSRDADA from standard input. `vdif` says what VDIF's

@@ -61,17 +61,19 @@ int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_
 ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& messages) {
   const auto started = Clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif);
-  for (const std::string& note : voltage_warnings(*reader, o.input)) messages.warning(note);
-  const size_t header_warnings = reader->warnings().size();
+  const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
   const ChanneliserSetup setup = setup_channeliser(v, o.pfb, o.input);
   const int antenna = o.detect && !o.antenna.empty() ? antenna_index(o.antenna, v, o.input) : -1;
   const int64_t frame = setup.shape.frame();
   const int64_t unit = frame * (o.detect ? o.tavg : 1);
-  // A file known to be too short is refused before the engine takes any memory.
-  if (v.nsamples >= 0 && v.nsamples < unit)
-    throw file_error(o.input, format_string("has %lld samples, fewer than one output sample "
-                                            "needs (%lld)", (long long)v.nsamples, (long long)unit));
+  auto too_short = [&](int64_t samples) {
+    return file_error(o.input, format_string("has %lld samples, fewer than one output sample "
+                                             "needs (%lld)", (long long)samples, (long long)unit));
+  };
+  // A file known to be too short is refused before the engine takes any memory (a pipe's length
+  // is known only at its end, below).
+  if (v.nsamples >= 0 && v.nsamples < unit) throw too_short(v.nsamples);
   const int64_t gulp = block_samples(o, v, unit);
   const int threads =
       o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));
@@ -123,12 +125,8 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
                    summary.samples_in * v.tsamp_s);
   }
   if (messages.progress && summary.samples_in > 0) std::fputc('\n', stderr);
-  for (const std::string& note : voltage_warnings(*reader, o.input, header_warnings))
-    messages.warning(note);
-  if (summary.samples_out == 0)
-    throw file_error(o.input, format_string("has %lld samples, fewer than one output sample "
-                                            "needs (%lld)", (long long)summary.samples_in,
-                                            (long long)unit));
+  show_voltage_warnings(*reader, o.input, messages, header_warnings);
+  if (summary.samples_out == 0) throw too_short(summary.samples_in);
   if (aligner.left() > 0)
     messages.warning(format_string("%s: the last %lld samples do not fill an output sample "
                                    "(%lld input samples) and were left out",
