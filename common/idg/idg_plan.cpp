@@ -46,7 +46,8 @@ std::vector<int64_t> rows_by_baseline(const IdgVisibilities& vis) {
   if (vis.nrows == 0) return rows;
   const auto [lo1, hi1] = std::minmax_element(vis.antenna1, vis.antenna1 + vis.nrows);
   const auto [lo2, hi2] = std::minmax_element(vis.antenna2, vis.antenna2 + vis.nrows);
-  const int64_t span1 = int64_t(*hi1) - *lo1 + 1, span2 = int64_t(*hi2) - *lo2 + 1;
+  const int64_t first1 = *lo1, first2 = *lo2;  // lambdas may not capture structured bindings
+  const int64_t span1 = int64_t(*hi1) - first1 + 1, span2 = int64_t(*hi2) - first2 + 1;
   if (span1 * span2 > int64_t(1) << 22 || span1 * span2 > int64_t(vis.nrows) * 4) {
     std::iota(rows.begin(), rows.end(), int64_t(0));
     std::stable_sort(rows.begin(), rows.end(), [&](int64_t a, int64_t b) {
@@ -56,7 +57,8 @@ std::vector<int64_t> rows_by_baseline(const IdgVisibilities& vis) {
     return rows;
   }
   auto key = [&](size_t r) {
-    return size_t((int64_t(vis.antenna1[r]) - *lo1) * span2 + (int64_t(vis.antenna2[r]) - *lo2));
+    return size_t((int64_t(vis.antenna1[r]) - first1) * span2 +
+                  (int64_t(vis.antenna2[r]) - first2));
   };
   std::vector<int64_t> start(size_t(span1 * span2) + 1, 0);
   for (size_t r = 0; r < vis.nrows; ++r) ++start[key(r) + 1];
