@@ -30,7 +30,8 @@ Peak find_peak(const std::vector<float>& residual, int n, int threads) {
   const auto [lo, hi] = region(n);
   const size_t items = size_t((hi - lo + kRowsPerItem - 1) / kRowsPerItem);
   std::vector<Peak> best(items);
-  parallel_for(threads, items, [&](size_t item, int) {
+  // The region's bounds by copy: C++17 lambdas may not capture structured bindings.
+  parallel_for(threads, items, [&, lo = lo, hi = hi](size_t item, int) {
     Peak p;
     const int y1 = lo + int(item) * kRowsPerItem, y2 = std::min(hi, y1 + kRowsPerItem);
     for (int y = y1; y < y2; ++y) {
