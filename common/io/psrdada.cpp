@@ -267,11 +267,15 @@ DadaHeader parse_dada_header(std::string_view text, const std::string& name) {
   v.centre_freq_mhz = number_key(keys, "FREQ", name);
   v.bandwidth_mhz = number_key(keys, "BW", name);
   const bool freq = find_key(keys, "FREQ") != nullptr, bw = find_key(keys, "BW") != nullptr;
-  if (freq && bw)
+  if (freq && bw) {
     check_band(name, h);
-  else
+  } else {
+    // Half a band is still checked: a centre must be a sky frequency, a width not zero.
+    if (freq) require_positive(name, "FREQ", v.centre_freq_mhz, "MHz");
+    if (bw) require_nonzero(name, "BW", v.bandwidth_mhz, "MHz");
     h.warnings.push_back(std::string("DADA header has no ") + (freq ? "BW" : bw ? "FREQ" : "FREQ or BW") +
                          ": the band's frequencies are unknown");
+  }
   if (text_key("POL_BASIS") == "CIRC") v.pol_basis = "CIRC";
   parse_start_time(keys, name, h);
   parse_antennas(keys, h);

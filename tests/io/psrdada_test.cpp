@@ -335,6 +335,22 @@ TEST(PsrdadaHeader, RefusesABandBelowZeroOrOfNoWidth) {
                                       "x.dada");
             }).rfind("x.dada: header field BW = 0 MHz", 0),
             0u);
+  // Half a band is checked too: a centre below zero without BW, a BW of 0 without FREQ.
+  auto band_key_only = [](const std::string& key_value) {
+    std::string out;
+    std::istringstream lines(kSmallKeys);
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind("FREQ ", 0) != 0 && line.rfind("BW ", 0) != 0) out += line + "\n";
+    return out + key_value + "\n";
+  };
+  EXPECT_EQ(data_error_text([&] {
+              rapt::parse_dada_header(dada_header_text(band_key_only("FREQ -1400")), "x.dada");
+            }).rfind("x.dada: header field FREQ = -1400 MHz", 0),
+            0u);
+  EXPECT_EQ(data_error_text([&] {
+              rapt::parse_dada_header(dada_header_text(band_key_only("BW 0")), "x.dada");
+            }).rfind("x.dada: header field BW = 0 MHz", 0),
+            0u);
   EXPECT_NE(data_error_text([] {
               rapt::parse_dada_header(dada_header_text(small_keys_with("TSAMP", "1e20")),
                                       "x.dada");
