@@ -33,7 +33,8 @@ void add_corr_options(cxxopts::Options& options) {
   options.add_options("Flagging")
       ("flags", "flagged intervals: '<station> <start_s> <end_s>' lines",
        cxxopts::value<std::string>());
-  add_pfb_options(options, "Channeliser (with --nchan, or always for real-sampled voltages)");
+  add_pfb_options(options, "Channeliser (with --nchan, or always for real-sampled voltages)",
+                  true);
   options.add_options("Engine")
       ("precision", "auto, fp32, fp16 or int8 (see the man page)",
        cxxopts::value<std::string>()->default_value("auto"));

@@ -7,10 +7,20 @@
 
 namespace rapt {
 
-void add_pfb_options(cxxopts::Options& options, const std::string& group) {
+// Fine channels where --nchan is not given.
+constexpr int kDefaultPfbChannels = 256;
+
+void add_pfb_options(cxxopts::Options& options, const std::string& group, bool nchan_optional) {
+  // Where channelising is optional, giving --nchan is what asks for it, so the help names the
+  // default as real-sampled input's alone.
+  const std::string nchan_help =
+      nchan_optional ? "channelise: fine channels made of each input channel (real input, "
+                       "always channelised: of the band; 256 when not given)"
+                     : "fine channels made of each input channel (real input: of the band)";
+  auto nchan_value = cxxopts::value<int>();
+  if (!nchan_optional) nchan_value->default_value(std::to_string(kDefaultPfbChannels));
   options.add_options(group)
-      ("nchan", "fine channels made of each input channel (real input: of the band)",
-       cxxopts::value<int>()->default_value("256"))
+      ("nchan", nchan_help, nchan_value)
       ("ntaps", "taps of the polyphase filter (filter length / frame)",
        cxxopts::value<int>()->default_value("16"))
       ("window", "window of the prototype filter: hamming, blackman-harris or kaiser:BETA",
@@ -25,7 +35,7 @@ void add_pfb_options(cxxopts::Options& options, const std::string& group) {
 
 PfbOptions pfb_options_from(const cxxopts::ParseResult& r) {
   PfbOptions o;
-  o.design.nfine = r["nchan"].as<int>();
+  o.design.nfine = r.count("nchan") ? r["nchan"].as<int>() : kDefaultPfbChannels;
   if (o.design.nfine < 1 || o.design.nfine > kMaxPfbChannels)
     throw UsageError("--nchan must be from 1 to " + std::to_string(kMaxPfbChannels));
   o.design.ntaps = r["ntaps"].as<int>();

@@ -29,7 +29,10 @@ struct PfbOptions {
 };
 
 // Declares --nchan, --ntaps, --window, --coeffs, --delays and --bandpass in `group`.
-void add_pfb_options(cxxopts::Options& options, const std::string& group = "Channeliser");
+// NCHAN_OPTIONAL: the program channelises only when --nchan is given (corr, which correlates
+// complex channels as they come), so --help shows no default for it.
+void add_pfb_options(cxxopts::Options& options, const std::string& group = "Channeliser",
+                     bool nchan_optional = false);
 
 // Throws UsageError naming the option for a bad value or a bad combination (--coeffs with
 // --ntaps or --window).
