@@ -11,8 +11,9 @@ namespace rapt {
 
 // `text` without leading and trailing blanks (space, tab, CR, FF, VT).
 std::string trimmed(std::string_view text);
-// ASCII lower case.
+// ASCII lower and upper case.
 std::string lowercase(std::string text);
+std::string uppercase(std::string text);
 // The blank-separated words of `text`.
 std::vector<std::string> words(const std::string& text);
 // A whole word as a finite number (strtod syntax), else nullopt.

@@ -120,7 +120,15 @@ void read_input_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   if (!r.count("files") || r["files"].as<std::vector<std::string>>().size() != 1)
     throw UsageError("give one Measurement Set or UVFITS file");
   o.input = r["files"].as<std::vector<std::string>>()[0];
-  o.data_column = r["data-column"].as<std::string>();
+  // Measurement Set column names are upper case; "corrected_data" means CORRECTED_DATA.
+  o.data_column = uppercase(r["data-column"].as<std::string>());
+  const bool name_like =
+      !o.data_column.empty() && std::all_of(o.data_column.begin(), o.data_column.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      });
+  if (!name_like)
+    throw UsageError("--data-column must name a column, such as DATA, CORRECTED_DATA or "
+                     "MODEL_DATA (got '" + r["data-column"].as<std::string>() + "')");
   if (r.count("field")) {
     o.field_id = r["field"].as<int>();
     if (o.field_id < 0) throw UsageError("--field must not be negative");

@@ -81,6 +81,11 @@ TEST(IdgGridOptions, DefaultsAndValues) {
   EXPECT_EQ(o.max_channels_per_subgrid, 8);
   EXPECT_DOUBLE_EQ(o.wstep_lambda, 50);
   EXPECT_EQ(o.data_column, "CORRECTED_DATA");
+  // Column names are matched as Measurement Sets spell them: upper case.
+  EXPECT_EQ(parse({"--size", "256", "--scale", "10asec", "--data-column", "model_Data", "-o", "m",
+                   "z.ms"})
+                .data_column,
+            "MODEL_DATA");
   EXPECT_EQ(o.field_id, 1);
   EXPECT_EQ(o.data_desc_id, 2);
   EXPECT_EQ(o.threads, 3);
@@ -114,6 +119,10 @@ TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
   EXPECT_NE(with({"--size", "64", "--weight", "robust"}).find("--weight must be"), std::string::npos);
   EXPECT_NE(with({"--size", "64", "--taper", "0asec"}).find("--taper"), std::string::npos);
   EXPECT_NE(with({"--size", "64", "--taper", "wide"}).find("--taper"), std::string::npos);
+  EXPECT_EQ(with({"--size", "64", "--data-column", ""}),
+            "--data-column must name a column, such as DATA, CORRECTED_DATA or MODEL_DATA (got '')");
+  EXPECT_NE(with({"--size", "64", "--data-column", "DATA;1"}).find("--data-column must name"),
+            std::string::npos);
   EXPECT_EQ(usage_error({"--size", "64", "--scale", "60deg", "-o", "n", "x.ms"}),
             "--size x --scale spans more than the whole sky (direction cosines -1..1)");
   EXPECT_EQ(usage_error({"--size", "64", "--scale", "1amin", "x.ms"}),
