@@ -26,8 +26,7 @@ void check_replaceable_output(const std::string& path, bool overwrite) {
   if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");
   // The rename would put a plain file where a device, pipe or directory was (/dev/null, say).
   if (!S_ISREG(st.st_mode))
-    throw file_error(path, "exists and is not a regular file; it is not replaced (write to '-' "
-                           "for standard output)");
+    throw file_error(path, "exists and is not a regular file; it is not replaced");
 }
 
 namespace {
