@@ -110,40 +110,51 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
 
 BeamOutputs::~BeamOutputs() = default;
 
-// Mean and rms of every channel of every beam (and the incoherent beam) in the first block.
-void BeamOutputs::measure_scaling(const BeamBlockOutput& block) {
+// Mean and rms of every channel of every beam (and the incoherent beam) over the held blocks.
+void BeamOutputs::measure_scaling() {
   const int nst = shape_.nstokes(), nco = shape_.nchan_out();
-  const int64_t nt = block.nsamples_out;
   const int nrows = (shape_.detection != BeamDetection::none ? shape_.nbeams : 0) + (shape_.incoherent ? 1 : 0);
   mean_.assign(size_t(nrows) * nst * nco, 0.0f);
   scale_.assign(mean_.size(), 1.0f);
-  scaling_samples_ = nt;
-  for (int r = 0; r < nrows; ++r) {
-    const bool ib = shape_.incoherent && r == nrows - 1;
-    const float* data = ib ? block.incoherent.data() : block.detected.data() + size_t(r) * nt * nst * nco;
-    const int stride = ib ? nco : nst * nco;
-    for (int k = 0; k < (ib ? 1 : nst); ++k)
-      for (int c = 0; c < nco; ++c) {
-        double sum = 0, sum2 = 0;
-        for (int64_t t = 0; t < nt; ++t) {
-          const double v = data[size_t(t) * stride + size_t(k) * nco + c];
-          sum += v;
-          sum2 += v * v;
+  std::vector<double> sum(mean_.size(), 0.0), sum2(mean_.size(), 0.0);
+  for (const BeamBlockOutput& block : held_) {
+    const int64_t nt = block.nsamples_out;
+    for (int r = 0; r < nrows; ++r) {
+      const bool ib = shape_.incoherent && r == nrows - 1;
+      const float* data = ib ? block.incoherent.data() : block.detected.data() + size_t(r) * nt * nst * nco;
+      const int stride = ib ? nco : nst * nco;
+      for (int k = 0; k < (ib ? 1 : nst); ++k)
+        for (int c = 0; c < nco; ++c) {
+          const size_t at = (size_t(r) * nst + k) * nco + c;
+          for (int64_t t = 0; t < nt; ++t) {
+            const double v = data[size_t(t) * stride + size_t(k) * nco + c];
+            sum[at] += v;
+            sum2[at] += v * v;
+          }
         }
-        const double mean = nt ? sum / nt : 0.0;
-        const double rms = nt ? std::sqrt(std::max(0.0, sum2 / nt - mean * mean)) : 0.0;
-        const size_t at = (size_t(r) * nst + k) * nco + c;
-        mean_[at] = float(mean);
-        scale_[at] = rms > 0 ? float(kEightBitPerRms / rms) : 1.0f;
-      }
+    }
+  }
+  const int64_t n = held_samples_;
+  scaling_samples_ = n;
+  for (size_t at = 0; at < mean_.size(); ++at) {
+    const double mean = n ? sum[at] / double(n) : 0.0;
+    const double rms = n ? std::sqrt(std::max(0.0, sum2[at] / double(n) - mean * mean)) : 0.0;
+    mean_[at] = float(mean);
+    scale_[at] = rms > 0 ? float(kEightBitPerRms / rms) : 1.0f;
   }
 }
 
-void BeamOutputs::write(const BeamBlockOutput& block) {
+void BeamOutputs::release_held() {
+  if (held_.empty()) return;
+  measure_scaling();
+  for (const BeamBlockOutput& block : held_) write_detected(block);
+  held_.clear();
+  held_.shrink_to_fit();
+}
+
+void BeamOutputs::write_detected(const BeamBlockOutput& block) {
   const int nst = shape_.nstokes(), nco = shape_.nchan_out();
   const int64_t nt = block.nsamples_out;
-  if (nt == 0) return;
-  if (settings_.nbits == 8 && mean_.empty()) measure_scaling(block);
   // One beam's block into output order (channels reversed when the input runs upwards), 8-bit
   // values scaled.
   auto emit = [&](SigprocWriter& out, const float* data, int nifs, int row) {
@@ -163,17 +174,37 @@ void BeamOutputs::write(const BeamBlockOutput& block) {
   for (size_t b = 0; b < filterbanks_.size(); ++b)
     emit(*filterbanks_[b], block.detected.data() + b * size_t(nt) * nst * nco, nst, int(b));
   if (incoherent_) emit(*incoherent_, block.incoherent.data(), 1, int(filterbanks_.size()));
+}
+
+void BeamOutputs::write(const BeamBlockOutput& block) {
+  const int64_t nt = block.nsamples_out;
+  if (nt == 0) return;
   if (!coherent_.empty()) {
     const size_t per_beam = size_t(shape_.nchan) * nt * shape_.tint * shape_.npol * 2;
     VoltageBlock v;
-    v.first_sample = samples_written_ * shape_.tint;
+    v.first_sample = voltage_samples_written_ * shape_.tint;
     v.nsamples = nt * shape_.tint;
     for (size_t b = 0; b < coherent_.size(); ++b) {
       v.data.assign(block.coherent.begin() + b * per_beam, block.coherent.begin() + (b + 1) * per_beam);
       coherent_[b]->write(v);
     }
+    voltage_samples_written_ += nt;
   }
-  samples_written_ += nt;
+  if (filterbanks_.empty() && !incoherent_) return;
+  const bool scaled = settings_.nbits == 8;
+  if (!scaled || !mean_.empty()) {
+    write_detected(block);
+    return;
+  }
+  // Held until the scale can be measured on enough samples (the complex beams are not).
+  BeamBlockOutput copy;
+  copy.nsamples_out = nt;
+  copy.detected = block.detected;
+  copy.incoherent = block.incoherent;
+  held_bytes_ += (copy.detected.size() + copy.incoherent.size()) * sizeof(float);
+  held_samples_ += nt;
+  held_.push_back(std::move(copy));
+  if (held_samples_ >= kScalingSamples || held_bytes_ >= kScalingHeldBytes) release_held();
 }
 
 std::string BeamOutputs::scaling_note() const {
@@ -208,6 +239,7 @@ std::string BeamOutputs::beams_table() const {
 }
 
 void BeamOutputs::commit() {
+  release_held();  // a run shorter than kScalingSamples: the scale from all of it
   for (auto& f : filterbanks_) f->commit();
   if (incoherent_) incoherent_->commit();
   for (auto& c : coherent_) c->commit();

@@ -10,8 +10,11 @@
 //
 // 8-bit filterbanks: each beam, Stokes parameter and channel is scaled as
 //   stored = 64 + 16 (x - mean) / rms, rounded and clipped to 0..255,
-// with mean and rms measured on that channel in the first block (the scaling is printed and
-// written to R_beams.txt); 32-bit output is the float value itself.
+// with mean and rms measured on that channel over the first blocks, until they hold
+// kScalingSamples output samples (or kScalingHeldBytes of them, or the run ends): the blocks
+// are held until then, so the scale does not depend on where the weights' updates end the
+// first block (the scaling is printed and written to R_beams.txt). 32-bit output is the float
+// value itself.
 #pragma once
 #include <memory>
 #include <string>
@@ -31,6 +34,11 @@ struct BeamOutputSettings {
   std::string input_name;   // written as rawdatafile
 };
 
+// 8-bit output: the output samples the scale is measured on, at least (a first block longer
+// than this is measured whole), and the most bytes of detected samples held for it.
+inline constexpr int64_t kScalingSamples = 4096;
+inline constexpr size_t kScalingHeldBytes = size_t(256) << 20;
+
 class BeamOutputs {
  public:
   // Opens every output (temporaries); throws DataError naming the file that cannot be created
@@ -42,19 +50,25 @@ class BeamOutputs {
   BeamOutputs(const BeamOutputs&) = delete;
   BeamOutputs& operator=(const BeamOutputs&) = delete;
 
-  // Appends one block (as the engine returned it).
+  // Appends one block (as the engine returned it); 8-bit filterbanks hold it until the scale
+  // is measured.
   void write(const BeamBlockOutput& block);
-  // Renames every file into place.
+  // Writes what is held, then renames every file into place.
   void commit();
   // Final names of every file, in the order written to R_beams.txt.
   const std::vector<std::string>& paths() const { return paths_; }
   // The 8-bit scaling as applied (and the number of output samples it was measured on), or "".
   std::string scaling_note() const;
-  // 8-bit output: the output samples the scale was measured on (the first block's).
+  // 8-bit output: the output samples the scale was measured on.
   int64_t scaling_samples() const { return scaling_samples_; }
 
  private:
-  void measure_scaling(const BeamBlockOutput& block);
+  // Mean and rms of every channel of every detected beam over the held blocks.
+  void measure_scaling();
+  // Writes the held blocks (the scale measured first) and lets them go.
+  void release_held();
+  // One block's filterbanks (8-bit: scaled).
+  void write_detected(const BeamBlockOutput& block);
   std::string beams_table() const;
 
   BeamformerShape shape_;
@@ -69,8 +83,11 @@ class BeamOutputs {
   std::vector<std::string> paths_;
   std::vector<float> mean_, scale_;        // 8-bit: per [beam + incoherent][stokes][chan_out]
   int64_t scaling_samples_ = 0;
+  std::vector<BeamBlockOutput> held_;      // 8-bit: blocks waiting for the scale (no voltages)
+  int64_t held_samples_ = 0;
+  size_t held_bytes_ = 0;
   std::vector<float> spectra_;             // one beam's block in output channel order
-  int64_t samples_written_ = 0;
+  int64_t voltage_samples_written_ = 0;   // the complex beams' output samples so far
 };
 
 // "R_B007.fil"-style names: the beam index with at least three digits.

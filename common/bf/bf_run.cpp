@@ -223,15 +223,15 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   outputs.commit();
   const std::string note = outputs.scaling_note();
   if (!note.empty()) messages.info(note);
-  // Blocks end where the weights are updated, so the first block, and the 8-bit scale measured
-  // on it, may hold only a few output samples.
+  // The blocks held for the 8-bit scale fill their memory after few samples where the beams
+  // and channels are very many.
   constexpr int64_t kFewScalingSamples = 100;
   if (o.nbits == 8 && outputs.scaling_samples() < kFewScalingSamples &&
       summary.samples_out > outputs.scaling_samples())
     messages.warning(format_string(
-        "the 8-bit scale was measured on the first block's %lld output samples only (blocks end "
-        "where the weights are updated); a longer --delay-interval or --nbits 32 avoids that",
-        (long long)outputs.scaling_samples()));
+        "the 8-bit scale was measured on the first %lld output samples only (all that %zu MiB "
+        "hold of these beams); fewer beams per run or --nbits 32 avoid that",
+        (long long)outputs.scaling_samples(), kScalingHeldBytes >> 20));
   summary.seconds_of_data = summary.samples_in * v.tsamp_s;
   summary.input_bytes = double(summary.samples_in) * v.nchan * v.nant * v.npol * 2 * v.nbits / 8;
   summary.engine = engine->name();

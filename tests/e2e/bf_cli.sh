@@ -145,6 +145,13 @@ $BF_CPU --nbits 8 -o eight v.dada 2> err || fail "--nbits 8: $(cat err)"
 grep -q "8-bit scaling" eight_beams.txt || fail "--nbits 8: no scaling note in the beams table"
 mean8=$("$INSPECT" eight_B000.fil 2>/dev/null | awk '/All samples/ { print $4; exit }')
 awk -v m="$mean8" 'BEGIN { exit !(m > 60 && m < 68) }' || fail "--nbits 8: mean $mean8, expected about 64"
+# the 8-bit scale comes from the first 4096 output samples however short the first blocks are
+$BF_CPU --nbits 8 --gulp 16 -o eight16 v.dada 2> err || fail "--nbits 8 --gulp 16: $(cat err)"
+! grep -q "scale was measured" err || fail "--nbits 8 --gulp 16: $(cat err)"
+data_of eight_B000.fil > a.bin; data_of eight16_B000.fil > b.bin
+cmp -s a.bin b.bin || fail "--nbits 8: blocks of 16 samples change the scale"
+grep -q "from the first 4096 output samples" eight16_beams.txt \
+  || fail "--nbits 8 --gulp 16: scaling note $(grep scaling eight16_beams.txt)"
 
 # --- --coherent (PSRDADA that inspect reads), --incoherent, --no-filterbank
 $BF_CPU --tiling hex --spacing 0.5 --nbeams 2 --coherent --incoherent -o co v.dada 2> err \
