@@ -300,7 +300,14 @@ int fp32_correlator_tile() { return kTile; }
 // product). A kernel giving each warp of a small array's channel a strip of 4 x 16 x 16 pairs
 // (4 x 8 a thread, diagonal or not) took 5.8 ms; each row's ar + ai made once a stage in shared
 // memory, rather than by every thread that reads the row, 5.65 ms (the extra loads cost more
-// than the FADDs they saved).
+// than the FADDs they saved), and pre-summed in rows of their own, read as LDS.64, 5.09 ms.
+// What bounds it (Nsight Compute, seed case): the issue slots are 70 % busy, two warps a
+// scheduler; beside the issuing warp and the other one waiting its turn, the largest stall is
+// at dispatch (16 % of the samples), twice as frequent on FFMAs whose three operands all come
+// from the register file as on those that take one from the operand reuse cache. The order
+// of the FFMAs in the source (A or B shared by consecutive ones) did not change which ptxas
+// gives reuse, nor the time. For comparison, xGPU (8-bit input, FP32 products) took 6.35 ms
+// of kernel time for the seed case on the same H100.
 void launch_fp32_correlator(const CorrChunkArgs& args, cudaStream_t stream) {
   launch_fp32<Fp32Config<16, 3, 2>>(args, stream);
 }
