@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/atomic_output.hpp"
@@ -66,6 +67,35 @@ extern "C" void remove_temporaries_and_die(int signal_number) {
   sigemptyset(&fallback.sa_mask);
   ::sigaction(signal_number, &fallback, nullptr);
   ::raise(signal_number);  // delivered as soon as this handler returns
+}
+
+// Whether option KEY holds a floating-point value (as<T> of another type throws).
+bool is_floating_option(const cxxopts::ParseResult& r, const std::string& key) {
+  try {
+    (void)r[key].as<double>();
+    return true;
+  } catch (const std::exception&) {
+  }
+  try {
+    (void)r[key].as<float>();
+    return true;
+  } catch (const std::exception&) {
+  }
+  return false;
+}
+
+// cxxopts reads a floating-point value only as far as it looks like a number and drops the
+// rest ("--threshold 10mJy" as 10, "--gain 1,5" as 1), where it refuses an integer's junk.
+// Such a value is refused here the same way.
+void refuse_partial_numbers(const cxxopts::ParseResult& r) {
+  for (const cxxopts::KeyValue& given : r.arguments()) {
+    if (!is_floating_option(r, given.key())) continue;
+    const std::string& text = given.value();
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size())
+      throw UsageError("--" + given.key() + ": '" + text + "' is not a number");
+  }
 }
 
 }  // namespace
@@ -168,6 +198,7 @@ ParsedOptions parse_options(cxxopts::Options& options, int argc, char** argv,
   ParsedOptions parsed;
   parsed.result = options.parse(static_cast<int>(pointers.size()), pointers.data());
   const auto& r = parsed.result;
+  refuse_partial_numbers(r);
   if (r.count("help")) {
     std::cout << options.help();
     throw ExitRequest{0};

@@ -80,6 +80,38 @@ TEST(RunProgram, NamesTheOptionWhoseValueFailsToParse) {
   EXPECT_NE(err.find("abc"), std::string::npos) << err;
 }
 
+TEST(RunProgram, RefusesAFloatingPointValueWithJunkAfterTheNumber) {
+  // cxxopts alone would read "10mJy" as 10 and "1,5" as 1.
+  auto run = [](const std::vector<std::string>& given, double* value) {
+    std::vector<std::string> args = {"prog"};
+    args.insert(args.end(), given.begin(), given.end());
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    ::testing::internal::CaptureStderr();
+    const int status = rapt::run_program("prog", [&] {
+      cxxopts::Options options = rapt::program_options("prog", "a test");
+      options.add_options()("threshold", "Jy", cxxopts::value<double>()->default_value("0"))(
+          "gain", "loop gain", cxxopts::value<float>()->default_value("0.1"))(
+          "scale", "an angle with its unit", cxxopts::value<std::string>());
+      const rapt::ParsedOptions parsed = rapt::parse_options(options, int(argv.size()), argv.data());
+      *value = parsed.result["threshold"].as<double>();
+      return 0;
+    });
+    return std::make_pair(status, ::testing::internal::GetCapturedStderr());
+  };
+  double value = -1;
+  auto [status, err] = run({"--threshold", "10mJy"}, &value);
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(err.rfind("prog: --threshold: '10mJy' is not a number\n", 0), 0u) << err;
+  std::tie(status, err) = run({"--gain=1,5"}, &value);
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(err.rfind("prog: --gain: '1,5' is not a number\n", 0), 0u) << err;
+  // Whole numbers in any strtod form pass, as do strings with units.
+  std::tie(status, err) = run({"--threshold", "2.5e-3", "--gain", "0.2", "--scale", "20asec"}, &value);
+  EXPECT_EQ(status, 0) << err;
+  EXPECT_DOUBLE_EQ(value, 2.5e-3);
+}
+
 TEST(AtomicOutputFile, AppearsOnlyAfterCommit) {
   ScratchDir dir;
   const std::string path = dir.file("out.txt");
