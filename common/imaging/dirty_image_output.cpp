@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli/atomic_output.hpp"
+#include "io/uvfits_cfitsio.hpp"
 
 namespace rapt {
 
@@ -53,12 +54,16 @@ void check_outputs(const std::vector<std::string>& paths, bool overwrite) {
 }
 
 void write_images(const std::vector<PendingImage>& images, bool overwrite) {
-  size_t written = 0;
+  // Every image to its temporary first, then all renamed: a failure or an interruption while
+  // they are written (the long part) leaves none of them.
+  std::vector<std::unique_ptr<FitsOutputFile>> files;
+  for (const PendingImage& pending : images)
+    files.push_back(write_fits_image_pending(pending.path, pending.image, overwrite));
+  size_t renamed = 0;
   try {
-    for (; written < images.size(); ++written)
-      write_fits_image(images[written].path, images[written].image, overwrite);
+    for (; renamed < files.size(); ++renamed) files[renamed]->commit();
   } catch (...) {
-    for (size_t i = 0; i < written; ++i) std::remove(images[i].path.c_str());
+    for (size_t i = 0; i < renamed; ++i) std::remove(images[i].path.c_str());
     throw;
   }
 }

@@ -135,18 +135,24 @@ FitsImage read_image_fits(fitsfile* f, const std::string& name, size_t file_byte
 
 }  // namespace
 
-void write_fits_image(const std::string& path, const FitsImage& image, bool overwrite) {
+std::unique_ptr<FitsOutputFile> write_fits_image_pending(const std::string& path,
+                                                         const FitsImage& image, bool overwrite) {
   check_image(path, image);
-  FitsOutputFile out(path, overwrite);
+  auto out = std::make_unique<FitsOutputFile>(path, overwrite);
   int status = 0;
   long naxes[4] = {image.nx, image.ny, 1, 1};
-  fits_create_img(out.get(), FLOAT_IMG, 4, naxes, &status);
-  write_image_keys(out.get(), image, &status);
-  out.check(status, "cannot write the image header");
-  fits_write_img_flt(out.get(), 0, 1, static_cast<LONGLONG>(image.pixels.size()),
+  fits_create_img(out->get(), FLOAT_IMG, 4, naxes, &status);
+  write_image_keys(out->get(), image, &status);
+  out->check(status, "cannot write the image header");
+  fits_write_img_flt(out->get(), 0, 1, static_cast<LONGLONG>(image.pixels.size()),
                      const_cast<float*>(image.pixels.data()), &status);
-  out.check(status, "cannot write the image pixels");
-  out.commit();
+  out->check(status, "cannot write the image pixels");
+  out->close();
+  return out;
+}
+
+void write_fits_image(const std::string& path, const FitsImage& image, bool overwrite) {
+  write_fits_image_pending(path, image, overwrite)->commit();
 }
 
 FitsImage read_fits_image(const std::string& path, std::vector<std::string>* warnings) {

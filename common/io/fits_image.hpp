@@ -3,11 +3,14 @@
 // (RA increases to the left), CDELT2 = +cell, EQUINOX 2000, RADESYS FK5.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rapt {
+
+class FitsOutputFile;  // io/uvfits_cfitsio.hpp
 
 struct FitsImage {
   int nx = 0;                     // pixels along RA (FITS axis 1)
@@ -28,6 +31,10 @@ struct FitsImage {
 // DataError when the file cannot be written or exists and !overwrite; UsageError when the
 // image is inconsistent (size, cell <= 0). Written under a temporary name, renamed on success.
 void write_fits_image(const std::string& path, const FitsImage& image, bool overwrite);
+// The same, but left under its temporary name, closed: the returned file's commit() renames it
+// into place (so that a set of images appears together), its destruction removes it.
+std::unique_ptr<FitsOutputFile> write_fits_image_pending(const std::string& path,
+                                                         const FitsImage& image, bool overwrite);
 
 // Reads the first RA/Dec plane. Lenient: missing keys take defaults; departures from the
 // layout above (other reference pixel, non-SIN projection, several planes) are reported in

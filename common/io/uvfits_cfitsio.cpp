@@ -216,8 +216,8 @@ FitsOutputFile::~FitsOutputFile() {
   if (fits_) {
     int status = 0;
     fits_close_file(fits_, &status);
-    std::remove(temp_path_.c_str());
   }
+  if (!temporary_gone_) std::remove(temp_path_.c_str());
   leave_pending_temporary(pending_slot_);
 }
 
@@ -225,23 +225,25 @@ void FitsOutputFile::check(int status, const std::string& what) const {
   if (status != 0) throw_fits_error(path_, what, status);
 }
 
-void FitsOutputFile::commit() {
+void FitsOutputFile::close() {
+  if (!fits_) return;
   int status = 0;
   fits_close_file(fits_, &status);
   fits_ = nullptr;
-  if (status != 0) {
-    std::remove(temp_path_.c_str());
-    throw_fits_error(path_, "write failed", status);
-  }
+  if (status != 0) throw_fits_error(path_, "write failed", status);  // the destructor removes it
+}
+
+void FitsOutputFile::commit() {
+  close();
   if (path_ == "-") {
     copy_to_standard_output();
     return;
   }
   if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     const std::string reason = errno_text();
-    std::remove(temp_path_.c_str());
     throw file_error(path_, "cannot rename temporary file into place: " + reason);
   }
+  temporary_gone_ = true;
   leave_pending_temporary(pending_slot_);  // after the rename: the file is complete
   pending_slot_ = -1;
 }
@@ -256,6 +258,7 @@ void FitsOutputFile::copy_to_standard_output() {
   const std::string reason = errno_text();
   if (in) std::fclose(in);
   std::remove(temp_path_.c_str());
+  temporary_gone_ = true;
   leave_pending_temporary(pending_slot_);
   pending_slot_ = -1;
   if (!ok) throw file_error("standard output", "write failed: " + reason);

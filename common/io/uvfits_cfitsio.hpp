@@ -75,7 +75,10 @@ class FitsOutputFile {
   const std::string& path() const { return path_; }
   // Throws DataError "path: <what>: <CFITSIO text>" when status is non-zero.
   void check(int status, const std::string& what) const;
-  void commit();  // closes (flushing) and renames; DataError on failure
+  // Closes the temporary (flushing it) without renaming it, so that several files can be
+  // written first and renamed together; DataError on failure.
+  void close();
+  void commit();  // closes (flushing), if not yet closed, and renames; DataError on failure
 
  private:
   void copy_to_standard_output();
@@ -83,6 +86,7 @@ class FitsOutputFile {
   std::string temp_path_;
   fitsfile* fits_ = nullptr;
   int pending_slot_ = -1;  // the temporary in the table a signal handler cleans up
+  bool temporary_gone_ = false;  // renamed into place or copied out and removed
 };
 
 }  // namespace rapt

@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <memory>
 #include <sstream>
 
 #include "cli/errors.hpp"
+#include "imaging/dirty_image_output.hpp"
 #include "io/fits_image.hpp"
+#include "io/uvfits_cfitsio.hpp"
 #include "test_data.hpp"
 #include "uvfits_test_support.hpp"
 
@@ -145,6 +149,40 @@ TEST(FitsImage, RefusesAnExistingFileUnlessOverwriting) {
   EXPECT_EQ(testing::read_whole_file(path), "keep");
   write_fits_image(path, make_image(4, 4), true);
   EXPECT_EQ(read_fits_image(path).nx, 4);
+}
+
+std::vector<std::string> entries_of(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
+  return names;
+}
+
+TEST(FitsImage, APendingImageAppearsOnlyWhenCommitted) {
+  testing::ScratchDir dir;
+  const std::string path = dir.file("a.fits");
+  {
+    std::unique_ptr<FitsOutputFile> pending = write_fits_image_pending(path, make_image(8, 8), false);
+    EXPECT_FALSE(std::filesystem::exists(path));
+    EXPECT_EQ(entries_of(dir.path()).size(), 1u);  // its temporary
+  }
+  EXPECT_TRUE(entries_of(dir.path()).empty());  // dropped uncommitted: removed
+  write_fits_image_pending(path, make_image(8, 8), false)->commit();
+  EXPECT_EQ(entries_of(dir.path()), std::vector<std::string>{"a.fits"});
+  EXPECT_EQ(read_fits_image(path).nx, 8);
+}
+
+TEST(FitsImage, ASetOfImagesThatFailsPartWayLeavesNone) {
+  testing::ScratchDir dir;
+  FitsImage bad = make_image(8, 8);
+  bad.cell_rad = 0;  // refused when its turn comes
+  const std::vector<PendingImage> images = {{dir.file("a.fits"), make_image(8, 8)},
+                                            {dir.file("b.fits"), make_image(8, 8)},
+                                            {dir.file("c.fits"), bad}};
+  EXPECT_ANY_THROW(write_images(images, false));
+  EXPECT_TRUE(entries_of(dir.path()).empty());
+  write_images({images[0], images[1]}, false);
+  EXPECT_EQ(entries_of(dir.path()).size(), 2u);
 }
 
 TEST(FitsImage, ReportsATruncatedImageByName) {
