@@ -53,6 +53,15 @@ CleanResult clean_held(IdgEngine& engine, const IdgImage& dirty, const IdgImage&
     engine.subtract_held_points(components);
     engine.grid_held_real(0, r.residual);
     ++r.major_cycles;
+    // A cycle after which the residual's peak is higher than where its minor cycle began is
+    // diverging (the components overshoot what the visibilities hold, cycle after cycle).
+    const double after = clean_region_peak(r.residual, n, threads);
+    if (after > cycle.first_peak) {
+      r.diverged = true;
+      r.diverged_from = cycle.first_peak;
+      r.diverged_to = after;
+      break;
+    }
   }
   r.peak = clean_region_peak(r.residual, n, threads);  // on the exact residual
   r.restored = restore_image(r.model, r.residual, n, r.beam);

@@ -18,6 +18,11 @@ struct CleanResult {
   int components = 0;
   int major_cycles = 0;
   double peak = 0;  // the residual's largest |value| in the clean region at the end
+  // CLEAN stopped because a major cycle left the residual's peak above the one its minor cycle
+  // started from (the model then makes the residual worse, not better): that peak, before and
+  // after.
+  bool diverged = false;
+  double diverged_from = 0, diverged_to = 0;
 };
 
 // `engine` holds one polarisation's visibilities (settings npol 1); `dirty` and `psf` are its

@@ -91,8 +91,9 @@ MinorCycle hogbom_minor_cycle(std::vector<float>& residual, const std::vector<fl
   Peak peak = find_peak(residual, n, threads);
   cycle.first_peak = cycle.last_peak = std::abs(peak.value);
   const double stop = std::max(s.threshold, (1 - s.mgain) * cycle.first_peak);
+  const double diverging = kDivergingPeakRatio * cycle.first_peak;
   while (cycle.components < max_components && peak.x >= 0 && std::abs(peak.value) > 0 &&
-         std::abs(peak.value) >= stop) {
+         std::abs(peak.value) >= stop && std::abs(peak.value) <= diverging) {
     const float c = float(s.gain * peak.value);
     const size_t q = size_t(peak.y) * n + peak.x;
     model[q] += c;

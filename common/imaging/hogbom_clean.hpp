@@ -30,11 +30,16 @@ struct MinorCycle {
   std::vector<size_t> pixels;
 };
 
+// A minor cycle whose peak passes this many times its first peak is diverging (the PSF no
+// longer describes the residual, as where CLEAN has gone below the gridding's own errors): it
+// stops there, and the major cycle that follows stops CLEAN (clean_cycles.hpp).
+constexpr double kDivergingPeakRatio = 2.0;
+
 // Hogbom: up to `max_components` times, the largest |residual| in the region, p at pixel q,
 // becomes a component gain x p: model[q] += gain p and residual -= gain p x the PSF shifted
 // to q, in the region (outside it the residual is left as it was: a major cycle makes it
 // afresh). Stops first when the peak falls below threshold or below (1 - mgain) x the first
-// peak. `threads` >= 1.
+// peak, or rises above kDivergingPeakRatio x the first peak. `threads` >= 1.
 MinorCycle hogbom_minor_cycle(std::vector<float>& residual, const std::vector<float>& psf, int n,
                               const CleanSettings& settings, int max_components,
                               std::vector<float>& model, int threads);

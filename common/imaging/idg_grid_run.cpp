@@ -380,6 +380,13 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       engine->release_held();
       result.gridded += 2 * r.major_cycles * plan.visibilities_placed;
       add_clean_images(o, out, g, p, r, vs, samples.freq_hz, result);
+      if (r.diverged)
+        messages.warning(format_string(
+            "%s: CLEAN diverged: major cycle %d left the residual's peak at %.3g Jy/beam, above "
+            "the %.3g its minor cycle began from; stopped there with %d components (a lower "
+            "--gain or --mgain, or a --threshold, may help)",
+            clean_name(o, out, g, p, "image").c_str(), r.major_cycles, r.diverged_to,
+            r.diverged_from, r.components));
       if (any)
         messages.detail(format_string(
             "%s: %d CLEAN components in %d major cycle%s; %.4g Jy in the model, %.3g Jy/beam "

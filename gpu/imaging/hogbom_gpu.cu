@@ -61,6 +61,7 @@ struct State {
   float first_peak, last_peak;
   int started;      // first_peak and the stop level are set
   double stop;      // the level below which no component is taken
+  double diverging;  // the level above which no component is taken (kDivergingPeakRatio)
 };
 
 struct Component {
@@ -104,11 +105,12 @@ __global__ void __launch_bounds__(kThreads)
     state->started = 1;
     state->first_peak = magnitude;
     state->stop = fmax(threshold, (1 - mgain) * double(magnitude));
+    state->diverging = kDivergingPeakRatio * double(magnitude);
   }
   state->last_peak = magnitude;
   state->taken = 0;
   if (state->components < max_components && p.index >= 0 && magnitude > 0.0f &&
-      double(magnitude) >= state->stop) {
+      double(magnitude) >= state->stop && double(magnitude) <= state->diverging) {
     const float c = float(gain * double(p.value));
     components[state->components] = {p.index, c};
     ++state->components;

@@ -109,6 +109,25 @@ TEST(HogbomMinorCycle, StopsAtMgainAtTheThresholdAndAtTheBudget) {
   EXPECT_EQ(c.components, 3);
 }
 
+TEST(HogbomMinorCycle, StopsWhereThePeakPassesTwiceTheFirst) {
+  // A PSF whose sidelobe two pixels right is -15: taking 0.1 of a 1 Jy peak raises the pixel
+  // there to 1 + 1.5 = 2.5, more than twice the first peak, and the cycle stops.
+  const int n = 64;
+  std::vector<float> psf(size_t(n) * n, 0.0f);
+  psf[size_t(n / 2) * n + n / 2] = 1.0f;
+  psf[size_t(n / 2) * n + n / 2 + 2] = -15.0f;
+  std::vector<float> dirty(psf.size(), 0.0f), model(psf.size(), 0.0f);
+  dirty[size_t(30) * n + 30] = 1.0f;
+  dirty[size_t(30) * n + 32] = 1.0f;
+  CleanSettings s;
+  s.gain = 0.1;
+  s.mgain = 1;
+  const MinorCycle c = hogbom_minor_cycle(dirty, psf, n, s, 1000, model, 1);
+  EXPECT_EQ(c.components, 1);
+  EXPECT_FLOAT_EQ(c.last_peak, 2.5f);
+  EXPECT_EQ(model[size_t(30) * n + 30], 0.1f);
+}
+
 TEST(RestoreImage, PutsEachComponentsFluxAtItsPixelWithTheBeamsWidth) {
   const int n = 64;
   std::vector<float> model(size_t(n) * n, 0.0f), residual(size_t(n) * n, 0.01f);
@@ -170,6 +189,7 @@ TEST_P(CleanCycles, FindTheSourcesOfASimulatedObservation) {
   c.mgain = 0.8;
   c.threshold = 0.002;
   const CleanResult r = clean_held(*engine, dirty, psf, c, 2);
+  EXPECT_FALSE(r.diverged);
   EXPECT_GE(r.major_cycles, 2);
   EXPECT_LT(r.components, c.niter);
   EXPECT_LT(r.peak, 0.02 * flux[0]);
@@ -185,6 +205,33 @@ TEST_P(CleanCycles, FindTheSourcesOfASimulatedObservation) {
   for (float v : r.model) total += v;
   EXPECT_NEAR(total, flux[0] + flux[1], 0.02 * (flux[0] + flux[1])) << engine->name();
   EXPECT_GT(r.beam.major_px, 1.0);
+}
+
+// A PSF a quarter of the true one makes each minor cycle take four times the flux it should,
+// so the first major cycle leaves a residual peak above the dirty image's: CLEAN stops there
+// and says so rather than cleaning on towards a model of millions of Jy.
+TEST_P(CleanCycles, StopsWhereAMajorCycleRaisesThePeak) {
+  const testing::TwoSourceObservation field = testing::two_source_observation();
+  const IdgSettings& s = field.settings;
+  std::unique_ptr<IdgEngine> engine =
+      GetParam() == "cpu" ? make_cpu_idg_engine(s, 3) : testing::gpu_engine_or_null(s);
+  if (!engine) GTEST_SKIP() << "no " << GetParam() << " IDG engine in this build or on this machine";
+  const IdgPlan plan = make_idg_plan(s, field.obs.view());
+  engine->hold(plan, field.obs.view());
+  IdgImage dirty, psf;
+  engine->grid_held(dirty);
+  engine->psf_held(psf);
+  for (std::complex<float>& v : psf.pixels) v *= 0.25f;
+  CleanSettings c;
+  c.niter = 2000;
+  const CleanResult r = clean_held(*engine, dirty, psf, c, 2);
+  EXPECT_TRUE(r.diverged);
+  EXPECT_EQ(r.major_cycles, 1);
+  EXPECT_GT(r.diverged_to, r.diverged_from);
+  std::vector<float> dirty_real(size_t(dirty.size) * dirty.size);
+  for (size_t i = 0; i < dirty_real.size(); ++i) dirty_real[i] = dirty.plane(0)[i].real();
+  EXPECT_EQ(r.diverged_from, clean_region_peak(dirty_real, dirty.size, 2));  // where it began
+  EXPECT_EQ(r.peak, r.diverged_to);
 }
 
 INSTANTIATE_TEST_SUITE_P(Idg, CleanCycles, ::testing::Values("cpu", "gpu"),

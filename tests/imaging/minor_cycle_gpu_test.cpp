@@ -88,6 +88,26 @@ TEST(GpuMinorCycle, ChoosesBetweenEqualPeaksAsTheHostDoes) {
   expect_same_minor_cycle(psf, n, dirty, s, 40);
 }
 
+// A sidelobe of -15 two pixels right of the centre: the first component raises that pixel to
+// 2.5 x the first peak, and both stop there (kDivergingPeakRatio).
+TEST(GpuMinorCycle, StopsADivergingCycleAsTheHostDoes) {
+  SKIP_WITHOUT_GPU();
+  const int n = 64;
+  std::vector<float> psf(size_t(n) * n, 0.0f), dirty(size_t(n) * n, 0.0f);
+  psf[size_t(n / 2) * n + n / 2] = 1.0f;
+  psf[size_t(n / 2) * n + n / 2 + 2] = -15.0f;
+  dirty[size_t(30) * n + 30] = 1.0f;
+  dirty[size_t(30) * n + 32] = 1.0f;
+  CleanSettings s;
+  s.gain = 0.1;
+  s.mgain = 1;
+  std::vector<float> model(dirty.size(), 0.0f), residual = dirty;
+  const MinorCycle c = make_gpu_minor_cycle(psf, n, 0)->run(residual, s, 1000, model);
+  EXPECT_EQ(c.components, 1);
+  EXPECT_FLOAT_EQ(c.last_peak, 2.5f);
+  expect_same_minor_cycle(psf, n, dirty, s, 1000);
+}
+
 TEST(GpuMinorCycle, RefusesAGpuThatDoesNotExist) {
   const std::vector<float> psf = ringing_psf(16);
   EXPECT_THROW(make_gpu_minor_cycle(psf, 16, 99), UsageError);
