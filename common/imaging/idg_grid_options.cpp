@@ -30,7 +30,8 @@ MeasurementSetSelection IdgGridOptions::selection() const {
 
 void add_idg_grid_options(cxxopts::Options& options) {
   options.add_options("Input")
-      ("data-column", "Measurement Set column to image: DATA, CORRECTED_DATA or MODEL_DATA",
+      ("data-column", "Measurement Set column to image: DATA, CORRECTED_DATA, MODEL_DATA or any other "
+       "complex data column",
        cxxopts::value<std::string>()->default_value("DATA"))
       ("field", "Measurement Set FIELD_ID to image (default: the lowest the rows use)",
        cxxopts::value<int>())

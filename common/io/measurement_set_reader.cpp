@@ -261,6 +261,11 @@ MainColumns open_main_columns(const MsFile& ms, const std::string& data_column) 
   for (const char* name : {"UVW", "FLAG", "WEIGHT", "TIME", "INTERVAL", "ANTENNA1", "ANTENNA2"})
     ms.require_column(ms.main, "main", name);
   ms.require_column(ms.main, "main", data_column);
+  // Any complex array column will do (DATA, CORRECTED_DATA, MODEL_DATA, or one of the user's).
+  const casacore::ColumnDesc& data_desc = ms.main.tableDesc().columnDesc(data_column);
+  if (data_desc.dataType() != casacore::TpComplex || !data_desc.isArray())
+    throw file_error(ms.path, "column " + data_column + " of the main table is not a complex "
+                              "data column");
   MainColumns c;
   c.data.attach(ms.main, data_column);
   c.flag.attach(ms.main, "FLAG");
@@ -369,10 +374,6 @@ VisibilitySet read_ms(const std::string& path, const MeasurementSetSelection& se
 
 VisibilitySet read_measurement_set(const std::string& path, const MeasurementSetSelection& sel,
                                    std::vector<std::string>* warnings) {
-  if (sel.data_column != "DATA" && sel.data_column != "CORRECTED_DATA" &&
-      sel.data_column != "MODEL_DATA")
-    throw UsageError(path + ": data column '" + sel.data_column +
-                     "' is not one of DATA, CORRECTED_DATA, MODEL_DATA");
   try {
     return read_ms(path, sel, warnings);
   } catch (const casacore::AipsError& e) {
