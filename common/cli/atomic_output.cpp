@@ -20,7 +20,19 @@ bool path_exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+bool same_existing_file(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
 void check_replaceable_output(const std::string& path, bool overwrite) {
+  // A directory that does not exist or cannot be written in is found now, before the work,
+  // not when the output is opened at the end of it.
+  const size_t slash = path.find_last_of('/');
+  const std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::access(parent.c_str(), W_OK | X_OK) != 0)
+    throw file_error(path, "cannot create: " + errno_text());
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return;
   if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");

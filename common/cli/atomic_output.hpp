@@ -14,6 +14,9 @@
 
 namespace rapt {
 
+// Whether two paths name one existing file or directory (the same device and inode).
+bool same_existing_file(const std::string& a, const std::string& b);
+
 class AtomicOutputFile {
  public:
   // Opens the temporary file; throws DataError naming `path` if it cannot (directory missing or
@@ -69,8 +72,9 @@ class PendingTemporary {
 // Writes `contents` to `path` atomically (convenience for small text outputs).
 void write_file_atomically(const std::string& path, const std::string& contents, bool overwrite);
 
-// Throws DataError naming `path` when it exists and !overwrite, or when it exists and is not a
-// regular file (a device, a pipe, a directory), which an output renamed into place would replace.
+// Throws DataError naming `path` when its directory does not exist or cannot be written in,
+// when it exists and !overwrite, or when it exists and is not a regular file (a device, a pipe,
+// a directory), which an output renamed into place would replace.
 void check_replaceable_output(const std::string& path, bool overwrite);
 
 // True if `path` names an existing file or directory.

@@ -24,12 +24,12 @@ struct PendingImage {
   FitsImage image;
 };
 
-// Refuses (DataError) before any work when an output exists without `overwrite`, or is not a
-// regular file.
+// Refuses (DataError) before any work when an output exists without `overwrite`, is not a
+// regular file, or its directory cannot be written in.
 void check_outputs(const std::vector<std::string>& paths, bool overwrite);
 
-// Writes every image (each atomically); if one fails, those written before it in this call are
-// removed again, so the run leaves all its images or none.
+// Writes every image to its temporary, then renames them all; if one fails, none is left (those
+// already renamed are removed again), so the run leaves all its images or none.
 void write_images(const std::vector<PendingImage>& images, bool overwrite);
 
 // "2014-07-15T14:31:50.123" for a UTC MJD.

@@ -138,6 +138,7 @@ PYTHON
 else
   skipped="$skipped numpy/astropy"
 fi
+expect 1 "nodir/out-dirty.fits: cannot create" --size 128 --scale 6asec -o "$dir/nodir/out" "$dir/one.uvfits"
 expect 2 "needs --niter" --size 128 --scale 6asec --gain 0.2 -o "$dir/out" "$dir/one.uvfits"
 expect 2 "--gain must lie" --size 128 --scale 6asec --niter 10 --gain 0 -o "$dir/out" "$dir/one.uvfits"
 expect 2 "--mgain must lie" --size 128 --scale 6asec --niter 10 --mgain 1.5 -o "$dir/out" "$dir/one.uvfits"
@@ -181,6 +182,9 @@ PYTHON
   expect 2 "does not apply to --predict" --predict "$dir/model.fits" --pol XX -o "$dir/out.uvfits" "$dir/one.uvfits"
   expect 2 "differs from the model's" --predict "$dir/model.fits" --size 256 -o "$dir/out.uvfits" "$dir/one.uvfits"
   expect 1 "already exists" --predict "$dir/model.fits" -o "$dir/pred.uvfits" "$dir/one.uvfits"
+  cp "$dir/one.uvfits" "$dir/self.uvfits"
+  expect 2 "is the input itself" --force --predict "$dir/model.fits" -o "$dir/self.uvfits" "$dir/self.uvfits"
+  cmp -s "$dir/one.uvfits" "$dir/self.uvfits" || fail "--predict -o INPUT --force changed the input"
   # A model of another field.
   "$PY" -c "
 from astropy.io import fits
@@ -269,7 +273,7 @@ else
       peak "$dir/predicted-dirty.fits" 44 54 2.5
     fi
   fi
-  expect 2 "data column 'CORRECTED' is not one of" --size 64 --scale 6asec --data-column CORRECTED -o "$dir/out" "$dir/one.ms"
+  expect 1 "no column CORRECTED in the main table" --size 64 --scale 6asec --data-column corrected -o "$dir/out" "$dir/one.ms"
   if "$PY" -c "import casacore.tables" 2>/dev/null; then
     # --predict without -o: MODEL_DATA of the MS itself, next to DATA, to 1e-3 of the flux.
     if [ -f "$dir/model.fits" ]; then
