@@ -51,9 +51,11 @@ std::string option_given(const std::string& message) {
     const std::string value = equals != std::string::npos ? arg.substr(equals + 1)
                               : k + 1 < args.size()       ? args[k + 1]
                                                           : std::string();
-    if (!value.empty() && message.find(value + "\xe2\x80\x99 failed") != std::string::npos)
+    // The whole quoted value: "8" must not match the "-8" that failed.
+    if (!value.empty() &&
+        message.find("\xe2\x80\x98" + value + "\xe2\x80\x99 failed") != std::string::npos)
       return name;
-    if (!value.empty() && message.find(value + "' failed") != std::string::npos) return name;
+    if (!value.empty() && message.find("'" + value + "' failed") != std::string::npos) return name;
   }
   return "";
 }

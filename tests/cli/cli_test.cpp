@@ -78,6 +78,19 @@ TEST(RunProgram, NamesTheOptionWhoseValueFailsToParse) {
   EXPECT_EQ(status, 2);
   EXPECT_EQ(err.rfind("prog: --count: Argument ", 0), 0u) << err;
   EXPECT_NE(err.find("abc"), std::string::npos) << err;
+  // "--seed -8" failed, not "--count 8", whose value is the end of the other's.
+  std::vector<std::string> args2 = {"prog", "--count", "8", "--seed", "-8"};
+  std::vector<char*> argv2;
+  for (std::string& a : args2) argv2.push_back(a.data());
+  ::testing::internal::CaptureStderr();
+  rapt::run_program("prog", [&] {
+    cxxopts::Options options = rapt::program_options("prog", "a test");
+    options.add_options()("count", "a number", cxxopts::value<int>()->default_value("1"))(
+        "seed", "a seed", cxxopts::value<unsigned>()->default_value("1"));
+    return rapt::parse_options(options, int(argv2.size()), argv2.data()).result["count"].as<int>();
+  });
+  const std::string err2 = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err2.rfind("prog: --seed: Argument ", 0), 0u) << err2;
 }
 
 TEST(RunProgram, RefusesAFloatingPointValueWithJunkAfterTheNumber) {
