@@ -92,6 +92,9 @@ void run_voltage_simulation(const cxxopts::ParseResult& r, const Messages& messa
                        std::to_string(plan.layout.size()) + " (choose one with --antenna NAME)");
     if (plan.nbits != 8 || plan.real_samples)
       throw UsageError("--format guppi holds 8-bit complex channels (leave out --nbits and --real-voltages)");
+    if (output == "-")
+      throw UsageError("--format guppi goes to a file: give -o NAME.raw (PSRDADA can go to "
+                       "standard output)");
   }
   const VoltageHeader header = plan.header(format == "guppi" ? "GUPPI RAW" : "PSRDADA");
   const int64_t gulp = block_samples(r, header);
