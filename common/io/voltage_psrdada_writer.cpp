@@ -88,7 +88,7 @@ std::string format_dada_header(const VoltageHeader& h, int64_t inner_t, const st
   add("INSTRUMENT", "RAPT");
   add("TELESCOPE", token(h.telescope));
   add("SOURCE", token(h.source));
-  add("RA", format_sexagesimal_value(std::fmod(h.ra_deg + 360.0, 360.0) / 15.0, 4));
+  add("RA", format_right_ascension(h.ra_deg, 4));
   add("DEC", (h.dec_deg >= 0 ? "+" : "") + format_sexagesimal_value(h.dec_deg, 3));
   // A band not known (centre 0: VDIF without --vdif-freq, a header without FREQ) is left out,
   // so that the reader notes it again rather than refusing channels at negative frequencies.

@@ -82,6 +82,13 @@ std::string format_sexagesimal_value(double value, int decimals) {
   return out;
 }
 
+std::string format_right_ascension(double ra_deg, int decimals) {
+  double hours = std::fmod(std::fmod(ra_deg, 360.0) + 360.0, 360.0) / 15.0;
+  const double scale = std::pow(10.0, decimals < 0 ? 0 : decimals > 9 ? 9 : decimals);
+  if (std::llround(hours * 3600.0 * scale) >= std::llround(24.0 * 3600.0 * scale)) hours = 0;
+  return format_sexagesimal_value(hours, decimals);
+}
+
 int64_t mjd_from_calendar(int year, int month, int day) {
   // Days from the civil-calendar algorithm (March-based years), then shifted to MJD 0 =
   // 1858-11-17.

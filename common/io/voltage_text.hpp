@@ -23,6 +23,9 @@ std::optional<double> parse_sexagesimal_value(std::string_view text);
 
 // value (hours or degrees) as "[-]hh:mm:ss.ssss" with `decimals` decimals on the seconds.
 std::string format_sexagesimal_value(double value, int decimals);
+// A right ascension in degrees as hh:mm:ss.s (`decimals` places), in 0 .. 24 h: a value that
+// rounds up to 24:00:00 is written as 00:00:00, which readers accept.
+std::string format_right_ascension(double ra_deg, int decimals);
 
 // Modified Julian Day of a proleptic Gregorian calendar date.
 int64_t mjd_from_calendar(int year, int month, int day);

@@ -108,6 +108,11 @@ TEST(VoltageText, ConvertsSexagesimalAndDates) {
   EXPECT_FALSE(rapt::parse_sexagesimal_value("1:-2:3"));
   EXPECT_EQ(rapt::format_sexagesimal_value(-0.5, 2), "-00:30:00.00");
   EXPECT_EQ(rapt::format_sexagesimal_value(4.5, 0), "04:30:00");
+  // Right ascensions stay below 24 h however they round, and wrap from either side.
+  EXPECT_EQ(rapt::format_right_ascension(359.9999999, 4), "00:00:00.0000");
+  EXPECT_EQ(rapt::format_right_ascension(359.99, 4), "23:59:57.6000");
+  EXPECT_EQ(rapt::format_right_ascension(-15.0, 1), "23:00:00.0");
+  EXPECT_EQ(rapt::format_right_ascension(375.0, 0), "01:00:00");
   EXPECT_EQ(rapt::mjd_from_calendar(1858, 11, 17), 0);
   EXPECT_EQ(rapt::mjd_from_calendar(2000, 1, 1), 51544);
   int y, m, d;
