@@ -229,6 +229,8 @@ class MeasurementSetWriter final : public VisibilityWriter {
     guarded([&] {
       ms_ = create_ms(temp_, metadata_);
       cols_ = std::make_unique<casacore::MSMainColumns>(*ms_);
+      // UVW are J2000 coordinates towards the phase centre (the table's default says ITRF).
+      cols_->setUVWRef(casacore::Muvw::J2000);
     });
   }
 

@@ -17,6 +17,7 @@
 
 #ifdef RAPT_WITH_CASACORE
 #include <casacore/ms/MeasurementSets/MeasurementSet.h>
+#include <casacore/tables/Tables/TableRecord.h>
 #endif
 
 namespace rapt {
@@ -89,6 +90,10 @@ TEST(MeasurementSetWriter, CasacoreAcceptsTheOutputAsAMeasurementSet) {
   EXPECT_EQ(ms.spectralWindow().nrow(), 1u);
   EXPECT_EQ(ms.source().isNull(), true);  // optional, not written
   EXPECT_EQ(ms.state().nrow(), 0u);
+  // UVW are in the phase centre's J2000 frame, and say so.
+  const casacore::TableRecord& info =
+      ms.tableDesc().columnDesc("UVW").keywordSet().asRecord("MEASINFO");
+  EXPECT_EQ(info.asString("Ref"), "J2000");
 }
 #endif
 
