@@ -1,5 +1,6 @@
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <unordered_set>
 
 #include "cli/errors.hpp"
@@ -125,9 +126,15 @@ UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
   UvfitsAntennaTable table;
   ArrayLayout& layout = table.layout;
   layout.telescope = fits_string_key(fits, "ARRNAM").value_or("");
-  layout.reference_itrf_m = {fits_double_key(fits, "ARRAYX").value_or(0),
-                             fits_double_key(fits, "ARRAYY").value_or(0),
-                             fits_double_key(fits, "ARRAYZ").value_or(0)};
+  const ItrfPosition centre = {fits_double_key(fits, "ARRAYX").value_or(0),
+                               fits_double_key(fits, "ARRAYY").value_or(0),
+                               fits_double_key(fits, "ARRAYZ").value_or(0)};
+  // Two conventions, told apart as pyuvdata does: with the array centre at the origin (CASA,
+  // rapt) STABXYZ are ITRF positions; with a centre (AIPS memo 117, cotter, pyuvdata) they are
+  // offsets from it in the ITRF frame turned about z to the centre's meridian.
+  const bool centred = centre[0] != 0 || centre[1] != 0 || centre[2] != 0;
+  const double longitude = centred ? std::atan2(centre[1], centre[0]) : 0.0;
+  const double cos_lon = std::cos(longitude), sin_lon = std::sin(longitude);
   const std::vector<std::string> names = read_names(fits, name, nrows);
   const std::vector<double> xyz = read_doubles(fits, name, "STABXYZ", nrows, 3);
   if (xyz.empty()) throw file_error(name, "AIPS AN table has no STABXYZ column");
@@ -137,7 +144,9 @@ UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
   for (long long r = 0; r < nrows; ++r) {
     Antenna antenna;
     antenna.name = names[r];
-    for (int k = 0; k < 3; ++k) antenna.itrf_m[k] = layout.reference_itrf_m[k] + xyz[r * 3 + k];
+    const double* v = &xyz[size_t(r) * 3];
+    antenna.itrf_m = {centre[0] + cos_lon * v[0] - sin_lon * v[1],
+                      centre[1] + sin_lon * v[0] + cos_lon * v[1], centre[2] + v[2]};
     if (!diameter.empty() && std::isfinite(diameter[r])) antenna.dish_diameter_m = diameter[r];
     const double number = nosta.empty() ? r + 1 : nosta[r];
     if (!(std::fabs(number) < 1e15) || !seen.insert(std::llround(number)).second)
@@ -145,6 +154,21 @@ UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
                                  std::to_string(r + 1) + " is repeated or invalid");
     table.numbers.push_back(std::llround(number));
     layout.antennas.push_back(std::move(antenna));
+  }
+  // The reference: the centre given, else OBSGEO-X/Y/Z (rapt writes them), else the antennas'
+  // mean (as the MS reader takes it).
+  layout.reference_itrf_m = centre;
+  const std::optional<double> geo[3] = {fits_double_key(fits, "OBSGEO-X"),
+                                        fits_double_key(fits, "OBSGEO-Y"),
+                                        fits_double_key(fits, "OBSGEO-Z")};
+  if (!centred && geo[0] && geo[1] && geo[2]) {
+    layout.reference_itrf_m = {*geo[0], *geo[1], *geo[2]};
+  } else if (!centred && nrows > 0) {
+    for (int k = 0; k < 3; ++k) {
+      double sum = 0;
+      for (const Antenna& a : layout.antennas) sum += a.itrf_m[k];
+      layout.reference_itrf_m[k] = sum / double(nrows);
+    }
   }
   return table;
 }

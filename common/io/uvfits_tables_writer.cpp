@@ -34,8 +34,17 @@ void write_an_keys(FitsOutputFile& out, const VisibilitySet& vis, double day_mjd
   const double freq_hz = vis.channel_freq_hz.empty() ? 0.0 : vis.channel_freq_hz[0];
   const char* names[3] = {"ARRAYX", "ARRAYY", "ARRAYZ"};
   fits_write_key(f, TINT, "EXTVER", &extver, nullptr, &status);
+  // The array centre at the origin, so that STABXYZ are the antennas' own ITRF positions (as
+  // CASA writes them): with a centre given, readers (pyuvdata, after AIPS memo 117) take STABXYZ
+  // as offsets in a frame turned to the centre's meridian, which only some writers use.
   for (int k = 0; k < 3; ++k)
-    fits_write_key_dbl(f, names[k], vis.array.reference_itrf_m[k], -15, "ITRF, metres", &status);
+    fits_write_key_dbl(f, names[k], 0.0, -15, "0: STABXYZ are ITRF positions, metres", &status);
+  // The array's reference position, where the centre would have said it (FITS's observatory
+  // location keys).
+  const char* geo[3] = {"OBSGEO-X", "OBSGEO-Y", "OBSGEO-Z"};
+  for (int k = 0; k < 3; ++k)
+    fits_write_key_dbl(f, geo[k], vis.array.reference_itrf_m[k], -15, "array reference, ITRF, metres",
+                       &status);
   fits_write_key_dbl(f, "GSTIA0", gst0_deg, -15, "GMST at 0h UTC on RDATE, deg", &status);
   fits_write_key_dbl(f, "DEGPDY", degpdy, -15, "Earth rotation, deg per day", &status);
   fits_write_key_dbl(f, "FREQ", freq_hz, -15, "reference frequency, Hz", &status);
@@ -67,7 +76,7 @@ void write_an_rows(FitsOutputFile& out, const VisibilitySet& vis, bool with_diam
     const long long row = i + 1;
     char* name = const_cast<char*>(a.name.c_str());
     double xyz[3];
-    for (int k = 0; k < 3; ++k) xyz[k] = a.itrf_m[k] - vis.array.reference_itrf_m[k];
+    for (int k = 0; k < 3; ++k) xyz[k] = a.itrf_m[k];
     int number = i + 1, mount = 0;  // NOSTA; MNTSTA 0 = alt-az
     float zero = 0.0f, diameter = static_cast<float>(a.dish_diameter_m);
     char* poltya = const_cast<char*>(feed_a);

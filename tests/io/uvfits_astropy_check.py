@@ -32,6 +32,7 @@ def main():
         an = hdus["AIPS AN"]
         print("frame", an.header["FRAME"])
         print("array", " ".join(repr(float(an.header[k])) for k in ("ARRAYX", "ARRAYY", "ARRAYZ")))
+        print("obsgeo", " ".join(repr(float(an.header[k])) for k in ("OBSGEO-X", "OBSGEO-Y", "OBSGEO-Z")))
         print("anname", " ".join(str(n).strip() for n in an.data["ANNAME"]))
         print("nosta", " ".join(str(int(n)) for n in an.data["NOSTA"]))
         print("stabxyz0", " ".join(repr(float(v)) for v in an.data["STABXYZ"][0]))

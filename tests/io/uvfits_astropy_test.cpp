@@ -80,10 +80,14 @@ TEST(UvfitsAstropy, AstropyReadsWhatWeWrite) {
     }
   }
   EXPECT_EQ(seen["frame"], std::vector<std::string>{"ITRF"});
-  EXPECT_EQ(num(seen["array"], 0), vis.array.reference_itrf_m[0]);
+  // The centre at the origin and STABXYZ the antennas' ITRF positions (as CASA writes them);
+  // the array's reference position in OBSGEO-X/Y/Z.
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(num(seen["array"], k), 0.0);
+  EXPECT_EQ(num(seen["obsgeo"], 0), vis.array.reference_itrf_m[0]);
+  EXPECT_EQ(num(seen["obsgeo"], 2), vis.array.reference_itrf_m[2]);
   EXPECT_EQ(seen["anname"], (std::vector<std::string>{"ANT0", "ANT1", "ANT2", "ANT3"}));
   EXPECT_EQ(seen["nosta"], (std::vector<std::string>{"1", "2", "3", "4"}));
-  EXPECT_EQ(num(seen["stabxyz0"], 0), 0.0);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(num(seen["stabxyz0"], k), vis.array.antennas[0].itrf_m[k]);
   EXPECT_EQ(num(seen["fq"], 0), 0.0);
   EXPECT_EQ(num(seen["fq"], 1), 40e3);
 }
