@@ -17,6 +17,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/program.hpp"
+#include "cli/vdif_options.hpp"
 #include "inspect/inspect_report.hpp"
 
 int main(int argc, char** argv) {
@@ -31,9 +32,8 @@ int main(int argc, char** argv) {
          "read at most this many spectra (voltages: time samples) for the statistics (0 = all)",
          cxxopts::value<long long>()->default_value("0"))
         ("layout", "read every file as a plain-text array layout file")
-        ("vdif-rate", "VDIF samples per second per channel, in Hz (0 = from the file)",
-         cxxopts::value<double>()->default_value("0"))
         ("files", "input files ('-' = stdin)", cxxopts::value<std::vector<std::string>>());
+    rapt::add_vdif_options(options, "VDIF");
     options.parse_positional({"files"});
     options.positional_help("FILE...");
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
@@ -45,8 +45,7 @@ int main(int argc, char** argv) {
     settings.max_spectra = args.result["max-spectra"].as<long long>();
     if (settings.max_spectra < 0) throw rapt::UsageError("--max-spectra must be >= 0");
     settings.layout = args.result.count("layout") > 0;
-    settings.vdif_sample_rate_hz = args.result["vdif-rate"].as<double>();
-    if (!(settings.vdif_sample_rate_hz >= 0)) throw rapt::UsageError("--vdif-rate must be >= 0");
+    settings.vdif = rapt::vdif_options_from(args.result);
 
     int status = 0;
     for (size_t i = 0; i < args.positional.size(); ++i) {

@@ -1,6 +1,6 @@
 // The options of every program that reads voltages, for VDIF files, whose frames give neither
 // the sky frequency nor always the sample rate: --vdif-rate, --vdif-freq, --vdif-lsb and
-// --vdif-signed. Declared once here (bf, corr, channelize).
+// --vdif-signed. Declared once here (bf, corr, channelize, inspect).
 #pragma once
 #include <cxxopts.hpp>
 #include <string>

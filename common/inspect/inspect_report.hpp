@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "io/vdif_read_options.hpp"
+
 namespace rapt {
 
 struct InspectSettings {
@@ -11,7 +13,7 @@ struct InspectSettings {
   bool per_channel = false;
   long long max_spectra = 0;        // spectra, or voltage time samples, to read; 0 = all
   bool layout = false;              // read every file as a plain-text array layout
-  double vdif_sample_rate_hz = 0;   // VDIF samples per second per channel; 0 = from the file
+  VdifReadOptions vdif = {};        // how VDIF frames are read where they do not say
 };
 
 // Recognises the format from the file's content (inspect_format.hpp): SIGPROC filterbank/.tim,

@@ -199,7 +199,7 @@ std::string describe_voltage_statistics(VoltageReader& reader, const InspectSett
 
 std::string describe_voltage_file(const std::string& path, const InspectSettings& settings,
                                   std::vector<std::string>* warnings) {
-  std::unique_ptr<VoltageReader> reader = open_voltage_file(path, VdifReadOptions{settings.vdif_sample_rate_hz});
+  std::unique_ptr<VoltageReader> reader = open_voltage_file(path, settings.vdif);
   std::string out = describe_voltage_header(path, reader->header());
   if (!settings.header_only) out += describe_voltage_statistics(*reader, settings);
   if (warnings)

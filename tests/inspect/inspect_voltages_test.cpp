@@ -131,12 +131,25 @@ TEST(InspectVoltages, MwaVdifNeedsAndTakesTheSampleRate) {
   RAPT_REQUIRE_SHARED_FILE(path, "baseband/sample_mwa.vdif");
   EXPECT_TRUE(contains(inspect_error(path), path + ": ")) << inspect_error(path);
   rapt::InspectSettings settings;
-  settings.vdif_sample_rate_hz = 1.28e6;
+  settings.vdif.sample_rate_hz = 1.28e6;
   const std::string report = rapt::inspect_file(path, settings);
   EXPECT_TRUE(contains(report_line_of(report, "Start (UTC)"), "2015-10-03 20:49:45.000000"));
   EXPECT_TRUE(contains(report_line_of(report, "Channels"), " 2"));
   EXPECT_TRUE(contains(report_line_of(report, "Samples"), "complex, 8-bit"));
   EXPECT_TRUE(contains(report, "Statistics of 1280 time samples:")) << report;
+  // Its 8-bit samples are two's complement (README-sources): read so, they centre on 0 with an
+  // rms near 34 and a range within -128..127, not +-127.5 as offset binary gives; and the band's
+  // centre, which the frames do not carry, sets the channels' frequencies.
+  settings.vdif.twos_complement = true;
+  settings.vdif.centre_freq_mhz = 184.96;
+  const std::string signed_report = rapt::inspect_file(path, settings);
+  EXPECT_TRUE(contains(report_line_of(signed_report, "First channel centre (MHz)"), "184.320000"))
+      << signed_report;
+  EXPECT_TRUE(contains(report_line_of(signed_report, "Pol 0 real"), "min -106"))
+      << signed_report;
+  EXPECT_TRUE(contains(report_line_of(signed_report, "Pol 0 real"), "rms 34.688"))
+      << signed_report;
+  EXPECT_FALSE(contains(report_line_of(report, "Pol 0 real"), "rms 34.688")) << report;
 }
 
 TEST(InspectVoltages, ReportsTheEffelsbergDadaSampleAndItsSums) {
