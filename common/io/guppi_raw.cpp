@@ -136,6 +136,45 @@ GuppiBlockHeader parse_guppi_header(std::string_view data, const std::string& na
   return h;
 }
 
+namespace {
+
+// The pointing: RA_STR and DEC_STR (hh:mm:ss.ssss, dd:mm:ss.sss) where they parse, as they
+// carry more digits than the RA and DEC cards (degrees), which serve otherwise. Neither: noted,
+// and taken as 0h, 0 deg.
+void read_guppi_pointing(const GuppiBlockHeader& block, VoltageHeader& h,
+                         std::vector<std::string>& warnings) {
+  auto card = [&](const char* key) -> const std::string* {
+    const auto it = block.cards.find(key);
+    return it == block.cards.end() ? nullptr : &it->second;
+  };
+  auto angle = [&](const char* text_key, const char* degrees_key, double text_scale,
+                   double lowest, double highest) -> std::optional<double> {
+    if (const std::string* t = card(text_key)) {
+      const std::optional<double> v = parse_sexagesimal_value(*t);
+      if (v && *v * text_scale >= lowest && *v * text_scale <= highest) return *v * text_scale;
+      warnings.push_back(std::string("GUPPI ") + text_key + " '" + *t + "' is not an angle; " +
+                         (card(degrees_key) ? std::string("using ") + degrees_key : "ignored"));
+    }
+    if (const std::string* d = card(degrees_key)) {
+      const std::optional<double> v = parse_lenient_number(*d);
+      if (v && *v >= lowest && *v <= highest) return *v;
+      warnings.push_back(std::string("GUPPI ") + degrees_key + " '" + *d + "' is not an angle in " +
+                         format_string("%g .. %g", lowest, highest) + " degrees; ignored");
+    }
+    return std::nullopt;
+  };
+  const std::optional<double> ra = angle("RA_STR", "RA", 15.0, 0.0, 360.0);
+  const std::optional<double> dec = angle("DEC_STR", "DEC", 1.0, -90.0, 90.0);
+  h.ra_deg = ra ? std::fmod(*ra, 360.0) : 0.0;
+  h.dec_deg = dec.value_or(0.0);
+  if (!ra || !dec)
+    warnings.push_back(std::string("GUPPI header has no ") +
+                       (!ra && !dec ? "RA or DEC" : !ra ? "RA" : "DEC") +
+                       "; the pointing is taken as RA 0h, DEC 0 deg");
+}
+
+}  // namespace
+
 VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
                                    std::vector<std::string>& warnings) {
   VoltageHeader h;
@@ -147,8 +186,7 @@ VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
   h.telescope = text("TELESCOP");
   h.instrument = text("BACKEND");
   h.source = text("SRC_NAME");
-  h.ra_deg = parse_lenient_number(text("RA")).value_or(0);
-  h.dec_deg = parse_lenient_number(text("DEC")).value_or(0);
+  read_guppi_pointing(block, h, warnings);
   h.nant = block.nants;
   h.nchan = block.nchan_per_ant();
   h.npol = block.npol();

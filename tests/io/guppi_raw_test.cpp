@@ -36,6 +36,10 @@ std::string guppi_header(const GuppiSpec& s, int64_t blocsize) {
   text += guppi_card("BACKEND", "'GUPPI   '");
   text += guppi_card("TELESCOP", "'GBT     '");
   text += guppi_card("SRC_NAME", "'J0000+0000'");
+  text += guppi_card("RA_STR", "'12:30:00.0000'");
+  text += guppi_card("RA", "187.5");
+  text += guppi_card("DEC_STR", "'-45:00:00.000'");
+  text += guppi_card("DEC", "-45.0");
   text += guppi_card("BLOCSIZE", std::to_string(blocsize));
   text += guppi_card("OBSNCHAN", std::to_string(s.obsnchan));
   if (s.nants > 1) text += guppi_card("NANTS", std::to_string(s.nants));
@@ -91,6 +95,10 @@ TEST(GuppiRawReader, ReadsPuppiSampleHeader) {
   EXPECT_EQ(h.start_mjd_day, 58132);
   EXPECT_DOUBLE_EQ(h.start_mjd_seconds, 51093.0);
   EXPECT_EQ(h.nsamples, 1024 + 3 * 960);
+  // RA_STR 18:10:37.2800 and DEC_STR +17:44:37.380, not the RA and DEC cards' 272.655 and
+  // 17.7437 degrees, which round them.
+  EXPECT_NEAR(h.ra_deg, (18 + 10 / 60.0 + 37.28 / 3600) * 15, 1e-9);
+  EXPECT_NEAR(h.dec_deg, 17 + 44 / 60.0 + 37.38 / 3600, 1e-7);
   ASSERT_FALSE(reader.warnings().empty());
   EXPECT_NE(reader.warnings()[0].find("TBIN"), std::string::npos);
 }
@@ -139,7 +147,7 @@ TEST(GuppiRawHeader, PadsToFiveHundredTwelveWithDirectio) {
   spec.directio = "'1       '";
   const std::string header = guppi_header(spec, 32);
   const rapt::GuppiBlockHeader h = rapt::parse_guppi_header(header, "x.raw");
-  EXPECT_EQ(h.header_bytes, 1536u);  // 19 cards = 1520 bytes, padded
+  EXPECT_EQ(h.header_bytes, 2048u);  // 23 cards = 1840 bytes, padded
   EXPECT_DOUBLE_EQ(h.obsfreq_mhz, 1400.0);
   ScratchDir dir;
   auto reader = open_text(dir, guppi_block(spec, counting_payload(32)));
@@ -159,6 +167,35 @@ TEST(GuppiRawHeader, StartTimeAddsPacketIndex) {
   EXPECT_NEAR(h.start_mjd_seconds, 3600.25 + 10 * 1e-6, 1e-9);
   EXPECT_DOUBLE_EQ(h.bandwidth_mhz, -2.0);
   EXPECT_TRUE(warnings.empty());
+}
+
+TEST(GuppiRawHeader, ReadsThePointingLenientlyAndNotesItsAbsence) {
+  auto pointing = [](const std::vector<std::pair<std::string, std::string>>& replace,
+                     std::vector<std::string>& warnings) {
+    std::string header = guppi_header(GuppiSpec{}, 32);
+    for (const auto& [key, value] : replace) {
+      const size_t at = header.find(guppi_card(key, "").substr(0, 9));
+      header.erase(at, 80);
+      if (!value.empty()) header.insert(header.size() - 80, guppi_card(key, value));
+    }
+    return rapt::guppi_voltage_header(rapt::parse_guppi_header(header, "x"), warnings);
+  };
+  std::vector<std::string> warnings;
+  rapt::VoltageHeader h = pointing({}, warnings);
+  EXPECT_DOUBLE_EQ(h.ra_deg, 187.5);
+  EXPECT_DOUBLE_EQ(h.dec_deg, -45.0);
+  EXPECT_TRUE(warnings.empty());
+  // A string that does not parse gives way to the degrees, with a note.
+  h = pointing({{"RA_STR", "'garbage'"}, {"RA", "10.0"}}, warnings);
+  EXPECT_DOUBLE_EQ(h.ra_deg, 10.0);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "GUPPI RA_STR 'garbage' is not an angle; using RA");
+  // No pointing at all: noted, as PSRDADA's reader notes it.
+  warnings.clear();
+  h = pointing({{"RA_STR", ""}, {"RA", ""}, {"DEC_STR", ""}, {"DEC", ""}}, warnings);
+  EXPECT_EQ(h.ra_deg, 0.0);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "GUPPI header has no RA or DEC; the pointing is taken as RA 0h, DEC 0 deg");
 }
 
 TEST(GuppiRawReader, ReadsSimpleTimeMajorOrder) {
