@@ -44,7 +44,7 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("weight", "natural, uniform or briggs:R (also 'briggs R'; robustness R, -5..5)",
        cxxopts::value<std::string>()->default_value("natural"));
   options.add_options("Image")
-      ("size", "image and grid size in pixels, N (square; even, at least 16; required)",
+      ("size", "image and grid size in pixels, N (square; even, at least 20; required)",
        cxxopts::value<int>())
       ("scale", "pixel size: 100mas, 20asec, 1.5amin, 0.01deg, 2e-5rad (a bare number is "
        "degrees; required)",
@@ -69,7 +69,8 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("threshold", "Jy/beam: CLEAN takes no component below it",
        cxxopts::value<double>()->default_value("0"));
   options.add_options("Gridding")
-      ("subgrid", "subgrid size in pixels", cxxopts::value<int>()->default_value("32"))
+      ("subgrid", "subgrid size in pixels (images under 64 pixels: half of --size)",
+       cxxopts::value<int>()->default_value("32"))
       ("kernel-size", "support of the (taper) kernel in pixels, kept free on every subgrid",
        cxxopts::value<int>()->default_value("9"))
       ("max-timesteps-per-subgrid", "most time steps one subgrid holds",
@@ -102,12 +103,13 @@ int positive(const cxxopts::ParseResult& r, const char* key) {
 void check_gridding(const IdgGridOptions& o) {
   if (o.subgrid_size < 8 || o.subgrid_size % 2)
     throw UsageError("--subgrid must be an even number of at least 8 pixels");
-  if (o.kernel_size < 7)
-    throw UsageError("--kernel-size must be at least 7 (the taper's support)");
+  if (o.kernel_size < 8)
+    throw UsageError("--kernel-size must be at least 8 (the taper's 7 pixels and room for the "
+                     "w-term)");
   if (o.kernel_size >= o.subgrid_size)
     throw UsageError("--kernel-size must be smaller than --subgrid (" +
                      std::to_string(o.subgrid_size) + ")");
-  if (o.nx < 16 || o.nx % 2) throw UsageError("--size must be even and at least 16");
+  if (o.nx < 20 || o.nx % 2) throw UsageError("--size must be even and at least 20");
   if (o.subgrid_size > o.nx / 2)
     throw UsageError("--subgrid (" + std::to_string(o.subgrid_size) +
                      ") must be at most half of --size");
@@ -201,6 +203,8 @@ void read_image_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
 
 void read_gridding_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   o.subgrid_size = positive(r, "subgrid");
+  // Small images take smaller subgrids unless told otherwise (a subgrid spans at most half).
+  if (!r.count("subgrid") && o.nx > 0) o.subgrid_size = std::min(o.subgrid_size, o.nx / 4 * 2);
   o.kernel_size = positive(r, "kernel-size");
   o.max_timesteps_per_subgrid = positive(r, "max-timesteps-per-subgrid");
   o.max_channels_per_subgrid = positive(r, "max-channels-per-subgrid");

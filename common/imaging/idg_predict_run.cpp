@@ -57,7 +57,9 @@ IdgSettings model_settings(const IdgGridOptions& o, const FitsImage& model) {
   IdgSettings s;
   s.grid_size = model.nx;
   s.image_size = model.nx * model.cell_rad;
-  s.subgrid_size = o.subgrid_size;
+  // The size from the model alone (no --size): a small one takes smaller subgrids, as
+  // --size would have given it.
+  s.subgrid_size = o.nx > 0 ? o.subgrid_size : std::min(o.subgrid_size, model.nx / 4 * 2);
   s.kernel_size = o.kernel_size;
   s.max_timesteps_per_subgrid = o.max_timesteps_per_subgrid;
   s.max_channels_per_subgrid = o.max_channels_per_subgrid;

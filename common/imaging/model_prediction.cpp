@@ -52,9 +52,9 @@ std::vector<int> predicted_products(int model_stokes, const std::vector<int>& fi
 
 void check_model(const FitsImage& model, const std::string& path, const IdgGridOptions& o,
                  const VisibilitySet& vs) {
-  if (model.nx != model.ny || model.nx < 16 || model.nx % 2)
+  if (model.nx != model.ny || model.nx < 20 || model.nx % 2)
     throw file_error(path, format_string("is %d x %d pixels: --predict needs a square image of "
-                                         "an even size of at least 16", model.nx, model.ny));
+                                         "an even size of at least 20", model.nx, model.ny));
   if (o.nx > 0 && o.nx != model.nx)
     throw UsageError(format_string("--size %d differs from the model's %d pixels (%s)", o.nx,
                                    model.nx, path.c_str()));

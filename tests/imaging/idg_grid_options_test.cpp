@@ -105,8 +105,13 @@ TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
             "--size is required (image size in pixels)");
   EXPECT_EQ(usage_error({"--size", "64", "-o", "n", "x.ms"}),
             "--scale is required (pixel size, e.g. 20asec)");
-  EXPECT_EQ(with({"--size", "63"}), "--size must be even and at least 16");
-  EXPECT_EQ(with({"--size", "48"}), "--subgrid (32) must be at most half of --size");
+  EXPECT_EQ(with({"--size", "63"}), "--size must be even and at least 20");
+  EXPECT_EQ(with({"--size", "48", "--subgrid", "32"}), "--subgrid (32) must be at most half of --size");
+  // Without --subgrid a small image takes subgrids of half its size.
+  EXPECT_EQ(with({"--size", "20"}), "no error");
+  EXPECT_EQ(parse({"--size", "48", "--scale", "1amin", "-o", "n", "x.ms"}).subgrid_size, 24);
+  EXPECT_EQ(with({"--size", "64", "--kernel-size", "7"}),
+            "--kernel-size must be at least 8 (the taper's 7 pixels and room for the w-term)");
   EXPECT_EQ(with({"--size", "64", "--kernel-size", "32"}),
             "--kernel-size must be smaller than --subgrid (32)");
   EXPECT_EQ(with({"--size", "64", "--wstep", "10", "--nwlayers", "4"}),
