@@ -227,6 +227,19 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   VisibilitySet vs = read_visibility_file(o.input, o.selection(), &warnings);
   for (const std::string& w : warnings) messages.warning(w);
   check_model(model, o.predict_model, o, vs);
+  // The grid is not padded: the taper's correction is inexact within a kernel of the edge.
+  const int edge = o.kernel_size;
+  size_t at_edge = 0;
+  for (int y = 0; y < model.ny; ++y)
+    for (int x = 0; x < model.nx; ++x)
+      if (model.pixels[size_t(y) * model.nx + x] != 0.0f &&
+          (x < edge || y < edge || x >= model.nx - edge || y >= model.ny - edge))
+        ++at_edge;
+  if (at_edge > 0)
+    messages.warning(format_string(
+        "%s: %zu model pixels lie within %d pixels of the image's edge, where the gridding's "
+        "taper is inexact: their visibilities are approximate (model a larger field)",
+        o.predict_model.c_str(), at_edge, edge));
   const std::vector<int> products =
       predicted_products(model.stokes, vs.stokes, o.predict_model, o.input);
   ATermInput aterms;

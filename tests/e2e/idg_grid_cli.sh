@@ -192,6 +192,16 @@ h = fits.open('$dir/model.fits')
 h[0].header['CRVAL1'] = 61.0
 h.writeto('$dir/elsewhere.fits')"
   expect 1 "from the phase centre of" --predict "$dir/elsewhere.fits" -o "$dir/out.uvfits" "$dir/one.uvfits"
+  # A model pixel near the edge, where the taper is inexact, is warned of.
+  "$PY" -c "
+from astropy.io import fits
+h = fits.open('$dir/model.fits')
+h[0].data[0, 0, 2, 60] = 1.0
+h.writeto('$dir/edge.fits')"
+  "$IDG" --predict "$dir/edge.fits" -o "$dir/edge.uvfits" "$dir/one.uvfits" 2> "$dir/err" ||
+    fail "--predict of an edge pixel: $(cat "$dir/err")"
+  grep -q "1 model pixels lie within 9 pixels of the image's edge" "$dir/err" ||
+    fail "--predict of an edge pixel: no warning in $(cat "$dir/err")"
 fi
 
 # --- WSClean's names for several polarisations and channel groups
