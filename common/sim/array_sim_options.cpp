@@ -39,7 +39,10 @@ SkyDirection phase_centre_from(const cxxopts::ParseResult& r) {
 
 UtcInstant start_from(const cxxopts::ParseResult& r) {
   const double mjd = r["tstart"].as<double>();
-  if (!std::isfinite(mjd)) throw UsageError("--tstart must be a finite MJD");
+  // The range the voltage writers can store (mjd_in_range): refused here as a usage error,
+  // before a writer would refuse it as one of its own.
+  if (!(mjd >= 0 && mjd < 10000000))
+    throw UsageError("--tstart must be an MJD from 0 to 9999999");
   const double day = std::floor(mjd);
   return {static_cast<int>(day), (mjd - day) * 86400.0};
 }

@@ -77,6 +77,11 @@ grep -aq "OBSNCHAN= *8" "$dir/g.raw" || fail "OBSNCHAN 8"
 (cd "$dir" && "$SIM" $common $src --nsamples 1024 --format guppi --antenna a1 -o - > /dev/null 2> err); status=$?
 [ $status = 2 ] && grep -q "guppi goes to a file" "$dir/err" || fail "guppi to standard output: exit $status: $(cat "$dir/err")"
 [ ! -e "$dir/-" ] || fail "guppi to standard output made a file named -"
+# A start the writers cannot store is a usage error, named, with nothing written.
+"$SIM" $common --tstart -1 -o "$dir/neg.dada" 2> "$dir/err"; status=$?
+[ $status = 2 ] && grep -q "^simulate: --tstart must be an MJD from 0 to 9999999" "$dir/err" ||
+  fail "--tstart -1: exit $status: $(cat "$dir/err")"
+[ ! -e "$dir/neg.dada" ] || fail "--tstart -1 left a file"
 
 # --- visibilities: UVFITS (and values with astropy), Measurement Set
 vis="--visibilities --layout $dir/three.txt --nchans 4 --bw 8 --freq 1400 --ra 04:00:00 --dec -30:00:00 --nints 3 --int-time 5"
