@@ -74,7 +74,8 @@ grep -q "guppi holds one antenna; the layout has 3 (choose one with --antenna NA
 "$SIM" $common $src --nsamples 1024 --format guppi --antenna a1 -o "$dir/g.raw" 2>/dev/null || fail "guppi --antenna"
 head -c 8 "$dir/g.raw" | grep -q '^[A-Z]' || fail "GUPPI file does not start with a card"
 grep -aq "OBSNCHAN= *8" "$dir/g.raw" || fail "OBSNCHAN 8"
-(cd "$dir" && "$SIM" $common $src --nsamples 1024 --format guppi --antenna a1 -o - > /dev/null 2> err); status=$?
+sim_path=$(realpath "$SIM")  # run from $dir, where a file named '-' would appear
+(cd "$dir" && "$sim_path" $common $src --nsamples 1024 --format guppi --antenna a1 -o - > /dev/null 2> err); status=$?
 [ $status = 2 ] && grep -q "guppi goes to a file" "$dir/err" || fail "guppi to standard output: exit $status: $(cat "$dir/err")"
 [ ! -e "$dir/-" ] || fail "guppi to standard output made a file named -"
 # A start the writers cannot store is a usage error, named, with nothing written.
