@@ -35,9 +35,10 @@ ArrayLayout read_uvfits_antennas(const std::string& path,
                                  std::vector<std::string>* warnings = nullptr);
 
 // Writes `vis` as single-source, single-subarray, one-IF UVFITS (NAXIS 7, float32) through a
-// temporary file renamed into place. Channels and Stokes codes must be evenly spaced and all
-// array sizes consistent (else UsageError "path: problem"); DataError when the file cannot be
-// written or `path` exists and !overwrite.
+// temporary file renamed into place. Channels must be evenly spaced, the Stokes codes a
+// consecutive run in some order (they are written sorted: XX YY XY YX), and all array sizes
+// consistent (else UsageError "path: problem"); DataError when the file cannot be written or
+// `path` exists and !overwrite.
 void write_uvfits(const std::string& path, const VisibilitySet& vis, bool overwrite);
 
 // BASELINE random parameter for 1-based antenna numbers: 256*a1 + a2 when both are < 256, else

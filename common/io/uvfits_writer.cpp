@@ -69,6 +69,50 @@ double channel_step_hz(const std::string& path, const VisibilitySet& vis) {
   return step;
 }
 
+// The order the STOKES axis takes the products in: order[q] is the product written q-th. The
+// input's own order where its codes already run by +-1; otherwise the codes sorted (Stokes
+// I..V up, correlation products down), so that a Measurement Set's RR RL LR LL or XX XY YX YY
+// goes out as RR LL RL LR or XX YY XY YX. Identity where no order makes them consecutive
+// (stokes_step then refuses them).
+std::vector<size_t> stokes_axis_order(const std::vector<int>& codes) {
+  std::vector<size_t> order(codes.size());
+  for (size_t q = 0; q < order.size(); ++q) order[q] = q;
+  bool consecutive = true;
+  for (size_t k = 1; k < codes.size(); ++k)
+    consecutive = consecutive && std::abs(codes[k] - codes[k - 1]) == 1 &&
+                  codes[k] - codes[k - 1] == codes[1] - codes[0];
+  if (consecutive || codes.empty()) return order;
+  const bool down = codes[0] < 0;
+  std::vector<size_t> sorted = order;
+  std::stable_sort(sorted.begin(), sorted.end(), [&](size_t a, size_t b) {
+    return down ? codes[a] > codes[b] : codes[a] < codes[b];
+  });
+  for (size_t k = 1; k < sorted.size(); ++k)
+    if (codes[sorted[k]] - codes[sorted[k - 1]] != (down ? -1 : 1)) return order;
+  return sorted;
+}
+
+// `vis` with its products in `order` (a copy; rows and metadata alike).
+VisibilitySet with_products_in(const VisibilitySet& vis, const std::vector<size_t>& order) {
+  VisibilitySet out = vis;
+  const size_t np = order.size();
+  for (size_t q = 0; q < np; ++q) out.stokes[q] = vis.stokes[order[q]];
+  const size_t cells = vis.vis.size() / std::max<size_t>(np, 1);
+  for (size_t c = 0; c < cells; ++c)
+    for (size_t q = 0; q < np; ++q) {
+      out.vis[c * np + q] = vis.vis[c * np + order[q]];
+      if (!vis.weight.empty()) out.weight[c * np + q] = vis.weight[c * np + order[q]];
+      if (!vis.flag.empty()) out.flag[c * np + q] = vis.flag[c * np + order[q]];
+    }
+  return out;
+}
+
+bool is_identity(const std::vector<size_t>& order) {
+  for (size_t q = 0; q < order.size(); ++q)
+    if (order[q] != q) return false;
+  return true;
+}
+
 // The STOKES axis step (+1 or -1); codes must follow it.
 int stokes_step(const std::string& path, const VisibilitySet& vis) {
   const std::vector<int>& s = vis.stokes;
@@ -218,15 +262,26 @@ class UvfitsWriter final : public VisibilityWriter {
   // Everything about the metadata is checked before the temporary file is created.
   UvfitsWriter(const std::string& path, const VisibilitySet& metadata, bool overwrite)
       : path_(path),
-        metadata_(visibility_metadata(metadata)),
-        steps_(checked_axis_steps(path, metadata)),
+        input_stokes_(metadata.stokes),
+        order_(stokes_axis_order(metadata.stokes)),
+        metadata_(with_products_in(visibility_metadata(metadata), order_)),
+        steps_(checked_axis_steps(path, metadata_)),
         out_(path, overwrite) {
     // Times given with the metadata fix the DATE day now; otherwise the first rows do.
     if (!metadata.time_mjd.empty()) start_groups(first_day_mjd(metadata.time_mjd));
   }
 
-  void append(const VisibilitySet& rows) override {
+  void append(const VisibilitySet& given) override {
     check_usable();
+    if (given.stokes != input_stokes_) {  // refused, naming the products as they were given
+      VisibilitySet as_given = metadata_;
+      as_given.stokes = input_stokes_;
+      check_append_metadata(path_, as_given, given);
+    }
+    // The products in the STOKES axis's order (a copy only where that differs from theirs).
+    std::optional<VisibilitySet> reordered;
+    if (!is_identity(order_)) reordered = with_products_in(given, order_);
+    const VisibilitySet& rows = reordered ? *reordered : given;
     check_append_metadata(path_, metadata_, rows);
     check_rows(path_, rows);
     if (rows.nrows() == 0) return;
@@ -267,7 +322,9 @@ class UvfitsWriter final : public VisibilityWriter {
   }
 
   std::string path_;
-  VisibilitySet metadata_;
+  std::vector<int> input_stokes_;  // the products as the caller gives them
+  std::vector<size_t> order_;      // ... and as the file holds them (stokes_axis_order)
+  VisibilitySet metadata_;         // in the file's order
   AxisSteps steps_;
   FitsOutputFile out_;
   std::optional<ParamPlan> plan_;  // set once the primary header is written

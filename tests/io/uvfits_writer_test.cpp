@@ -140,13 +140,29 @@ TEST(UvfitsWriter, RefusesUnevenlySpacedChannels) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
-TEST(UvfitsWriter, RefusesNonConsecutiveStokesCodes) {
+TEST(UvfitsWriter, PutsProductsInTheStokesAxisOrderAndRefusesGaps) {
   ScratchDir dir;
-  VisibilitySet vis = make_test_visibilities(2, 1, 1);
-  vis.stokes = {-5, -8, -6, -7};  // correlator order XX YX YY XY is not one STOKES axis
-  const std::string path = dir.file("pol.uvfits");
-  expect_message([&] { write_uvfits(path, vis, false); }, path, "not consecutive Stokes codes");
-  EXPECT_THROW(write_uvfits(path, vis, false), UsageError);
+  // A Measurement Set's circular order RR RL LR LL goes out as RR LL RL LR (-1 .. -4), each
+  // product's values with it.
+  VisibilitySet vis = make_test_visibilities(2, 1, 2);
+  vis.stokes = {-1, -3, -4, -2};
+  const std::string path = dir.file("circ.uvfits");
+  write_uvfits(path, vis, false);
+  const VisibilitySet back = read_uvfits(path);
+  EXPECT_EQ(back.stokes, (std::vector<int>{-1, -2, -3, -4}));
+  const size_t from[4] = {0, 3, 1, 2};  // the input's product of each product read
+  for (size_t r = 0; r < vis.nrows(); ++r)
+    for (size_t c = 0; c < vis.nchan(); ++c)
+      for (size_t q = 0; q < 4; ++q) {
+        EXPECT_EQ(back.vis[back.index(r, c, q)], vis.vis[vis.index(r, c, from[q])]);
+        EXPECT_EQ(back.weight[back.index(r, c, q)], vis.weight[vis.index(r, c, from[q])]);
+        EXPECT_EQ(back.flag[back.index(r, c, q)], vis.flag[vis.index(r, c, from[q])]);
+      }
+  // XX, XY, YX and YX again have no one STOKES axis.
+  vis.stokes = {-5, -7, -8, -8};
+  const std::string gap = dir.file("gap.uvfits");
+  expect_message([&] { write_uvfits(gap, vis, false); }, gap, "not consecutive Stokes codes");
+  EXPECT_THROW(write_uvfits(gap, vis, false), UsageError);
 }
 
 TEST(UvfitsWriter, RefusesArraysOfDisagreeingSize) {
