@@ -73,7 +73,12 @@ std::string describe_visibility_header(const std::string& path, const std::strin
   out += report_line("Phase centre (J2000)", sky_position(vis.phase_centre_ra_rad * kRadToDeg,
                                                           vis.phase_centre_dec_rad * kRadToDeg));
   out += report_line("Rows", std::to_string(vis.nrows()));
-  out += report_line("Baselines", std::to_string(baselines.size()));
+  size_t autos = 0;
+  for (const auto& [a1, a2] : baselines) autos += a1 == a2;
+  out += report_line("Baselines", std::to_string(baselines.size()) +
+                                      (autos ? " (" + std::to_string(autos) +
+                                                   " of them autocorrelations)"
+                                             : std::string()));
   out += report_line("Antennas", antenna_count(vis));
   out += report_line("Integrations", std::to_string(times.size()));
   out += report_line("Time range (UTC)", time_range(vis));

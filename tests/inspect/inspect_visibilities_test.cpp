@@ -92,7 +92,8 @@ TEST(InspectVisibilities, ReportsTheMwaUvfits) {
   EXPECT_TRUE(contains(report, "(UVFITS)")) << report;
   EXPECT_TRUE(contains(report_line_of(report, "Rows"), " 16256"));
   EXPECT_TRUE(contains(report_line_of(report, "Antennas"), " 128 in the antenna table"));
-  EXPECT_TRUE(contains(report_line_of(report, "Baselines"), " 8128"));
+  EXPECT_TRUE(contains(report_line_of(report, "Baselines"), " 8128 (127 of them autocorrelations)"))
+      << report;
   EXPECT_TRUE(contains(report_line_of(report, "Integrations"), " 2"));
   EXPECT_TRUE(contains(report_line_of(report, "Polarisation products"), " XX YY XY YX"));
   EXPECT_TRUE(contains(report_line_of(report, "Channels"), " 1"));
