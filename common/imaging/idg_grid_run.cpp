@@ -178,11 +178,15 @@ IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, cons
 
 void describe_group(const ChannelGroup& group, const IdgSettings& settings, const UvExtent& extent,
                     const Messages& messages) {
-  messages.detail(format_string(
-      "channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %d w-layer%s of %.4g "
-      "wavelengths", group.first, group.first + group.count - 1, extent.max_uv_lambda,
-      extent.max_w_lambda, settings.nr_w_layers, settings.nr_w_layers == 1 ? "" : "s",
-      settings.w_step_lambda));
+  // One layer at w = 0 has no thickness to give.
+  const std::string layers =
+      settings.nr_w_layers == 1 && settings.w_step_lambda == 0
+          ? std::string("one w-layer")
+          : format_string("%d w-layer%s of %.4g wavelengths", settings.nr_w_layers,
+                          settings.nr_w_layers == 1 ? "" : "s", settings.w_step_lambda);
+  messages.detail(format_string("channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %s",
+                                group.first, group.first + group.count - 1, extent.max_uv_lambda,
+                                extent.max_w_lambda, layers.c_str()));
 }
 
 void note_empty(const IdgGridOptions& o, const ChannelGroup& group, const std::string& pol,

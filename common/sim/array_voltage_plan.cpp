@@ -50,7 +50,7 @@ void validate_levels(const ArrayVoltagePlan& p) {
   if (!(p.gain > 0) || !std::isfinite(p.gain))
     throw UsageError("--gain must be positive (got " + number(p.gain) + ")");
   if (!(p.delay_interval_s > 0) || !(p.delay_interval_s <= 3600))
-    throw UsageError("--delay-interval must be between 0 and 3600 s (got " +
+    throw UsageError("--delay-interval must be more than 0 and at most 3600 s (got " +
                      number(p.delay_interval_s) + ")");
   if (p.delay_taps < 2 || p.delay_taps > 64 || p.delay_taps % 2 != 0)
     throw UsageError("--delay-taps must be even, from 2 to 64 (got " +
