@@ -210,6 +210,8 @@ ParsedOptions parse_options(cxxopts::Options& options, int argc, char** argv,
     throw ExitRequest{0};
   }
   parsed.messages.program = options.program();
+  if (r.count("quiet") && r.count("verbose"))
+    throw UsageError("give -q (--quiet) or -v (--verbose), not both");
   parsed.messages.verbosity = r.count("quiet") ? 0 : (r.count("verbose") ? 2 : 1);
   parsed.messages.progress =
       parsed.messages.verbosity > 0 && (r.count("progress") || ::isatty(STDERR_FILENO));

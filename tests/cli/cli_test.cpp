@@ -123,6 +123,10 @@ TEST(RunProgram, RefusesAFloatingPointValueWithJunkAfterTheNumber) {
   std::tie(status, err) = run({"--threshold", "2.5e-3", "--gain", "0.2", "--scale", "20asec"}, &value);
   EXPECT_EQ(status, 0) << err;
   EXPECT_DOUBLE_EQ(value, 2.5e-3);
+  // Quiet and verbose at once ask for two things.
+  std::tie(status, err) = run({"-q", "-v"}, &value);
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(err.rfind("prog: give -q (--quiet) or -v (--verbose), not both\n", 0), 0u) << err;
 }
 
 TEST(AtomicOutputFile, AppearsOnlyAfterCommit) {
