@@ -118,6 +118,7 @@ VisibilitySet output_metadata(const CorrPlan& p, const CorrOptions& o) {
   m.object = v.source;
   m.phase_centre_ra_rad = p.phase_centre.ra_rad;
   m.phase_centre_dec_rad = p.phase_centre.dec_rad;
+  m.pointing = p.pointing;  // the header's, kept when --phase-centre moves the phase centre
   m.array = p.layout;
   std::vector<double> freqs;
   for (int c = 0; c < v.nchan; ++c) freqs.push_back(v.channel_freq_mhz(c) * 1e6);

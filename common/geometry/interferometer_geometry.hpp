@@ -23,15 +23,11 @@
 #include <vector>
 
 #include "geometry/array_layout.hpp"
+#include "geometry/sky_direction.hpp"
 
 namespace rapt {
 
 inline constexpr double kSpeedOfLight_m_s = 299792458.0;
-
-struct SkyDirection {
-  double ra_rad = 0;   // J2000 (ICRS) right ascension
-  double dec_rad = 0;  // J2000 (ICRS) declination
-};
 
 struct UtcInstant {
   int mjd_day = 0;        // UTC MJD day

@@ -72,6 +72,9 @@ std::string describe_visibility_header(const std::string& path, const std::strin
   out += report_line("Source", vis.object.empty() ? "unknown" : vis.object);
   out += report_line("Phase centre (J2000)", sky_position(vis.phase_centre_ra_rad * kRadToDeg,
                                                           vis.phase_centre_dec_rad * kRadToDeg));
+  const SkyDirection pointing = vis.pointing_or_phase_centre();
+  out += report_line("Pointing (J2000)",
+                     sky_position(pointing.ra_rad * kRadToDeg, pointing.dec_rad * kRadToDeg));
   out += report_line("Rows", std::to_string(vis.nrows()));
   size_t autos = 0;
   for (const auto& [a1, a2] : baselines) autos += a1 == a2;

@@ -31,10 +31,10 @@ bool measurement_set_supported();
 // Reads the rows of one DATA_DESC_ID and one FIELD_ID, in file order (not re-sorted).
 // Weights come from WEIGHT_SPECTRUM when the column has values, else WEIGHT broadcast over
 // channels; FLAG_ROW is ORed into the flags; FLAG_CATEGORY is never read. The phase centre is
-// FIELD::PHASE_DIR; the array reference position is the mean of the ANTENNA positions (MS v2
-// has no place for it). Things worth knowing that do not stop the read (skipped fields or
-// spectral windows, a non-TOPO frequency frame, a non-J2000 phase centre) are appended to
-// `warnings` when given. Throws DataError "path: problem" for anything that is not a readable
+// FIELD::PHASE_DIR and the pointing FIELD::REFERENCE_DIR (unset without one); the array
+// reference position is the mean of the ANTENNA positions (MS v2 has no place for it). Things
+// worth knowing that do not stop the read (skipped fields or spectral windows, a non-TOPO
+// frequency frame, a non-J2000 phase centre) are appended to `warnings` when given. Throws DataError "path: problem" for anything that is not a readable
 // MS (missing subtable or column, bad ids, unknown correlation type), and UsageError for a
 // bad selection (unknown data column name).
 VisibilitySet read_measurement_set(const std::string& path, const MeasurementSetSelection& sel = {},
@@ -43,9 +43,11 @@ VisibilitySet read_measurement_set(const std::string& path, const MeasurementSet
 // Writes a complete MS v2 directory: MAIN (TIME, ANTENNA1/2, UVW, DATA, FLAG, FLAG_ROW,
 // WEIGHT, SIGMA, WEIGHT_SPECTRUM, ...) with one DATA_DESC_ID and one FIELD, and the ANTENNA,
 // SPECTRAL_WINDOW (TOPO), POLARIZATION, FIELD, DATA_DESCRIPTION, OBSERVATION, FEED and
-// PROCESSOR rows; the other required subtables are created empty. The directory is built
-// under a temporary sibling name and renamed into place when complete; an existing `path`
-// is refused unless `overwrite`, and then replaced only after the new one is complete.
+// PROCESSOR rows; the other required subtables (POINTING among them) are created empty. FIELD
+// holds the phase centre in PHASE_DIR and DELAY_DIR and the pointing in REFERENCE_DIR. The
+// directory is built under a temporary sibling name and renamed into place when complete; an
+// existing `path` is refused unless `overwrite`, and then replaced only after the new one is
+// complete.
 // Throws DataError naming `path` for an inconsistent VisibilitySet or a failed write.
 void write_measurement_set(const std::string& path, const VisibilitySet& vis, bool overwrite);
 

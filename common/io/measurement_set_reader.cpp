@@ -14,6 +14,7 @@
 #include <casacore/tables/Tables/TableRecord.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 #endif
@@ -168,6 +169,18 @@ void read_polarization(const MsFile& ms, int pol_row, VisibilitySet& vis) {
   }
 }
 
+// REFERENCE_DIR, the field's reference direction, is the antennas' pointing (the phase centre
+// unless the visibilities were re-phased). Lenient: a missing column or an empty or short
+// cell leaves the pointing at the phase centre.
+void read_reference_dir(const Table& field, int field_id, VisibilitySet& vis) {
+  if (!field.tableDesc().isColumn("REFERENCE_DIR")) return;
+  const ArrayColumn<double> reference_dir(field, "REFERENCE_DIR");
+  if (!reference_dir.isDefined(field_id)) return;
+  const std::vector<double> dir = cell_vector(reference_dir, field_id);
+  if (dir.size() >= 2 && std::isfinite(dir[0]) && std::isfinite(dir[1]))
+    vis.pointing = SkyDirection{dir[0], dir[1]};
+}
+
 void read_field(const MsFile& ms, int field_id, VisibilitySet& vis) {
   const Table field = ms.subtable("FIELD");
   ms.require_row(field, "FIELD", field_id);
@@ -189,6 +202,7 @@ void read_field(const MsFile& ms, int field_id, VisibilitySet& vis) {
   }
   if (field.tableDesc().isColumn("NAME"))
     vis.object = ScalarColumn<casacore::String>(field, "NAME").get(field_id);
+  read_reference_dir(field, field_id, vis);
 }
 
 void read_antennas(const MsFile& ms, VisibilitySet& vis) {

@@ -137,19 +137,32 @@ void fill_polarization(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
   cols.dataDescription().flagRow().put(0, false);
 }
 
+// A FIELD direction cell, [2, NUM_POLY + 1] with NUM_POLY 0: no motion across the observation.
+Matrix<double> direction_cell(double ra_rad, double dec_rad) {
+  Matrix<double> dir(2, 1);
+  dir(0, 0) = ra_rad;
+  dir(1, 0) = dec_rad;
+  return dir;
+}
+
 void fill_field_and_observation(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
                                 const VisibilitySet& vis) {
   ms.field().addRow(1);
   casacore::MSFieldColumns& field = cols.field();
-  Matrix<double> dir(2, 1);
-  dir(0, 0) = vis.phase_centre_ra_rad;
-  dir(1, 0) = vis.phase_centre_dec_rad;
+  // MS v2: PHASE_DIR is the phase centre (uvw and the fringes point there; imagers such as
+  // WSClean centre on it); DELAY_DIR the delay tracking centre, which is the phase centre too
+  // because visibilities are fringe-stopped to it; REFERENCE_DIR the reference direction, the
+  // antennas' pointing, kept apart for re-phased visibilities (corr --phase-centre) so the
+  // primary beam can still be found. The POINTING subtable is left empty.
+  const SkyDirection pointing = vis.pointing_or_phase_centre();
+  const Matrix<double> phase_centre = direction_cell(vis.phase_centre_ra_rad,
+                                                     vis.phase_centre_dec_rad);
   field.name().put(0, vis.object);
   field.code().put(0, "");
   field.numPoly().put(0, 0);
-  field.delayDir().put(0, dir);
-  field.phaseDir().put(0, dir);
-  field.referenceDir().put(0, dir);
+  field.delayDir().put(0, phase_centre);
+  field.phaseDir().put(0, phase_centre);
+  field.referenceDir().put(0, direction_cell(pointing.ra_rad, pointing.dec_rad));
   field.sourceId().put(0, -1);
   field.flagRow().put(0, false);
 

@@ -7,6 +7,9 @@
 // group parameters unscaled). Several IFs are flattened into one channel list (IF-major).
 // A weight w on disk becomes flag = (w <= 0), weight = |w|; writing stores weight * (flag ? -1
 // : 1), so an unflagged sample of weight 0 comes back flagged.
+// Directions (AIPS): the phase centre is CRVAL of the RA and DEC axes, the pointing OBSRA and
+// OBSDEC. A file without RA/DEC axes takes its phase centre from OBSRA/OBSDEC; one without
+// OBSRA/OBSDEC is read as pointing at its phase centre (VisibilitySet::pointing unset).
 #pragma once
 #include <cstddef>
 #include <string>

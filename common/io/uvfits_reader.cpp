@@ -219,11 +219,17 @@ void fill_header(fitsfile* fits, const AxisLayout& axes, VisibilitySet& vis) {
   vis.telescope = fits_string_key(fits, "TELESCOP").value_or("");
   vis.instrument = fits_string_key(fits, "INSTRUME").value_or("");
   vis.object = fits_string_key(fits, "OBJECT").value_or("");
-  const double ra_deg = axes.ra_deg ? *axes.ra_deg : fits_double_key(fits, "OBSRA").value_or(0);
-  const double dec_deg =
-      axes.dec_deg ? *axes.dec_deg : fits_double_key(fits, "OBSDEC").value_or(0);
+  const std::optional<double> obsra_deg = fits_double_key(fits, "OBSRA");
+  const std::optional<double> obsdec_deg = fits_double_key(fits, "OBSDEC");
+  const double ra_deg = axes.ra_deg ? *axes.ra_deg : obsra_deg.value_or(0);
+  const double dec_deg = axes.dec_deg ? *axes.dec_deg : obsdec_deg.value_or(0);
   vis.phase_centre_ra_rad = ra_deg * kDegToRad;
   vis.phase_centre_dec_rad = dec_deg * kDegToRad;
+  // OBSRA/OBSDEC are the pointing where the RA/DEC axes give the phase centre; where they
+  // stood in for missing axes they are the phase centre, and the pointing is left unset.
+  if (axes.ra_deg && axes.dec_deg && obsra_deg && obsdec_deg && std::isfinite(*obsra_deg) &&
+      std::isfinite(*obsdec_deg))
+    vis.pointing = SkyDirection{*obsra_deg * kDegToRad, *obsdec_deg * kDegToRad};
 }
 
 struct GroupContext {

@@ -151,6 +151,12 @@ ParamPlan plan_params(const VisibilitySet& vis, double day_mjd) {
   return plan;
 }
 
+// Right ascension in [0, 360) degrees, as FITS readers expect it.
+double ra_in_degrees(double ra_rad) {
+  const double ra_deg = std::fmod(ra_rad * kRadToDeg, 360.0);
+  return ra_deg < 0 ? ra_deg + 360.0 : ra_deg;
+}
+
 void write_axis(fitsfile* f, int n, const char* ctype, double crval, double cdelt, int* status) {
   const std::string num = std::to_string(n);
   const double crpix = 1.0;
@@ -174,9 +180,9 @@ void write_primary_header(FitsOutputFile& out, const VisibilitySet& vis, const P
     fits_write_key_dbl(f, ("PSCAL" + num).c_str(), 1.0, -15, nullptr, &status);
     fits_write_key_dbl(f, ("PZERO" + num).c_str(), plan.zeros[i], -15, nullptr, &status);
   }
-  double ra_deg = std::fmod(vis.phase_centre_ra_rad * kRadToDeg, 360.0);
-  if (ra_deg < 0) ra_deg += 360.0;
+  const double ra_deg = ra_in_degrees(vis.phase_centre_ra_rad);
   const double dec_deg = vis.phase_centre_dec_rad * kRadToDeg;
+  const SkyDirection pointing = vis.pointing_or_phase_centre();
   write_axis(f, 2, "COMPLEX", 1.0, 1.0, &status);
   write_axis(f, 3, "STOKES", vis.stokes[0], stokes_cdelt, &status);
   write_axis(f, 4, "FREQ", vis.channel_freq_hz[0], step_hz, &status);
@@ -191,8 +197,12 @@ void write_primary_header(FitsOutputFile& out, const VisibilitySet& vis, const P
   fits_write_key_str(f, "TELESCOP", vis.telescope.c_str(), nullptr, &status);
   fits_write_key_str(f, "INSTRUME", vis.instrument.c_str(), nullptr, &status);
   fits_write_key(f, TDOUBLE, "EPOCH", const_cast<double*>(&epoch), nullptr, &status);
-  fits_write_key_dbl(f, "OBSRA", ra_deg, -15, "phase centre RA, deg", &status);
-  fits_write_key_dbl(f, "OBSDEC", dec_deg, -15, "phase centre Dec, deg", &status);
+  // AIPS: the phase centre is the RA/DEC axes' CRVAL, OBSRA/OBSDEC the antennas' pointing
+  // (what a primary-beam correction centres on); they differ for re-phased visibilities.
+  fits_write_key_dbl(f, "OBSRA", ra_in_degrees(pointing.ra_rad), -15, "pointing RA, deg",
+                     &status);
+  fits_write_key_dbl(f, "OBSDEC", pointing.dec_rad * kRadToDeg, -15, "pointing Dec, deg",
+                     &status);
   fits_write_key_str(f, "DATE-OBS", uvfits_date_text(plan.day_mjd).c_str(), nullptr, &status);
   fits_write_key_str(f, "ORIGIN", "rapt", nullptr, &status);
   out.check(status, "cannot write the UVFITS header");

@@ -27,6 +27,7 @@ VisibilitySet visibility_metadata(const VisibilitySet& set) {
   m.object = set.object;
   m.phase_centre_ra_rad = set.phase_centre_ra_rad;
   m.phase_centre_dec_rad = set.phase_centre_dec_rad;
+  m.pointing = set.pointing;
   m.array = set.array;
   m.channel_freq_hz = set.channel_freq_hz;
   m.channel_width_hz = set.channel_width_hz;

@@ -201,5 +201,23 @@ TEST(CorrBlockPreparation, ThePlanDescribesTheOutput) {
   EXPECT_EQ(plan.integration.nint, 250);
 }
 
+// --phase-centre moves where the visibilities are phased to, not where the antennas point: the
+// output keeps the header's RA/DEC as its pointing (for primary-beam correction).
+TEST(CorrBlockPreparation, ThePlanKeepsTheHeadersPointingWhenThePhaseCentreMoves) {
+  constexpr double kDeg = 3.14159265358979323846 / 180;
+  CorrOptions o = test_options();
+  const CorrPlan same = make_corr_plan(o, test_header(), quiet());
+  ASSERT_TRUE(same.metadata.pointing.has_value());
+  EXPECT_NEAR(same.metadata.pointing->ra_rad, same.metadata.phase_centre_ra_rad, 1e-15);
+  EXPECT_NEAR(same.metadata.pointing->dec_rad, same.metadata.phase_centre_dec_rad, 1e-15);
+  o.phase_centre = "61.5 -29.25";
+  const CorrPlan moved = make_corr_plan(o, test_header(), quiet());
+  EXPECT_NEAR(moved.metadata.phase_centre_ra_rad, 61.5 * kDeg, 1e-12);
+  EXPECT_NEAR(moved.metadata.phase_centre_dec_rad, -29.25 * kDeg, 1e-12);
+  ASSERT_TRUE(moved.metadata.pointing.has_value());
+  EXPECT_NEAR(moved.metadata.pointing->ra_rad, 60 * kDeg, 1e-12);
+  EXPECT_NEAR(moved.metadata.pointing->dec_rad, -30 * kDeg, 1e-12);
+}
+
 }  // namespace
 }  // namespace rapt

@@ -1,7 +1,8 @@
 #!/bin/sh
 # corr as a user runs it, on small simulated voltages (6 stations within 50 m, 8 channels of
 # 125 kHz, 4096 samples): the output's metadata as inspect reads it (rows, baselines,
-# integrations, channels, products), the format from the name or --format, --tint and --nint,
+# integrations, channels, products), the format from the name or --format, the pointing kept
+# apart from a --phase-centre (UVFITS and MS), --tint and --nint,
 # the last partial integration (written with a note, or left out with --drop-partial),
 # --no-autos, --chan-avg, flagged stations and lost (all-zero) samples, identical bytes from
 # stdin and from a file and across --gulp, --max-block-mib and --threads, the summary line and
@@ -90,6 +91,21 @@ elif [ $? = 2 ] && grep -q "Measurement Set" err; then
 else
   fail "-o out.ms: $(cat err)"
 fi
+
+# --- --phase-centre moves the phase centre; the pointing (UVFITS OBSRA/OBSDEC, MS REFERENCE_DIR)
+# stays the header's
+$C -q --nint 1024 --phase-centre "04:01:00 -29:50:00" -o moved.uvfits v.dada 2> err || fail "--phase-centre: $(cat err)"
+formats=moved.uvfits
+if $C -q --nint 1024 --phase-centre "04:01:00 -29:50:00" -o ms/moved.ms v.dada 2> err; then
+  formats="$formats ms/moved.ms"
+elif ! { [ $? = 2 ] && grep -q "Measurement Set" err; }; then
+  fail "--phase-centre -o moved.ms: $(cat err)"
+fi
+for f in $formats; do
+  inspect_value $f 'Phase centre (J2000)' | grep -q "^04:01:00.0000  -29:50:00.000" || fail "$f: phase centre $(inspect_value $f 'Phase centre (J2000)')"
+  inspect_value $f 'Pointing (J2000)' | grep -q "^04:00:00.0000  -30:00:00.000" || fail "$f: pointing $(inspect_value $f 'Pointing (J2000)')"
+done
+inspect_value out.uvfits 'Pointing (J2000)' | grep -q "^04:00:00.0000  -30:00:00.000" || fail "pointing without --phase-centre: $(inspect_value out.uvfits 'Pointing (J2000)')"
 
 # --- --tint, the last partial integration, --drop-partial, --no-autos, --chan-avg
 $C -q --tint 0.01 -o tint.uvfits v.dada 2> err || fail "--tint 0.01: $(cat err)"

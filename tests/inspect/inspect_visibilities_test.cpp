@@ -73,6 +73,7 @@ void expect_small_visibility_report(const std::string& report) {
   EXPECT_TRUE(contains(report_line_of(report, "Last channel (MHz)"), "151.000000"));
   EXPECT_TRUE(contains(report_line_of(report, "Polarisation products"), " XX YY"));
   EXPECT_TRUE(contains(report_line_of(report, "Phase centre (J2000)"), "04:37:04.3200  +29:40:14.160"));
+  EXPECT_TRUE(contains(report_line_of(report, "Pointing (J2000)"), "04:37:04.3200  +29:40:14.160"));
   EXPECT_TRUE(contains(report_line_of(report, "Longest baseline |uvw| (m)"), "302.655"));
   EXPECT_TRUE(contains(report_line_of(report, "Largest |u| |v| |w| (m)"), "100.000 300.000 40.000"));
   const std::string xx = report_line_of(report, "XX");
@@ -169,6 +170,25 @@ TEST(InspectVisibilities, RoundTripsOurMeasurementSetWriter) {
   const std::string report = rapt::inspect_file(dir.file("small.ms"), {});
   EXPECT_TRUE(contains(report, "(Measurement Set)")) << report;
   expect_small_visibility_report(report);
+}
+
+TEST(InspectVisibilities, ReportsThePointingApartFromThePhaseCentre) {
+  ScratchDir dir;
+  rapt::VisibilitySet vis = small_visibilities();
+  vis.pointing = rapt::SkyDirection{70.0 / 57.29577951308232, 30.5 / 57.29577951308232};
+  std::vector<std::string> paths = {dir.file("p.uvfits")};
+  rapt::write_uvfits(paths[0], vis, false);
+  if (rapt::measurement_set_supported()) {
+    paths.push_back(dir.file("p.ms"));
+    rapt::write_measurement_set(paths[1], vis, false);
+  }
+  for (const std::string& path : paths) {
+    const std::string report = rapt::inspect_file(path, {true, false, 0});
+    EXPECT_TRUE(contains(report_line_of(report, "Phase centre (J2000)"), "04:37:04.3200  +29:40:14.160"))
+        << report;
+    EXPECT_TRUE(contains(report_line_of(report, "Pointing (J2000)"), "04:40:00.0000  +30:30:00.000"))
+        << report;
+  }
 }
 
 TEST(InspectVisibilities, HeaderOnlyLeavesOutTheAmplitudes) {

@@ -41,7 +41,8 @@ def main():
     line("corr_type", pol.getcell("CORR_TYPE", 0))
     line("corr_product", pol.getcell("CORR_PRODUCT", 0).flatten())
     field = ct.table(path + "/FIELD", ack=False)
-    line("phase_dir", [float(x) for x in field.getcell("PHASE_DIR", 0).flatten()])
+    for column in ("PHASE_DIR", "DELAY_DIR", "REFERENCE_DIR"):
+        line(column.lower(), [float(x) for x in field.getcell(column, 0).flatten()])
     line("field_name", [field.getcell("NAME", 0)])
     obs = ct.table(path + "/OBSERVATION", ack=False)
     line("telescope", [obs.getcell("TELESCOPE_NAME", 0)])

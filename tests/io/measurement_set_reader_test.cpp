@@ -286,6 +286,20 @@ TEST(MeasurementSetReader, ReadsOneFieldAndItsPhaseCentre) {
   EXPECT_EQ(v.object, "OTHER");
   EXPECT_EQ(v.phase_centre_ra_rad, 0.5);
   EXPECT_EQ(v.phase_centre_dec_rad, 0.25);
+  EXPECT_FALSE(v.pointing.has_value());  // the new row's REFERENCE_DIR holds nothing
+}
+
+TEST(MeasurementSetReader, TakesAFieldWithoutReferenceDirAsPointingAtThePhaseCentre) {
+  testing::ScratchDir dir;
+  const std::string path = damaged_ms(dir, [](casacore::Table& t) {
+    casacore::Table field = t.keywordSet().asTable("FIELD");
+    field.reopenRW();
+    field.removeColumn("REFERENCE_DIR");
+  });
+  const VisibilitySet v = read_measurement_set(path);
+  EXPECT_FALSE(v.pointing.has_value());
+  EXPECT_EQ(v.pointing_or_phase_centre().ra_rad, 1.25);
+  EXPECT_EQ(v.pointing_or_phase_centre().dec_rad, -0.5);
 }
 
 TEST(MeasurementSetReader, OrsFlagRowIntoTheFlags) {

@@ -52,6 +52,8 @@ inline void expect_same_visibilities(const VisibilitySet& a, const VisibilitySet
   EXPECT_EQ(a.object, b.object);
   EXPECT_DOUBLE_EQ(a.phase_centre_ra_rad, b.phase_centre_ra_rad);
   EXPECT_DOUBLE_EQ(a.phase_centre_dec_rad, b.phase_centre_dec_rad);
+  EXPECT_DOUBLE_EQ(a.pointing_or_phase_centre().ra_rad, b.pointing_or_phase_centre().ra_rad);
+  EXPECT_DOUBLE_EQ(a.pointing_or_phase_centre().dec_rad, b.pointing_or_phase_centre().dec_rad);
   ASSERT_EQ(a.array.size(), b.array.size());
   for (int i = 0; i < a.array.size(); ++i) {
     EXPECT_EQ(a.array.antennas[i].name, b.array.antennas[i].name);

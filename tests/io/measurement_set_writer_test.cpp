@@ -53,6 +53,30 @@ TEST(MeasurementSetWriter, RoundTripsASmallSet) {
   EXPECT_EQ(directory_entries(dir.path()), std::vector<std::string>{"small.ms"});
 }
 
+TEST(MeasurementSetWriter, KeepsAPointingApartFromThePhaseCentre) {
+  RAPT_REQUIRE_CASACORE();
+  testing::ScratchDir dir;
+  VisibilitySet in = testing::small_visibility_set();
+  in.pointing = SkyDirection{1.5, -0.25};
+  write_measurement_set(dir.file("p.ms"), in, false);
+  const VisibilitySet back = read_measurement_set(dir.file("p.ms"));
+  testing::expect_same_visibilities(in, back);
+  ASSERT_TRUE(back.pointing.has_value());
+  EXPECT_EQ(back.pointing->ra_rad, 1.5);
+  EXPECT_EQ(back.pointing->dec_rad, -0.25);
+  EXPECT_EQ(back.phase_centre_ra_rad, 1.25);
+  EXPECT_EQ(back.phase_centre_dec_rad, -0.5);
+}
+
+TEST(MeasurementSetWriter, PointsAtThePhaseCentreWhenGivenNoPointing) {
+  RAPT_REQUIRE_CASACORE();
+  testing::ScratchDir dir;
+  write_measurement_set(dir.file("same.ms"), testing::small_visibility_set(), false);
+  const SkyDirection pointing = read_measurement_set(dir.file("same.ms")).pointing_or_phase_centre();
+  EXPECT_EQ(pointing.ra_rad, 1.25);
+  EXPECT_EQ(pointing.dec_rad, -0.5);
+}
+
 TEST(MeasurementSetWriter, RoundTripsTheEvlaSample) {
   RAPT_REQUIRE_CASACORE();
   RAPT_REQUIRE_SHARED_FILE(path, "pyuvdata/day2_TDEM0003_10s_norx_1src_1spw.ms");
@@ -236,7 +260,8 @@ TEST(MeasurementSetWriter, PythonCasacoreReadsWhatWeWrite) {
   const fs::path script = fs::path(__FILE__).parent_path() / "measurement_set_casacore_check.py";
   if (!fs::exists(script)) GTEST_SKIP() << "check script not found: " << script;
   testing::ScratchDir dir;
-  const VisibilitySet in = testing::small_visibility_set();
+  VisibilitySet in = testing::small_visibility_set();
+  in.pointing = SkyDirection{1.5, -0.25};  // re-phased: the pointing is not the phase centre
   write_measurement_set(dir.file("check.ms"), in, false);
   auto got = run_check_script(python, script.string(), dir.file("check.ms"));
   ASSERT_EQ(got["nrows"], std::vector<std::string>{"6"}) << "script output incomplete";
@@ -277,7 +302,11 @@ TEST(MeasurementSetWriter, PythonCasacoreReadsWhatWeWrite) {
   // CORR_PRODUCT (ncorr, 2) in python: XX (0,0), YY (1,1), XY (0,1), YX (1,0).
   EXPECT_EQ(got["corr_product"],
             (std::vector<std::string>{"0", "0", "1", "1", "0", "1", "1", "0"}));
+  // PHASE_DIR and DELAY_DIR (the visibilities are fringe-stopped there) hold the phase centre,
+  // REFERENCE_DIR the pointing.
   EXPECT_EQ(numbers(got["phase_dir"]), (std::vector<double>{1.25, -0.5}));
+  EXPECT_EQ(numbers(got["delay_dir"]), (std::vector<double>{1.25, -0.5}));
+  EXPECT_EQ(numbers(got["reference_dir"]), (std::vector<double>{1.5, -0.25}));
   EXPECT_EQ(got["field_name"], std::vector<std::string>{"J0000+0000"});
   EXPECT_EQ(got["telescope"], std::vector<std::string>{"TESTARRAY"});
   EXPECT_EQ(got["time_units"], std::vector<std::string>{"s"});

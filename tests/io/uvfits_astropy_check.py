@@ -20,9 +20,10 @@ def main():
         print("gcount", header["GCOUNT"])
         print("ptypes", " ".join(header["PTYPE%d" % (i + 1)] for i in range(header["PCOUNT"])))
         print("naxes", " ".join(str(header["NAXIS%d" % (i + 1)]) for i in range(header["NAXIS"])))
-        for key in ("OBSRA", "OBSDEC", "CRVAL4", "CDELT4", "CRVAL3", "CDELT3"):
+        for key in ("OBSRA", "OBSDEC", "CRVAL4", "CDELT4", "CRVAL3", "CDELT3", "CRVAL6",
+                    "CRVAL7"):
             print(key.lower(), repr(float(header[key])))
-        for key in ("OBJECT", "TELESCOP", "INSTRUME", "DATE-OBS", "BUNIT"):
+        for key in ("OBJECT", "TELESCOP", "INSTRUME", "DATE-OBS", "BUNIT", "CTYPE6", "CTYPE7"):
             print(key.lower(), header[key])
         for r in range(nrows):
             values = [groups.par(name)[r] for name in

@@ -92,5 +92,27 @@ TEST(UvfitsAstropy, AstropyReadsWhatWeWrite) {
   EXPECT_EQ(num(seen["fq"], 1), 40e3);
 }
 
+// AIPS keeps the phase centre in the RA and DEC axes' CRVAL and the antennas' pointing in
+// OBSRA/OBSDEC; re-phased visibilities have the two apart.
+TEST(UvfitsAstropy, AstropyFindsThePointingInObsraAndThePhaseCentreInCrval) {
+  const std::string python = testing::python_with_astropy();
+  if (python.empty()) GTEST_SKIP() << "python3 with astropy not found (Debian python3-astropy)";
+  testing::ScratchDir dir;
+  VisibilitySet vis = testing::make_test_visibilities(3, 1, 2);
+  vis.pointing = SkyDirection{-0.25, 0.5};  // RA -0.25 rad is written as 345.68... deg
+  write_uvfits(dir.file("p.uvfits"), vis, false);
+  const std::string script = testing::checker_script(__FILE__, "uvfits_astropy_check.py");
+  if (script.empty()) GTEST_SKIP() << "uvfits_astropy_check.py not found";
+  const std::string out = testing::command_output(python + " " + script + " " +
+                                                  dir.file("p.uvfits") + " 1 2>&1");
+  auto seen = parse_lines(out);
+  ASSERT_EQ(seen["ctype6"], std::vector<std::string>{"RA"}) << out;
+  ASSERT_EQ(seen["ctype7"], std::vector<std::string>{"DEC"}) << out;
+  EXPECT_NEAR(num(seen["obsra"], 0), 360 - 0.25 * 180 / M_PI, 1e-12);
+  EXPECT_NEAR(num(seen["obsdec"], 0), 0.5 * 180 / M_PI, 1e-12);
+  EXPECT_NEAR(num(seen["crval6"], 0), vis.phase_centre_ra_rad * 180 / M_PI, 1e-12);
+  EXPECT_NEAR(num(seen["crval7"], 0), vis.phase_centre_dec_rad * 180 / M_PI, 1e-12);
+}
+
 }  // namespace
 }  // namespace rapt

@@ -131,6 +131,15 @@ TEST(UvfitsReader, AppliesPscalAndPzeroAndSumsTheDates) {
   EXPECT_NEAR(vis.phase_centre_ra_rad, 10.0 * M_PI / 180, 1e-15);
 }
 
+TEST(UvfitsReader, TakesAFileWithoutObsraAsPointingAtItsPhaseCentre) {
+  ScratchDir dir;
+  build(dir.file("noobs.uvfits"), HandBuilt{});  // RA and DEC axes, no OBSRA/OBSDEC
+  const VisibilitySet vis = read_uvfits(dir.file("noobs.uvfits"));
+  EXPECT_FALSE(vis.pointing.has_value());
+  EXPECT_NEAR(vis.pointing_or_phase_centre().ra_rad, 10.0 * M_PI / 180, 1e-15);
+  EXPECT_NEAR(vis.pointing_or_phase_centre().dec_rad, -20.0 * M_PI / 180, 1e-15);
+}
+
 TEST(UvfitsReader, MapsExtendedBaselineNumbersThroughNosta) {
   ScratchDir dir;
   build(dir.file("b.uvfits"), HandBuilt{});

@@ -39,6 +39,8 @@ void expect_same(const VisibilitySet& a, const VisibilitySet& b) {
   EXPECT_EQ(a.stokes, b.stokes);
   EXPECT_NEAR(a.phase_centre_ra_rad, b.phase_centre_ra_rad, 1e-13);
   EXPECT_NEAR(a.phase_centre_dec_rad, b.phase_centre_dec_rad, 1e-13);
+  EXPECT_NEAR(a.pointing_or_phase_centre().ra_rad, b.pointing_or_phase_centre().ra_rad, 1e-13);
+  EXPECT_NEAR(a.pointing_or_phase_centre().dec_rad, b.pointing_or_phase_centre().dec_rad, 1e-13);
   EXPECT_EQ(a.object, b.object);
   EXPECT_EQ(a.telescope, b.telescope);
   for (size_t r = 0; r < a.nrows(); ++r) {
@@ -93,6 +95,29 @@ TEST(UvfitsWriter, RoundTripsThePaperFile) {
   std::vector<std::string> warnings;
   expect_same(vis, read_uvfits(dir.file("paper.uvfits"), &warnings));
   EXPECT_TRUE(warnings.empty());  // FRAME and INTTIM are now written
+}
+
+TEST(UvfitsWriter, KeepsAPointingApartFromThePhaseCentre) {
+  ScratchDir dir;
+  VisibilitySet vis = make_test_visibilities(3, 1, 2);
+  vis.pointing = SkyDirection{1.3, -0.42};
+  write_uvfits(dir.file("p.uvfits"), vis, false);
+  const VisibilitySet back = read_uvfits(dir.file("p.uvfits"));
+  expect_same(vis, back);
+  ASSERT_TRUE(back.pointing.has_value());
+  EXPECT_NEAR(back.pointing->ra_rad, 1.3, 1e-13);
+  EXPECT_NEAR(back.pointing->dec_rad, -0.42, 1e-13);
+  EXPECT_NEAR(back.phase_centre_ra_rad, 1.2345678901234, 1e-13);
+  EXPECT_NEAR(back.phase_centre_dec_rad, -0.4567890123456, 1e-13);
+}
+
+TEST(UvfitsWriter, PointsAtThePhaseCentreWhenGivenNoPointing) {
+  ScratchDir dir;
+  const VisibilitySet vis = make_test_visibilities(2, 1, 1);
+  write_uvfits(dir.file("same.uvfits"), vis, false);
+  const SkyDirection pointing = read_uvfits(dir.file("same.uvfits")).pointing_or_phase_centre();
+  EXPECT_NEAR(pointing.ra_rad, vis.phase_centre_ra_rad, 1e-13);
+  EXPECT_NEAR(pointing.dec_rad, vis.phase_centre_dec_rad, 1e-13);
 }
 
 TEST(UvfitsWriter, KeepsTimesToWellUnderAMicrosecond) {
