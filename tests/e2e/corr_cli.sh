@@ -62,7 +62,7 @@ $C --nint 1024 -o out.uvfits v.dada > stdout.txt 2> err || fail "corr: $(cat err
 grep -q "^corr: 0.033 s of data (4096 samples) in .* real time, .* GB/s of voltages; 4 integrations, 84 rows$" err \
   || fail "summary line: $(cat err)"
 [ "$(inspect_value out.uvfits Rows)" = 84 ] || fail "rows: $(inspect_value out.uvfits Rows)"
-[ "$(inspect_value out.uvfits Baselines)" = 21 ] || fail "baselines: $(inspect_value out.uvfits Baselines)"
+[ "$(inspect_value out.uvfits Baselines)" = "21 (6 of them autocorrelations)" ] || fail "baselines: $(inspect_value out.uvfits Baselines)"
 [ "$(inspect_value out.uvfits Integrations)" = 4 ] || fail "integrations: $(inspect_value out.uvfits Integrations)"
 [ "$(inspect_value out.uvfits Channels)" = 8 ] || fail "channels: $(inspect_value out.uvfits Channels)"
 [ "$(inspect_value out.uvfits 'Polarisation products')" = "XX YY XY YX" ] || fail "products: $(inspect_value out.uvfits 'Polarisation products')"
