@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <future>
 #include <vector>
 
@@ -84,6 +85,13 @@ void run_voltage_simulation(const cxxopts::ParseResult& r, const Messages& messa
                             const std::string& output, bool overwrite, int threads) {
   const auto start = std::chrono::steady_clock::now();
   const std::string format = voltage_format_from(r);
+  // A visibility file's name would get voltages it cannot be read as.
+  for (const char* suffix : {".uvfits", ".uvf", ".fits", ".ms", ".MS", ".ms/"})
+    if (output.size() > std::strlen(suffix) &&
+        output.compare(output.size() - std::strlen(suffix), std::strlen(suffix), suffix) == 0)
+      throw UsageError("-o " + output + " names a visibility file; --voltages writes PSRDADA "
+                       "(.dada) or GUPPI RAW (--format guppi), --visibilities UVFITS or a "
+                       "Measurement Set");
   const ArrayVoltagePlan plan = voltage_plan_from(r);
   ArrayVoltageSimulator sim(plan, threads);  // validates the plan
   if (format == "guppi") {

@@ -78,6 +78,10 @@ sim_path=$(realpath "$SIM")  # run from $dir, where a file named '-' would appea
 (cd "$dir" && "$sim_path" $common $src --nsamples 1024 --format guppi --antenna a1 -o - > /dev/null 2> err); status=$?
 [ $status = 2 ] && grep -q "guppi goes to a file" "$dir/err" || fail "guppi to standard output: exit $status: $(cat "$dir/err")"
 [ ! -e "$dir/-" ] || fail "guppi to standard output made a file named -"
+# Voltages under a visibility file's name are refused.
+"$SIM" $common -o "$dir/v.uvfits" 2> "$dir/err"; status=$?
+[ $status = 2 ] && grep -q "names a visibility file" "$dir/err" || fail "--voltages -o v.uvfits: exit $status: $(cat "$dir/err")"
+[ ! -e "$dir/v.uvfits" ] || fail "--voltages -o v.uvfits left a file"
 # A start the writers cannot store is a usage error, named, with nothing written.
 "$SIM" $common --tstart -1 -o "$dir/neg.dada" 2> "$dir/err"; status=$?
 [ $status = 2 ] && grep -q "^simulate: --tstart must be an MJD from 0 to 9999999" "$dir/err" ||
