@@ -15,6 +15,15 @@
 
 namespace rapt {
 
+ItrfPosition ArrayLayout::mean_antenna_position() const {
+  ItrfPosition mean{};
+  if (antennas.empty()) return mean;
+  for (const Antenna& a : antennas)
+    for (int k = 0; k < 3; ++k) mean[k] += a.itrf_m[k];
+  for (double& x : mean) x /= double(antennas.size());
+  return mean;
+}
+
 namespace {
 
 constexpr double kDegToRad = 3.14159265358979323846 / 180.0;

@@ -23,6 +23,9 @@ struct ArrayLayout {
   ItrfPosition reference_itrf_m{}; // array reference position (centre), metres
 
   int size() const { return static_cast<int>(antennas.size()); }
+  // The antennas' mean position (the origin when there are none): the reference of a file
+  // that names none.
+  ItrfPosition mean_antenna_position() const;
 };
 
 // Plain-text layout file: one antenna per line "name x y z [diameter]", '#' comments, blank

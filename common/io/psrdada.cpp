@@ -231,12 +231,7 @@ void parse_antennas(const DadaKeys& keys, DadaHeader& h) {
   }
   // The header names no reference position: the antennas' mean stands in for it, so that
   // delays are relative to the array rather than to the centre of the Earth.
-  if (have_itrf)
-    for (int k = 0; k < 3; ++k) {
-      double sum = 0;
-      for (const Antenna& antenna : h.voltage.array.antennas) sum += antenna.itrf_m[size_t(k)];
-      h.voltage.array.reference_itrf_m[size_t(k)] = sum / double(list.size());
-    }
+  if (have_itrf) h.voltage.array.reference_itrf_m = h.voltage.array.mean_antenna_position();
   h.voltage.array.telescope = h.voltage.telescope;
 }
 
