@@ -177,7 +177,7 @@ void read_reference_dir(const Table& field, int field_id, VisibilitySet& vis) {
   const ArrayColumn<double> reference_dir(field, "REFERENCE_DIR");
   if (!reference_dir.isDefined(field_id)) return;
   const std::vector<double> dir = cell_vector(reference_dir, field_id);
-  if (dir.size() >= 2 && std::isfinite(dir[0]) && std::isfinite(dir[1]))
+  if (dir.size() >= 2 && std::isfinite(dir[0]) && std::fabs(dir[1]) <= M_PI / 2)
     vis.pointing = SkyDirection{dir[0], dir[1]};
 }
 
@@ -213,7 +213,6 @@ void read_antennas(const MsFile& ms, VisibilitySet& vis) {
   const bool has_station = ant.tableDesc().isColumn("STATION");
   const bool has_dish = ant.tableDesc().isColumn("DISH_DIAMETER");
   vis.array.antennas.clear();
-  ItrfPosition sum{};
   for (casacore::rownr_t row = 0; row < ant.nrow(); ++row) {
     Antenna a;
     if (has_name) a.name = ScalarColumn<casacore::String>(ant, "NAME").get(row);
@@ -223,15 +222,11 @@ void read_antennas(const MsFile& ms, VisibilitySet& vis) {
     if (xyz.size() != 3)
       throw file_error(ms.path, "ANTENNA row " + std::to_string(row) + ": POSITION has " +
                                     std::to_string(xyz.size()) + " values, expected 3");
-    for (int k = 0; k < 3; ++k) {
-      a.itrf_m[k] = xyz[k];
-      sum[k] += xyz[k];
-    }
+    for (int k = 0; k < 3; ++k) a.itrf_m[k] = xyz[k];
     if (has_dish) a.dish_diameter_m = ScalarColumn<double>(ant, "DISH_DIAMETER").get(row);
     vis.array.antennas.push_back(a);
   }
-  if (!vis.array.antennas.empty())
-    for (int k = 0; k < 3; ++k) vis.array.reference_itrf_m[k] = sum[k] / ant.nrow();
+  vis.array.reference_itrf_m = vis.array.mean_antenna_position();
 }
 
 void read_telescope(const MsFile& ms, int observation_id, VisibilitySet& vis) {

@@ -228,7 +228,7 @@ void fill_header(fitsfile* fits, const AxisLayout& axes, VisibilitySet& vis) {
   // OBSRA/OBSDEC are the pointing where the RA/DEC axes give the phase centre; where they
   // stood in for missing axes they are the phase centre, and the pointing is left unset.
   if (axes.ra_deg && axes.dec_deg && obsra_deg && obsdec_deg && std::isfinite(*obsra_deg) &&
-      std::isfinite(*obsdec_deg))
+      std::fabs(*obsdec_deg) <= 90)
     vis.pointing = SkyDirection{*obsra_deg * kDegToRad, *obsdec_deg * kDegToRad};
 }
 

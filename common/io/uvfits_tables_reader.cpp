@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "cli/errors.hpp"
+#include "io/header_validation.hpp"
 #include "io/uvfits_tables.hpp"
 
 namespace rapt {
@@ -129,6 +130,11 @@ UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
   const ItrfPosition centre = {fits_double_key(fits, "ARRAYX").value_or(0),
                                fits_double_key(fits, "ARRAYY").value_or(0),
                                fits_double_key(fits, "ARRAYZ").value_or(0)};
+  // An array on Earth (or in orbit): within ten Earth radii of its centre.
+  constexpr double kFarthestCentre_m = 6.4e7;
+  require_in_range(name, "ARRAYX", centre[0], "m", -kFarthestCentre_m, kFarthestCentre_m);
+  require_in_range(name, "ARRAYY", centre[1], "m", -kFarthestCentre_m, kFarthestCentre_m);
+  require_in_range(name, "ARRAYZ", centre[2], "m", -kFarthestCentre_m, kFarthestCentre_m);
   // Two conventions, told apart as pyuvdata does: with the array centre at the origin (CASA,
   // rapt) STABXYZ are ITRF positions; with a centre (AIPS memo 117, cotter, pyuvdata) they are
   // offsets from it in the ITRF frame turned about z to the centre's meridian.
@@ -161,14 +167,11 @@ UvfitsAntennaTable read_uvfits_an_table(fitsfile* fits, const std::string& name,
   const std::optional<double> geo[3] = {fits_double_key(fits, "OBSGEO-X"),
                                         fits_double_key(fits, "OBSGEO-Y"),
                                         fits_double_key(fits, "OBSGEO-Z")};
-  if (!centred && geo[0] && geo[1] && geo[2]) {
+  const auto finite = [](const std::optional<double>& v) { return v && std::isfinite(*v); };
+  if (!centred && finite(geo[0]) && finite(geo[1]) && finite(geo[2])) {
     layout.reference_itrf_m = {*geo[0], *geo[1], *geo[2]};
-  } else if (!centred && nrows > 0) {
-    for (int k = 0; k < 3; ++k) {
-      double sum = 0;
-      for (const Antenna& a : layout.antennas) sum += a.itrf_m[k];
-      layout.reference_itrf_m[k] = sum / double(nrows);
-    }
+  } else if (!centred) {
+    layout.reference_itrf_m = layout.mean_antenna_position();
   }
   return table;
 }

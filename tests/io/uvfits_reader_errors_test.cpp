@@ -253,6 +253,23 @@ void set_card_value(std::string& bytes, const std::string& after, const std::str
 const char kLongText[] =
     "          (Flexible Image Transport System) format is defined in 'Astr";
 
+// An array centre far from the Earth is refused (the antennas' positions would be nonsense); a
+// pointing beyond the pole is not one, and the file reads as pointing at its phase centre.
+TEST(UvfitsReader, RejectsANonFiniteArrayCentreAndIgnoresAnImpossiblePointing) {
+  ScratchDir dir;
+  VisibilitySet vis = testing::make_test_visibilities(3, 1, 2);
+  vis.pointing = SkyDirection{0.5, 0.2};
+  const std::string path = dir.file("keys.uvfits");
+  write_uvfits(path, vis, false);
+  std::string bytes = testing::read_whole_file(path);
+  set_card_value(bytes, "SIMPLE", "OBSDEC", "95.0");
+  testing::write_whole_file(path, bytes);
+  EXPECT_FALSE(read_uvfits(path).pointing.has_value());
+  set_card_value(bytes, "AIPS AN", "ARRAYX", "1.0E300");
+  testing::write_whole_file(path, bytes);
+  expect_data_error([&] { read_uvfits_antennas(path); }, path, "ARRAYX");
+}
+
 TEST(UvfitsReader, RejectsAFileThatIsNotFits) {
   ScratchDir dir;
   testing::write_whole_file(dir.file("text.uvfits"), std::string(3000, 'x'));
