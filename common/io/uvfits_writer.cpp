@@ -74,22 +74,27 @@ double channel_step_hz(const std::string& path, const VisibilitySet& vis) {
 // I..V up, correlation products down), so that a Measurement Set's RR RL LR LL or XX XY YX YY
 // goes out as RR LL RL LR or XX YY XY YX. Identity where no order makes them consecutive
 // (stokes_step then refuses them).
+// Whether the codes run by +1 or by -1 throughout: one STOKES axis as they stand.
+bool runs_by_one(const std::vector<int>& codes) {
+  const int step = codes.size() > 1 ? codes[1] - codes[0] : 1;
+  if (step != 1 && step != -1) return false;
+  for (size_t k = 1; k < codes.size(); ++k)
+    if (codes[k] - codes[k - 1] != step) return false;
+  return true;
+}
+
 std::vector<size_t> stokes_axis_order(const std::vector<int>& codes) {
   std::vector<size_t> order(codes.size());
   for (size_t q = 0; q < order.size(); ++q) order[q] = q;
-  bool consecutive = true;
-  for (size_t k = 1; k < codes.size(); ++k)
-    consecutive = consecutive && std::abs(codes[k] - codes[k - 1]) == 1 &&
-                  codes[k] - codes[k - 1] == codes[1] - codes[0];
-  if (consecutive || codes.empty()) return order;
+  if (runs_by_one(codes)) return order;
   const bool down = codes[0] < 0;
   std::vector<size_t> sorted = order;
   std::stable_sort(sorted.begin(), sorted.end(), [&](size_t a, size_t b) {
     return down ? codes[a] > codes[b] : codes[a] < codes[b];
   });
-  for (size_t k = 1; k < sorted.size(); ++k)
-    if (codes[sorted[k]] - codes[sorted[k - 1]] != (down ? -1 : 1)) return order;
-  return sorted;
+  std::vector<int> sorted_codes;
+  for (const size_t q : sorted) sorted_codes.push_back(codes[q]);
+  return runs_by_one(sorted_codes) ? sorted : order;
 }
 
 // `vis` with its products in `order` (a copy; rows and metadata alike).
@@ -119,12 +124,10 @@ int stokes_step(const std::string& path, const VisibilitySet& vis) {
   for (int code : s)
     if (code == 0 || code < -8 || code > 4)
       throw usage_error(path, "Stokes code " + std::to_string(code) + " is not valid");
-  const int step = s.size() > 1 ? s[1] - s[0] : (s[0] < 0 ? -1 : 1);
-  for (size_t k = 1; k < s.size(); ++k)
-    if (s[k] - s[k - 1] != step || (step != 1 && step != -1))
-      throw usage_error(path, "correlation products are not consecutive Stokes codes; "
-                              "UVFITS has one STOKES axis");
-  return step;
+  if (!runs_by_one(s))
+    throw usage_error(path, "correlation products are not consecutive Stokes codes; "
+                            "UVFITS has one STOKES axis");
+  return s.size() > 1 ? s[1] - s[0] : (s[0] < 0 ? -1 : 1);
 }
 
 // The UTC day (MJD of its 0h) that the first DATE parameter's PZERO names.
