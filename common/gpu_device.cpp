@@ -113,4 +113,14 @@ std::string gpu_device_description(int index) {
 #endif
 }
 
+std::string gpu_pci_bus_id(int index) {
+#ifdef RAPT_WITH_CUDA
+  if (index < 0 || index >= cuda::device_count()) return "";
+  return cuda::pci_bus_id(index);
+#else
+  (void)index;
+  return "";
+#endif
+}
+
 }  // namespace rapt

@@ -35,4 +35,8 @@ int gpu_device_count();
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" or "none".
 std::string gpu_device_description(int index);
 
+// The device's PCI bus id ("0000:1B:00.0"), by which NVML names the same GPU; "" where there is
+// no such device or no CUDA.
+std::string gpu_pci_bus_id(int index);
+
 }  // namespace rapt

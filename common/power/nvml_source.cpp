@@ -40,6 +40,11 @@ struct NvmlLibrary {
   int (*power_usage_mw)(void*, unsigned int*) = nullptr;
   int (*total_energy_mj)(void*, unsigned long long*) = nullptr;
   int (*field_values)(void*, int, struct NvmlFieldValue*) = nullptr;  // optional (newer NVML)
+  // Optional, for clock_reading: a handle by PCI bus id, a clock (type 1: SM, in MHz) and the
+  // reasons the clock is held down (a bit mask; "throttle reasons" in older NVML).
+  int (*device_by_pci_bus_id)(const char*, void**) = nullptr;
+  int (*clock_info)(void*, int, unsigned int*) = nullptr;
+  int (*clock_event_reasons)(void*, unsigned long long*) = nullptr;
 
   ~NvmlLibrary() {
     if (handle) dlclose(handle);
@@ -55,6 +60,14 @@ void bind(NvmlLibrary& nvml, Function& function, const char* symbol, const std::
 }
 
 constexpr unsigned int kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, mW
+constexpr int kClockSm = 1;                       // NVML_CLOCK_SM
+// nvmlClocksEventReason* bits: software power cap, power brake; software and hardware thermal.
+constexpr unsigned long long kReasonsPower = 0x4 | 0x80, kReasonsThermal = 0x20 | 0x40;
+
+template <typename Function>
+void bind_optional(NvmlLibrary& nvml, Function& function, const char* symbol) {
+  function = reinterpret_cast<Function>(dlsym(nvml.handle, symbol));
+}
 
 // The instantaneous power in mW, or NAN where the driver does not offer the field.
 double instant_power_mw(const NvmlLibrary& nvml, void* gpu) {
@@ -92,8 +105,12 @@ NvmlSource::NvmlSource(const std::string& library) : nvml_(std::make_unique<Nvml
   bind(nvml, nvml.device_name, "nvmlDeviceGetName", library);
   bind(nvml, nvml.power_usage_mw, "nvmlDeviceGetPowerUsage", library);
   bind(nvml, nvml.total_energy_mj, "nvmlDeviceGetTotalEnergyConsumption", library);
-  nvml.field_values =
-      reinterpret_cast<decltype(nvml.field_values)>(dlsym(nvml.handle, "nvmlDeviceGetFieldValues"));
+  bind_optional(nvml, nvml.field_values, "nvmlDeviceGetFieldValues");
+  bind_optional(nvml, nvml.device_by_pci_bus_id, "nvmlDeviceGetHandleByPciBusId_v2");
+  bind_optional(nvml, nvml.clock_info, "nvmlDeviceGetClockInfo");
+  bind_optional(nvml, nvml.clock_event_reasons, "nvmlDeviceGetCurrentClocksEventReasons");
+  if (!nvml.clock_event_reasons)
+    bind_optional(nvml, nvml.clock_event_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   if (const int code = nvml.init(); code != 0) {
     throw file_error(library, "NVML did not initialise: " + nvml_error(nvml, code));
   }
@@ -128,27 +145,48 @@ NvmlSource::~NvmlSource() {
   if (nvml_ && nvml_->shutdown) nvml_->shutdown();
 }
 
+double NvmlSource::power_mw(size_t gpu) {
+  // The instantaneous field where there is one: nvmlDeviceGetPowerUsage is a 1 s average
+  // on Ampere and later (except GA100).
+  const double instant_mw = instant_power_[gpu] ? instant_power_mw(*nvml_, gpus_[gpu]) : NAN;
+  if (!std::isnan(instant_mw)) return instant_mw;
+  unsigned int average_mw = 0;
+  if (const int code = nvml_->power_usage_mw(gpus_[gpu], &average_mw); code != 0) {
+    throw DataError("NVML: " + sensors_[gpu].name + ": power reading failed: " +
+                    nvml_error(*nvml_, code));
+  }
+  return average_mw;
+}
+
 std::vector<SensorValue> NvmlSource::read() {
   std::vector<SensorValue> values(gpus_.size());
   for (size_t i = 0; i < gpus_.size(); ++i) {
-    // The instantaneous field where there is one: nvmlDeviceGetPowerUsage is a 1 s average
-    // on Ampere and later (except GA100).
-    double power_mw = instant_power_[i] ? instant_power_mw(*nvml_, gpus_[i]) : NAN;
-    if (std::isnan(power_mw)) {
-      unsigned int average_mw = 0;
-      if (const int code = nvml_->power_usage_mw(gpus_[i], &average_mw); code != 0) {
-        throw DataError("NVML: " + sensors_[i].name + ": power reading failed: " +
-                        nvml_error(*nvml_, code));
-      }
-      power_mw = average_mw;
-    }
-    values[i].watts = power_mw * 1e-3;
+    values[i].watts = power_mw(i) * 1e-3;
     unsigned long long energy_mj = 0;
     if (sensors_[i].has_energy_counter && nvml_->total_energy_mj(gpus_[i], &energy_mj) == 0) {
       values[i].joules = (energy_mj - first_energy_mj_[i]) * 1e-3;
     }
   }
   return values;
+}
+
+std::optional<GpuClockReading> NvmlSource::clock_reading(const std::string& pci_bus_id) {
+  const NvmlLibrary& nvml = *nvml_;
+  if (!nvml.device_by_pci_bus_id || !nvml.clock_info || !nvml.clock_event_reasons) return {};
+  void* gpu = nullptr;
+  if (nvml.device_by_pci_bus_id(pci_bus_id.c_str(), &gpu) != 0) return {};
+  size_t index = 0;
+  while (index < gpus_.size() && gpus_[index] != gpu) ++index;
+  if (index == gpus_.size()) return {};
+  GpuClockReading r;
+  unsigned long long reasons = 0;
+  if (nvml.clock_info(gpu, kClockSm, &r.sm_mhz) != 0 ||
+      nvml.clock_event_reasons(gpu, &reasons) != 0)
+    return {};
+  r.watts = power_mw(index) * 1e-3;
+  r.power_capped = (reasons & kReasonsPower) != 0;
+  r.thermal = (reasons & kReasonsThermal) != 0;
+  return r;
 }
 
 }  // namespace rapt

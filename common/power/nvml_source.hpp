@@ -8,6 +8,7 @@
 // average: energies of runs shorter than a few seconds are not to be trusted from it.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,14 @@
 namespace rapt {
 
 struct NvmlLibrary;  // the dlopen handle and the functions taken from it
+
+// The clock a GPU runs at, and why the driver holds it below its maximum.
+struct GpuClockReading {
+  unsigned int sm_mhz = 0;
+  double watts = 0.0;
+  bool power_capped = false;  // held down for power (the software power cap or the power brake)
+  bool thermal = false;       // held down for temperature
+};
 
 class NvmlSource : public PowerSource {
  public:
@@ -29,6 +38,11 @@ class NvmlSource : public PowerSource {
   const std::vector<PowerSensorInfo>& sensors() const override { return sensors_; }
   std::vector<SensorValue> read() override;
 
+  // The GPU at PCI bus id `pci_bus_id` (as cudaDeviceGetPCIBusId writes it): its SM clock,
+  // power and clock-event reasons now; nothing where NVML does not know the GPU or lacks the
+  // readings.
+  std::optional<GpuClockReading> clock_reading(const std::string& pci_bus_id);
+
  private:
   std::unique_ptr<NvmlLibrary> nvml_;
   std::vector<void*> gpus_;  // nvmlDevice_t handles
@@ -36,6 +50,7 @@ class NvmlSource : public PowerSource {
   std::vector<bool> instant_power_;  // NVML_FI_DEV_POWER_INSTANT works on this GPU
   std::vector<PowerSensorInfo> sensors_;
   std::string device_;
+  double power_mw(size_t gpu);  // gpus_[gpu]'s power, instantaneous where the driver has it
 };
 
 }  // namespace rapt

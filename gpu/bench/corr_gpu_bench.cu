@@ -110,8 +110,42 @@ void check_channel(const CorrelatorShape& s, int64_t nsamples, const void* host,
 
 }  // namespace
 
+// Runs the kernel back to back for `seconds`, in batches of launches about 20 ms long (so the
+// GPU never idles between them), and returns its mean time over the second half.
+double sustained_kernel_seconds(CorrPrecision precision, const CorrChunkArgs& args,
+                                const cuda::Stream& stream, double seconds,
+                                const std::function<void(bool)>& steady) {
+  const cuda::Event start(true), stop(true);
+  auto batch_seconds = [&](int launches) {
+    start.record(stream.get());
+    for (int k = 0; k < launches; ++k) launch_correlator(precision, args, stream.get());
+    stop.record(stream.get());
+    stop.synchronize();
+    return cuda::elapsed_seconds(start, stop);
+  };
+  const int launches = std::max(1, int(0.02 / std::max(batch_seconds(1), 1e-6)));
+  double elapsed = 0.0, timed = 0.0;
+  int64_t timed_launches = 0;
+  bool second_half = false;
+  while (elapsed < seconds) {
+    if (!second_half && elapsed >= 0.5 * seconds) {
+      second_half = true;
+      if (steady) steady(true);
+    }
+    const double s = batch_seconds(launches);
+    elapsed += s;
+    if (second_half) {
+      timed += s;
+      timed_launches += launches;
+    }
+  }
+  if (steady && second_half) steady(false);
+  return timed_launches ? timed / double(timed_launches) : 0.0;
+}
+
 GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t nsamples, int gpu,
-                                        int repeats) {
+                                        int repeats, double sustain_s,
+                                        const std::function<void(bool)>& steady) {
   const cuda::DeviceGuard guard(gpu);
   const int nrecv = shape.nant * shape.npol, eb = corr_element_bytes(shape.precision);
   GpuCorrelatorTiming t;
@@ -165,6 +199,7 @@ GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t ns
     times.push_back(cuda::elapsed_seconds(start, stop));
   }
   t.kernel_s = median(times);
+  if (sustain_s > 0.0) t.sustained_s = sustained_kernel_seconds(shape.precision, all, compute, sustain_s, steady);
 
   // Upload and correlation in chunks of channels on two streams, as the engine runs them.
   const int per_chunk = (shape.nchan + kUploadChunks - 1) / kUploadChunks;

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "corr/correlator_engine.hpp"
@@ -18,13 +19,19 @@ struct GpuCorrelatorTiming {
   size_t mismatches = 0;       // of those, how many differ (int8: at all; else by > tolerance)
   double max_error = 0.0;      // largest |GPU - CPU| over sqrt(P1 P2) (0 for int8 when exact)
   double tolerance = 0.0;      // 0 (int8), 1e-4 (fp16), 1e-5 (fp32)
+  double sustained_s = 0.0;    // the kernel alone, mean over the second half of a run of
+                               // `sustain_s` seconds back to back (0: not run)
 };
 
 // Correlates one random packed block of `nsamples` samples (a multiple of the kernel's time
 // quantum) `repeats` times each way (medians after a warm-up). The warm-up's sums of the first
 // and last channel are checked against CPU sums of the same packed values, 256 visibilities
 // (the corners of the matrix and random ones) per channel.
+// With `sustain_s` > 0 the kernel then runs back to back for that long, as a long observation
+// keeps the GPU busy (its clock falls where it reaches its power limit); `steady(true)` is
+// called as the run's second half (the one timed) begins, `steady(false)` as it ends.
 GpuCorrelatorTiming time_gpu_correlator(const CorrelatorShape& shape, int64_t nsamples, int gpu,
-                                        int repeats);
+                                        int repeats, double sustain_s = 0.0,
+                                        const std::function<void(bool)>& steady = {});
 
 }  // namespace rapt::gpu

@@ -35,6 +35,12 @@ std::string device_description(int index) {
   return text;
 }
 
+std::string pci_bus_id(int index) {
+  char id[32] = {};
+  RAPT_CUDA_CHECK(cudaDeviceGetPCIBusId(id, int(sizeof id), index));
+  return id;
+}
+
 int current_device() {
   int device = 0;
   RAPT_CUDA_CHECK(cudaGetDevice(&device));

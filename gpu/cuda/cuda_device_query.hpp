@@ -16,6 +16,10 @@ std::string device_name(int index);
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)". Throws DataError on a bad index.
 std::string device_description(int index);
 
+// The device's PCI bus id, "0000:1B:00.0" (cudaDeviceGetPCIBusId), by which NVML finds the
+// same GPU. Throws DataError on a bad index.
+std::string pci_bus_id(int index);
+
 // The calling thread's current device (cudaGetDevice).
 int current_device();
 

@@ -14,12 +14,16 @@
 // kernels. Useful ops = 32 N (N + 1) / 2 x channels x samples (correlator_useful_ops). %peak: of
 // the FP32 peak (fp32) or the dense FP16 / INT8 tensor-core peak. %roof: of min(peak, AI x the
 // measured copy bandwidth), AI = useful ops over the bytes that must move (packed input read
-// once, complex64 visibilities written once).
+// once, complex64 visibilities written once). "sust.": the kernel run back to back for 1 s, as a
+// long observation keeps the GPU busy, timed over the second half, with the SM clock and board
+// power NVML gave meanwhile: where the GPU reaches its power limit it lowers its clock, and
+// "bound" then adds "power".
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "bench_clock.hpp"
 #include "bench_table.hpp"
 #include "bench_workloads.hpp"
 #include "corr/correlator_engine.hpp"
@@ -64,6 +68,8 @@ std::string size_text(const CorrWorkload& w) {
 }
 
 #ifdef RAPT_WITH_CUDA
+constexpr double kSustainSeconds = 1.0;
+
 CorrelatorShape shape_of(const CorrWorkload& w) {
   CorrelatorShape s;
   s.nchan = w.nchan;
@@ -80,12 +86,19 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& settings,
   // Every Ampere and Hopper data sheet lists dense INT8 at twice dense FP16.
   const double int8_peak = 2.0 * peaks.fp16_tensor_flops;
   std::vector<std::string> kernels;
+  GpuClockSampler clock(settings.gpu);
   for (const CorrWorkload& w : workloads()) {
     std::fprintf(stderr, "rapt_bench: corr %s %s %s\n", w.name, size_text(w).c_str(),
                  precision_name(w.precision));
     const CorrelatorShape s = shape_of(w);
-    const gpu::GpuCorrelatorTiming t =
-        gpu::time_gpu_correlator(s, w.nsamples, settings.gpu, settings.repeats);
+    ClockSummary held;
+    const gpu::GpuCorrelatorTiming t = gpu::time_gpu_correlator(
+        s, w.nsamples, settings.gpu, settings.repeats, kSustainSeconds, [&](bool steady) {
+          if (steady)
+            clock.start();
+          else
+            held = clock.stop();
+        });
     const double ops = correlator_useful_ops(s, w.nsamples);
     const double peak = w.precision == CorrPrecision::fp32   ? peaks.fp32_flops
                         : w.precision == CorrPrecision::fp16 ? peaks.fp16_tensor_flops
@@ -101,7 +114,13 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& settings,
                    number_cell(t.with_upload_s * 1e3), number_cell(ops / t.kernel_s * 1e-12),
                    number_cell(ops / t.with_upload_s * 1e-12),
                    percent_cell(ops / t.kernel_s / peak), percent_cell(ops / t.kernel_s / roof),
-                   roof < peak ? "memory" : "compute", check});
+                   percent_cell(ops / t.sustained_s / peak),
+                   held.measured ? number_cell(held.mean_mhz) : "-",
+                   held.measured ? number_cell(held.mean_watts) : "-",
+                   std::string(roof < peak ? "memory" : "compute") +
+                       (held.power_capped >= 0.5 ? ", power" : "") +
+                       (held.thermal >= 0.5 ? ", heat" : ""),
+                   check});
     const std::string k =
         std::string(precision_name(w.precision)) + " " + std::to_string(w.nant) + ": " + t.kernel;
     if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
@@ -113,6 +132,12 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& settings,
                 limits.copy_bytes_per_s * 1e-9, int8_peak * 1e-12);
   notes.push_back(line);
   notes.push_back("# corr: peaks: " + peaks.source);
+  notes.push_back(
+      "# corr: sust. = " + number_cell(kSustainSeconds) +
+      " s back to back, timed over its second half; MHz, W: mean SM clock and board power "
+      "meanwhile (NVML" +
+      (clock.why_not().empty() ? "" : ": not measured, " + clock.why_not()) +
+      "); power: the power limit held the clock down for most of it");
   notes.push_back(
       "# corr: fp32 sums Gauss's three real products a complex one (3 FFMA, not 4), so its useful "
       "rate (8 ops a complex multiply-add, as for the other paths) may pass what four products "
@@ -132,7 +157,8 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& settings,
 
 void print_corr_tables(const BenchSettings& settings) {
   BenchTable table({"corr", "stations x chans x samples", "precision", "kernel ms", "+H2D ms",
-                    "TOPS", "TOPS +H2D", "%peak", "%roof", "bound", "check"});
+                    "TOPS", "TOPS +H2D", "%peak", "%roof", "sust. %peak", "MHz", "W", "bound",
+                    "check"});
   std::vector<std::string> notes;
   if (settings.run_gpu) {
 #ifdef RAPT_WITH_CUDA

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -111,6 +113,26 @@ TEST(NvmlSource, EnergyCounterAgreesWithMeanPowerTimesTimeDuringAKernelRun) {
   EXPECT_GT(busy.counter_j / busy.seconds, 1.1 * idle.counter_j / idle.seconds)
       << "busy " << busy.counter_j / busy.seconds << " W, idle "
       << idle.counter_j / idle.seconds << " W";
+}
+
+// The SM clock of the GPU CUDA calls device 0, found in NVML by its PCI bus id: a clock a GPU
+// can run at and a positive power; a bus id NVML does not know gives nothing.
+TEST(NvmlSource, ReadsTheClockOfTheGpuAtABusId) {
+  std::unique_ptr<rapt::NvmlSource> source;
+  try {
+    source = std::make_unique<rapt::NvmlSource>();
+  } catch (const rapt::DataError& e) {
+    GTEST_SKIP() << "no NVML/GPU here: " << e.what();
+  }
+  EXPECT_FALSE(source->clock_reading("0000:FF:1F.7").has_value());
+  const std::string bus_id = rapt::gpu_pci_bus_id(0);
+  if (bus_id.empty()) GTEST_SKIP() << "no CUDA device in this build";
+  const std::optional<rapt::GpuClockReading> r = source->clock_reading(bus_id);
+  ASSERT_TRUE(r.has_value()) << bus_id;
+  EXPECT_GT(r->sm_mhz, 100u);
+  EXPECT_LT(r->sm_mhz, 5000u);
+  EXPECT_GT(r->watts, 1.0);
+  EXPECT_LT(r->watts, 5000.0);
 }
 
 }  // namespace
