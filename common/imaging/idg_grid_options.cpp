@@ -7,6 +7,7 @@
 #include "cli/errors.hpp"
 #include "cli/text_words.hpp"
 #include "imaging/cell_size.hpp"
+#include "imaging/image_padding.hpp"
 #include "imaging/polarisation_selection.hpp"
 
 namespace rapt {
@@ -19,6 +20,8 @@ std::unique_ptr<IdgEngine> make_idg_engine(const IdgGridOptions& o, const IdgSet
   return o.device.use_gpu ? make_gpu_idg_engine(settings, o.device.gpu_index)
                           : make_cpu_idg_engine(settings, o.thread_count());
 }
+
+int IdgGridOptions::padded(int n) const { return padded_size(n, padding); }
 
 MeasurementSetSelection IdgGridOptions::selection() const {
   MeasurementSetSelection s;
@@ -69,6 +72,8 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("threshold", "Jy/beam: CLEAN takes no component below it",
        cxxopts::value<double>()->default_value("0"));
   options.add_options("Gridding")
+      ("padding", "grid P times the image's size and write its centre, so that its edge is "
+       "exact (WSClean's -padding; 1 to 2)", cxxopts::value<double>()->default_value("1.2"))
       ("subgrid", "subgrid size in pixels (images under 64 pixels: half of --size)",
        cxxopts::value<int>()->default_value("32"))
       ("kernel-size", "support of the (taper) kernel in pixels, kept free on every subgrid",
@@ -110,6 +115,9 @@ void check_gridding(const IdgGridOptions& o) {
     throw UsageError("--kernel-size must be smaller than --subgrid (" +
                      std::to_string(o.subgrid_size) + ")");
   if (o.nx < 20 || o.nx % 2) throw UsageError("--size must be even and at least 20");
+  if (o.cell_rad > 0 && o.cell_rad * o.padded(o.nx) >= 2)
+    throw UsageError("--size x --scale, padded (--padding), spans more than the whole sky "
+                     "(direction cosines -1..1)");
   if (o.subgrid_size > o.nx / 2)
     throw UsageError("--subgrid (" + std::to_string(o.subgrid_size) +
                      ") must be at most half of --size");
@@ -202,6 +210,10 @@ void read_image_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
 }
 
 void read_gridding_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
+  o.padding = r["padding"].as<double>();
+  // Above 2 CLEAN's region (the central half of the padded image) would pass the image's edge.
+  if (!(o.padding >= 1 && o.padding <= 2))
+    throw UsageError("--padding must be from 1 to 2");
   o.subgrid_size = positive(r, "subgrid");
   // Small images take smaller subgrids unless told otherwise (a subgrid spans at most half).
   if (!r.count("subgrid") && o.nx > 0) o.subgrid_size = std::min(o.subgrid_size, o.nx / 4 * 2);

@@ -32,6 +32,7 @@ struct IdgGridOptions {
   int channels_out = 1;               // --channels-out
   CleanSettings clean;                // --niter, --gain, --mgain, --threshold
 
+  double padding = 1.2;               // --padding: the grid's size over the image's
   int subgrid_size = 32;              // --subgrid
   int kernel_size = 9;                // --kernel-size
   int max_timesteps_per_subgrid = 128;  // --max-timesteps-per-subgrid
@@ -48,6 +49,8 @@ struct IdgGridOptions {
   int thread_count() const;
   // The Measurement Set rows and column to read (--data-column, --data-desc-id, --field).
   MeasurementSetSelection selection() const;
+  // The grid an n-pixel image is made on (--padding; image_padding.hpp).
+  int padded(int n) const;
 };
 
 // The IDG engine of `settings` on the device --device names (--threads of them on the CPU).

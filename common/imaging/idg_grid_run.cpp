@@ -16,6 +16,7 @@
 #include "imaging/clean_cycles.hpp"
 #include "imaging/dirty_image_output.hpp"
 #include "imaging/energy_meter.hpp"
+#include "imaging/image_padding.hpp"
 #include "imaging/image_names.hpp"
 #include "imaging/imaging_samples.hpp"
 #include "imaging/memory_estimate.hpp"
@@ -28,10 +29,11 @@ namespace {
 
 constexpr double kSpeedOfLight_m_s = 299792458.0;
 
+// The grid is padded (--padding); the images written are its centre (written_image).
 IdgSettings base_settings(const IdgGridOptions& o) {
   IdgSettings s;
-  s.grid_size = o.nx;
-  s.image_size = o.nx * o.cell_rad;
+  s.grid_size = o.padded(o.nx);
+  s.image_size = s.grid_size * o.cell_rad;
   s.subgrid_size = o.subgrid_size;
   s.kernel_size = o.kernel_size;
   s.max_timesteps_per_subgrid = o.max_timesteps_per_subgrid;
@@ -42,13 +44,15 @@ IdgSettings base_settings(const IdgGridOptions& o) {
 }
 
 // Refuses a grid the machine cannot hold, naming both sizes.
-void check_memory(const IdgSettings& s, int threads, double other_bytes) {
+// image_size: --size (the grid is padded).
+void check_memory(const IdgSettings& s, int image_size, int threads, double other_bytes) {
   const double needed = idg_image_bytes(s, threads) + other_bytes;
   const double available = available_memory_bytes();
   if (available > 0 && needed > available)
     throw UsageError(format_string(
-        "--size %d: gridding needs %s of memory (%d w-layer%s of %d x %d complex pixels), only "
-        "%s is available", s.grid_size, describe_bytes(needed).c_str(), s.nr_w_layers,
+        "--size %d, padded to %d: gridding needs %s of memory (%d w-layer%s of %d x %d complex "
+        "pixels), only %s is available", image_size, s.grid_size, describe_bytes(needed).c_str(),
+        s.nr_w_layers,
         s.nr_w_layers == 1 ? "" : "s", s.grid_size, s.grid_size,
         describe_bytes(available).c_str()));
 }
@@ -82,7 +86,7 @@ void check_plan(const IdgPlan& plan, const IdgGridOptions& o, const UvExtent& ex
     throw file_error(o.input, format_string(
         "%lld visibilities fall off the grid: the longest baseline is %.0f wavelengths, the "
         "grid (--size %d at --scale %s) holds about %.0f; use a smaller --scale or a larger "
-        "--size", (long long)plan.unplaced_off_grid, extent.max_uv_lambda, s.grid_size,
+        "--size", (long long)plan.unplaced_off_grid, extent.max_uv_lambda, o.nx,
         describe_angle(s.cell_rad()).c_str(), holds));
   }
   if (plan.unplaced_w > 0)
@@ -107,6 +111,18 @@ IdgVisibilities view_of(const VisibilitySet& vs, const ImagingSamples& s, size_t
   v.vis = s.vis.data();
   v.weight = s.weight.data();
   return v;
+}
+
+// The image written of a padded plane (or of CLEAN's padded images): its central --size pixels.
+FitsImage written_image(const IdgGridOptions& o, const std::complex<float>* plane,
+                        const VisibilitySet& vs, const std::vector<double>& freq_hz, int stokes) {
+  return sky_image(central_part(plane, o.padded(o.nx), o.nx).data(), o.nx, o.cell_rad, vs,
+                   freq_hz, stokes);
+}
+FitsImage written_image(const IdgGridOptions& o, const std::vector<float>& plane,
+                        const VisibilitySet& vs, const std::vector<double>& freq_hz, int stokes) {
+  return sky_image(central_part(plane, o.padded(o.nx), o.nx), o.nx, o.cell_rad, vs, freq_hz,
+                   stokes);
 }
 
 struct OutputPlan {
@@ -151,10 +167,11 @@ void describe_input(const IdgGridOptions& o, const VisibilitySet& vs, const Mess
   std::string products;
   for (int c : vs.stokes) products += (products.empty() ? "" : ",") + stokes_name(c);
   messages.detail(format_string(
-      "%s: %zu rows, %zu channels (%.6g-%.6g MHz), products %s; %d x %d pixels of %s, %s "
-      "weighting", o.input.c_str(), vs.nrows(), vs.nchan(), vs.channel_freq_hz.front() / 1e6,
-      vs.channel_freq_hz.back() / 1e6, products.c_str(), o.nx, o.ny,
-      describe_angle(o.cell_rad).c_str(), describe_weighting(o.weighting).c_str()));
+      "%s: %zu rows, %zu channels (%.6g-%.6g MHz), products %s; %d x %d pixels of %s (on a "
+      "grid of %d), %s weighting", o.input.c_str(), vs.nrows(), vs.nchan(),
+      vs.channel_freq_hz.front() / 1e6, vs.channel_freq_hz.back() / 1e6, products.c_str(), o.nx,
+      o.ny, describe_angle(o.cell_rad).c_str(), o.padded(o.nx),
+      describe_weighting(o.weighting).c_str()));
 }
 
 // What gridding every channel group leaves: the images, in memory until all are made.
@@ -172,7 +189,7 @@ IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, cons
   settings.nr_w_layers = layers.nr_w_layers;
   settings.w_step_lambda = layers.w_step_lambda;
   settings.validate();
-  check_memory(settings, o.thread_count(), 0);
+  check_memory(settings, o.nx, o.thread_count(), 0);
   return settings;
 }
 
@@ -242,15 +259,16 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
                                        GriddedImages& result) {
   const ChannelGroup& group = out.groups[g];
   const CorrelationProducts correlations = correlation_products(vs.stokes, o.input);
-  ImagingSamples samples = make_imaging_samples(
-      vs, group, correlation_outputs(correlations), o.weighting, o.nx, o.ny, o.cell_rad);
+  ImagingSamples samples =
+      make_imaging_samples(vs, group, correlation_outputs(correlations), o.weighting,
+                           o.padded(o.nx), o.padded(o.ny), o.cell_rad);
   share_correlation_weights(correlations, samples);
   const UvExtent extent = uv_extent(vs, samples);
   settings.npol = 4;
   settings = layered_settings(o, settings, extent);
   const ATermPlanes planes = aterm_planes(aterms.cube, samples.freq_hz);
-  const size_t pixels = size_t(o.nx) * o.nx;
-  if (planes.used.size() > 1) check_memory(settings, o.thread_count(), double(pixels) * 4 * 8);
+  const size_t pixels = size_t(settings.grid_size) * settings.grid_size;
+  if (planes.used.size() > 1) check_memory(settings, o.nx, o.thread_count(), double(pixels) * 4 * 8);
   std::unique_ptr<IdgEngine> engine = make_idg_engine(o, settings);
   result.engine = engine->name();
   describe_group(group, settings, extent, messages);
@@ -267,7 +285,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     placed = plan.visibilities_placed;
   } else {
     sum.npol = 4;
-    sum.size = o.nx;
+    sum.size = settings.grid_size;
     sum.pixels.assign(4 * pixels, {0.0f, 0.0f});
     std::vector<double> weight_sum(4, 0.0);
     for (int plane : planes.used) {
@@ -284,8 +302,8 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
   std::vector<std::complex<float>> image(pixels);
   for (size_t p = 0; p < out.pols.size(); ++p) {
     combine_correlation_planes(out.pols[p], correlations, sum, image.data());
-    result.images.push_back({dirty_name(o, out, g, p), sky_image(image.data(), o.nx, o.cell_rad, vs,
-                                                                 samples.freq_hz, out.pols[p].fits_stokes)});
+    result.images.push_back({dirty_name(o, out, g, p), written_image(o, image.data(), vs,
+                                                                     samples.freq_hz, out.pols[p].fits_stokes)});
     if (placed == 0) note_empty(o, group, out.pols[p].name, result);
   }
   if (o.psf) {
@@ -293,8 +311,8 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     engine->psf(plan, view, sum);  // the dirty images are made: its memory serves again
     result.gridded += plan.visibilities_placed;
     combine_correlation_planes(psf_combination(out.pols[0]), correlations, sum, image.data());
-    result.images.push_back({psf_name(o, out, g), sky_image(image.data(), o.nx, o.cell_rad, vs,
-                                                            samples.freq_hz, out.pols[0].fits_stokes)});
+    result.images.push_back({psf_name(o, out, g), written_image(o, image.data(), vs,
+                                                                samples.freq_hz, out.pols[0].fits_stokes)});
   }
 }
 
@@ -306,7 +324,8 @@ double model_flux(const std::vector<float>& model) {
   return sum;
 }
 
-// The images of CLEAN where there was nothing to clean: all zero, no beam.
+// The images of CLEAN where there was nothing to clean (n x n, the padded size): all zero, no
+// beam.
 CleanResult empty_clean(int n) {
   CleanResult r;
   r.model.assign(size_t(n) * n, 0.0f);
@@ -321,7 +340,7 @@ void add_clean_images(const IdgGridOptions& o, const OutputPlan& out, size_t g, 
                       const std::vector<double>& freq_hz, GriddedImages& result) {
   const std::vector<float>* planes[] = {&r.model, &r.residual, &r.restored};
   for (int k = 0; k < 3; ++k) {
-    FitsImage image = sky_image(*planes[k], o.nx, o.cell_rad, vs, freq_hz, out.pols[p].fits_stokes);
+    FitsImage image = written_image(o, *planes[k], vs, freq_hz, out.pols[p].fits_stokes);
     if (k == 0) image.bunit = "JY/PIXEL";
     if (k == 2 && r.beam.major_px > 0) {
       image.beam_major_deg = r.beam.major_px * o.cell_rad * 180 / M_PI;
@@ -339,7 +358,8 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
                         GriddedImages& result) {
   const ChannelGroup& group = out.groups[g];
   const ImagingSamples samples =
-      make_imaging_samples(vs, group, out.pols, o.weighting, o.nx, o.ny, o.cell_rad);
+      make_imaging_samples(vs, group, out.pols, o.weighting, o.padded(o.nx), o.padded(o.ny),
+                           o.cell_rad);
   const UvExtent extent = uv_extent(vs, samples);
   settings = layered_settings(o, settings, extent);
   std::unique_ptr<IdgEngine> engine = make_idg_engine(o, settings);
@@ -361,8 +381,8 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
     result.placed += plan.visibilities_placed;
     result.gridded += plan.visibilities_placed;
     const int stokes = out.pols[p].fits_stokes;
-    result.images.push_back({dirty_name(o, out, g, p), sky_image(dirty.plane(0), o.nx, o.cell_rad,
-                                                                 vs, samples.freq_hz, stokes)});
+    result.images.push_back(
+        {dirty_name(o, out, g, p), written_image(o, dirty.plane(0), vs, samples.freq_hz, stokes)});
     if (plan.visibilities_placed == 0) note_empty(o, group, out.pols[p].name, result);
     if ((p == 0 && o.psf) || clean) {
       if (clean)
@@ -371,8 +391,8 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
         engine->psf(plan, view, psf);
       result.gridded += plan.visibilities_placed;
       if (p == 0 && o.psf)
-        result.images.push_back({psf_name(o, out, g), sky_image(psf.plane(0), o.nx, o.cell_rad, vs,
-                                                                samples.freq_hz, stokes)});
+        result.images.push_back(
+            {psf_name(o, out, g), written_image(o, psf.plane(0), vs, samples.freq_hz, stokes)});
     }
     if (clean) {
       const bool any = plan.visibilities_placed > 0;
@@ -380,7 +400,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       const int minor_gpu = o.device.use_gpu ? o.device.gpu_index : -1;
       const CleanResult r =
           any ? clean_held(*engine, dirty, psf, o.clean, o.thread_count(), minor_gpu)
-              : empty_clean(o.nx);
+              : empty_clean(settings.grid_size);
       engine->release_held();
       result.gridded += 2 * r.major_cycles * plan.visibilities_placed;
       add_clean_images(o, out, g, p, r, vs, samples.freq_hz, result);
@@ -407,7 +427,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
 IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
   const Stopwatch started;
   const IdgSettings settings = base_settings(o);
-  check_memory(settings, o.thread_count(), 0);  // before reading: the grid alone must fit
+  check_memory(settings, o.nx, o.thread_count(), 0);  // before reading: the grid alone must fit
 
   std::vector<std::string> warnings;
   const VisibilitySet vs = read_visibility_file(o.input, o.selection(), &warnings);

@@ -13,6 +13,7 @@
 #include "imaging/aterm_imaging.hpp"
 #include "imaging/cell_size.hpp"
 #include "imaging/energy_meter.hpp"
+#include "imaging/image_padding.hpp"
 #include "imaging/memory_estimate.hpp"
 #include "imaging/model_data_column.hpp"
 #include "imaging/model_prediction.hpp"
@@ -53,10 +54,11 @@ PredictOutput predict_output(const IdgGridOptions& o) {
   return PredictOutput::uvfits;
 }
 
+// The model is degridded from the centre of a padded grid (--padding), as images are made.
 IdgSettings model_settings(const IdgGridOptions& o, const FitsImage& model) {
   IdgSettings s;
-  s.grid_size = model.nx;
-  s.image_size = model.nx * model.cell_rad;
+  s.grid_size = o.padded(model.nx);
+  s.image_size = s.grid_size * model.cell_rad;
   // The size from the model alone (no --size): a small one takes smaller subgrids, as
   // --size would have given it.
   s.subgrid_size = o.nx > 0 ? o.subgrid_size : std::min(o.subgrid_size, model.nx / 4 * 2);
@@ -87,18 +89,24 @@ void check_memory(const IdgGridOptions& o, const IdgSettings& s, const Visibilit
   const double needed = idg_image_bytes(s, o.thread_count()) + double(vs.vis.size()) * 8 + extra_bytes;
   const double available = available_memory_bytes();
   if (available > 0 && needed > available)
-    throw UsageError(format_string("%s: predicting from a %d x %d model needs %s of memory, only "
-                                   "%s is available", o.predict_model.c_str(), s.grid_size,
-                                   s.grid_size, describe_bytes(needed).c_str(),
+    throw UsageError(format_string("%s: predicting on a %d x %d grid (the model, padded) needs %s "
+                                   "of memory, only %s is available", o.predict_model.c_str(),
+                                   s.grid_size, s.grid_size, describe_bytes(needed).c_str(),
                                    describe_bytes(available).c_str()));
 }
 
-IdgImage model_plane(const FitsImage& model) {
+// The model in the centre of the padded grid's plane of `grid_size` pixels.
+std::vector<float> padded_model(const FitsImage& model, int grid_size) {
+  return padded_plane(model.pixels, model.nx, grid_size);
+}
+
+IdgImage model_plane(const FitsImage& model, int grid_size) {
+  const std::vector<float> pixels = padded_model(model, grid_size);
   IdgImage image;
   image.npol = 1;
-  image.size = model.nx;
-  image.pixels.resize(model.pixels.size());
-  for (size_t i = 0; i < model.pixels.size(); ++i) image.pixels[i] = {model.pixels[i], 0.0f};
+  image.size = grid_size;
+  image.pixels.resize(pixels.size());
+  for (size_t i = 0; i < pixels.size(); ++i) image.pixels[i] = {pixels[i], 0.0f};
   return image;
 }
 
@@ -151,14 +159,16 @@ int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, V
   check_memory(o, settings, vs,
                double(settings.grid_size) * settings.grid_size * 4 * 8 +
                    double(values) * (2 * sizeof(float) + 8));
+  const int n = settings.grid_size;
+  const std::vector<float> pixels = padded_model(model, n);
   IdgImage image;
   image.npol = 4;
-  image.size = model.nx;
-  image.pixels.assign(size_t(4) * model.nx * model.nx, {0.0f, 0.0f});
+  image.size = n;
+  image.pixels.assign(size_t(4) * n * n, {0.0f, 0.0f});
   for (int k = 0; k < 4; ++k) {
     const bool parallel_hand = k == 0 || k == 3;
     if (outputs[size_t(k)].fits_stokes != model.stokes && !(model.stokes == 1 && parallel_hand)) continue;
-    for (size_t i = 0; i < model.pixels.size(); ++i) image.plane(k)[i] = {model.pixels[i], 0.0f};
+    for (size_t i = 0; i < pixels.size(); ++i) image.plane(k)[i] = {pixels[i], 0.0f};
   }
   std::vector<float> weights(values, 0.0f);
   for (size_t row = 0; row < vs.nrows(); ++row)
@@ -227,8 +237,9 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   VisibilitySet vs = read_visibility_file(o.input, o.selection(), &warnings);
   for (const std::string& w : warnings) messages.warning(w);
   check_model(model, o.predict_model, o, vs);
-  // The grid is not padded: the taper's correction is inexact within a kernel of the edge.
-  const int edge = o.kernel_size;
+  // The taper's correction is inexact within a kernel of the padded grid's edge: pixels there
+  // (with --padding 1, or a border narrower than the kernel) are warned of.
+  const int edge = o.kernel_size - (o.padded(model.nx) - model.nx) / 2;
   size_t at_edge = 0;
   for (int y = 0; y < model.ny; ++y)
     for (int x = 0; x < model.nx; ++x)
@@ -238,8 +249,8 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   if (at_edge > 0)
     messages.warning(format_string(
         "%s: %zu model pixels lie within %d pixels of the image's edge, where the gridding's "
-        "taper is inexact: their visibilities are approximate (model a larger field)",
-        o.predict_model.c_str(), at_edge, edge));
+        "taper is inexact: their visibilities are approximate (model a larger field, or raise "
+        "--padding)", o.predict_model.c_str(), at_edge, edge));
   const std::vector<int> products =
       predicted_products(model.stokes, vs.stokes, o.predict_model, o.input);
   ATermInput aterms;
@@ -256,7 +267,7 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   settings.w_step_lambda = layers.w_step_lambda;
   settings.validate();
   check_memory(o, settings, vs);
-  const IdgImage image = model_plane(model);
+  const IdgImage image = model_plane(model, settings.grid_size);
   std::unique_ptr<IdgEngine> engine;  // through A-terms, one of four polarisations is made below
   if (o.aterms.empty())
     engine = make_idg_engine(o, settings);

@@ -61,6 +61,11 @@ void check_model(const FitsImage& model, const std::string& path, const IdgGridO
   if (o.cell_rad > 0 && std::abs(o.cell_rad / model.cell_rad - 1) > 1e-6)
     throw UsageError("--scale " + describe_angle(o.cell_rad) + " differs from the model's " +
                      describe_angle(model.cell_rad) + " pixels (" + path + ")");
+  if (o.padded(model.nx) * model.cell_rad >= 2)
+    throw file_error(path, format_string("%d pixels of %s, padded to %d (--padding), span more "
+                                         "than the whole sky", model.nx,
+                                         describe_angle(model.cell_rad).c_str(),
+                                         o.padded(model.nx)));
   const double offset = separation(model.phase_centre_ra_rad, model.phase_centre_dec_rad,
                                    vs.phase_centre_ra_rad, vs.phase_centre_dec_rad);
   if (offset > 0.01 * model.cell_rad)

@@ -40,7 +40,7 @@ expect() {
 "$IDG" --help > "$dir/help" 2>&1 || fail "--help exit status"
 for option in size scale name no-psf channels-out pol weight data-column subgrid kernel-size \
     max-timesteps-per-subgrid max-channels-per-subgrid wstep nwlayers device threads force \
-    niter gain mgain threshold; do
+    niter gain mgain threshold padding; do
   grep -q -- "--$option" "$dir/help" || fail "--help lacks --$option"
 done
 "$IDG" --version > /dev/null || fail "--version exit status"
@@ -83,6 +83,14 @@ if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
   "$IDG" -q --size 128 --scale 0.0016666666666667 --no-psf -o "$dir/deg" "$dir/one.uvfits" ||
     fail "--scale in degrees"
   peak "$dir/deg-dirty.fits" 44 54 2.5
+  # A source on the image's outermost column but one (pixel (1, 64), 63 pixels east): on the
+  # padded grid (the default --padding 1.2) it keeps its flux to 1e-3; without padding the
+  # taper's correction is inexact there.
+  "$BIN/simulate" -q $obs --source ra=60.121243579,dec=-29.999944452,flux=2.5 \
+    -o "$dir/edge.uvfits" 2> "$dir/err" || fail "simulate: $(cat "$dir/err")"
+  "$IDG" -q --size 128 --scale 6asec --no-psf -o "$dir/edge" "$dir/edge.uvfits" ||
+    fail "a source at the edge"
+  peak "$dir/edge-dirty.fits" 1 64 2.5
   [ ! -e "$dir/deg-psf.fits" ] || fail "--no-psf wrote a PSF"
   # The CPU engine gives the image of the default engine (the GPU where there is one) to 1e-4
   # of the peak over the inner 80% (the taper correction amplifies rounding towards the edge).
@@ -143,6 +151,7 @@ expect 2 "needs --niter" --size 128 --scale 6asec --gain 0.2 -o "$dir/out" "$dir
 expect 2 "--gain must lie" --size 128 --scale 6asec --niter 10 --gain 0 -o "$dir/out" "$dir/one.uvfits"
 expect 2 "--mgain must lie" --size 128 --scale 6asec --niter 10 --mgain 1.5 -o "$dir/out" "$dir/one.uvfits"
 expect 2 "--niter must not be negative" --size 128 --scale 6asec --niter -1 -o "$dir/out" "$dir/one.uvfits"
+expect 2 "--padding must be from 1 to 2" --size 128 --scale 6asec --padding 2.5 -o "$dir/out" "$dir/one.uvfits"
 expect 2 "select within a Measurement Set" --size 128 --scale 6asec --field 3 -o "$dir/out" "$dir/one.uvfits"
 expect 2 "select within a Measurement Set" --size 128 --scale 6asec --data-column CORRECTED_DATA -o "$dir/out" "$dir/one.uvfits"
 expect 2 "does not take --aterms" --size 128 --scale 6asec --niter 10 --aterms "$dir/none.fits" -o "$dir/out" "$dir/one.uvfits"
@@ -192,16 +201,21 @@ h = fits.open('$dir/model.fits')
 h[0].header['CRVAL1'] = 61.0
 h.writeto('$dir/elsewhere.fits')"
   expect 1 "from the phase centre of" --predict "$dir/elsewhere.fits" -o "$dir/out.uvfits" "$dir/one.uvfits"
-  # A model pixel near the edge, where the taper is inexact, is warned of.
+  # A model pixel near the edge, where the taper is inexact, is warned of: without padding;
+  # the default padding's border (14 pixels) is wider than the kernel.
   "$PY" -c "
 from astropy.io import fits
 h = fits.open('$dir/model.fits')
 h[0].data[0, 0, 2, 60] = 1.0
 h.writeto('$dir/edge.fits')"
-  "$IDG" --predict "$dir/edge.fits" -o "$dir/edge.uvfits" "$dir/one.uvfits" 2> "$dir/err" ||
-    fail "--predict of an edge pixel: $(cat "$dir/err")"
+  "$IDG" --padding 1 --predict "$dir/edge.fits" -o "$dir/edge1.uvfits" "$dir/one.uvfits" \
+    2> "$dir/err" || fail "--predict of an edge pixel: $(cat "$dir/err")"
   grep -q "1 model pixels lie within 9 pixels of the image's edge" "$dir/err" ||
     fail "--predict of an edge pixel: no warning in $(cat "$dir/err")"
+  "$IDG" --predict "$dir/edge.fits" -o "$dir/edge2.uvfits" "$dir/one.uvfits" 2> "$dir/err" ||
+    fail "--predict of an edge pixel, padded: $(cat "$dir/err")"
+  ! grep -q "model pixels lie within" "$dir/err" ||
+    fail "--predict of an edge pixel, padded: warned: $(cat "$dir/err")"
 fi
 
 # --- WSClean's names for several polarisations and channel groups

@@ -7,8 +7,8 @@
 # the real EVLA and PAPER Measurement Sets of ../shared/data/pyuvdata (RAPT_SHARED_DATA overrides the
 # folder); PAPER's XY, which WSClean cannot image alone, against the direct DFT of
 # vis_dft_image.py; and a model predicted into MODEL_DATA by both. WSClean runs without its
-# weighting rank filter and, for uniform and Briggs weighting, without padding, so that both
-# weight on the image's own uv cells. Each check skips (exit 77 with a message) when its tool or data is missing:
+# weighting rank filter; both pad the grid by their default 1.2 (to the same size), so that
+# uniform and Briggs weighting count the same uv cells. Each check skips (exit 77 with a message) when its tool or data is missing:
 # a build without casacore, WSClean, numpy/astropy. Exit 0 = pass, 1 = fail, 77 = skip.
 export LC_ALL=C
 BIN=${BIN:-build/bin}
@@ -60,15 +60,15 @@ compare "simulated, natural" "$dir/sim.ms" "--size 256 --scale 4asec --weight na
 compare "simulated, natural, PSF" "$dir/sim.ms" "--size 256 --scale 4asec --weight natural" \
   "-size 256 256 -scale 4asec -weight natural -pol I" psf.fits
 compare "simulated, uniform" "$dir/sim.ms" "--size 256 --scale 4asec --weight uniform" \
-  "-size 256 256 -scale 4asec -weight uniform -padding 1 -pol I"
+  "-size 256 256 -scale 4asec -weight uniform -pol I"
 compare "simulated, briggs 0" "$dir/sim.ms" "--size 256 --scale 4asec --weight briggs:0" \
-  "-size 256 256 -scale 4asec -weight briggs 0 -padding 1 -pol I"
+  "-size 256 256 -scale 4asec -weight briggs 0 -pol I"
 compare "simulated, natural, taper 30asec" "$dir/sim.ms" \
   "--size 256 --scale 4asec --weight natural --taper 30asec" \
   "-size 256 256 -scale 4asec -weight natural -taper-gaussian 30asec -pol I"
 compare "simulated, uniform, taper 30asec, PSF" "$dir/sim.ms" \
   "--size 256 --scale 4asec --weight uniform --taper 30asec" \
-  "-size 256 256 -scale 4asec -weight uniform -padding 1 -taper-gaussian 30asec -pol I" psf.fits
+  "-size 256 256 -scale 4asec -weight uniform -taper-gaussian 30asec -pol I" psf.fits
 compare "simulated, XX" "$dir/sim.ms" "--size 256 --scale 4asec --pol XX" \
   "-size 256 256 -scale 4asec -weight natural -pol xx"
 compare "simulated, channel group 1 of 2" "$dir/sim.ms" \
@@ -133,7 +133,7 @@ if [ -d "$evla" ]; then
   compare "EVLA, natural" "$evla" "--size 256 --scale 0.5asec --weight natural" \
     "-size 256 256 -scale 0.5asec -weight natural -pol I"
   compare "EVLA, briggs 0.5" "$evla" "--size 256 --scale 0.5asec --weight briggs:0.5" \
-    "-size 256 256 -scale 0.5asec -weight briggs 0.5 -padding 1 -pol I"
+    "-size 256 256 -scale 0.5asec -weight briggs 0.5 -pol I"
 else
   skipped="$skipped $evla"
 fi

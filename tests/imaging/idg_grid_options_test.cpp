@@ -61,6 +61,8 @@ TEST(IdgGridOptions, DefaultsAndValues) {
   EXPECT_EQ(d.subgrid_size, 32);
   EXPECT_EQ(d.kernel_size, 9);
   EXPECT_EQ(d.nwlayers, 0);
+  EXPECT_EQ(d.padding, 1.2);  // WSClean's
+  EXPECT_EQ(d.padded(512), 616);
   EXPECT_EQ(d.device.use_gpu, choose_device("auto").use_gpu);  // auto: the GPU where there is one
 
   const IdgGridOptions o = parse({"--size", "256", "--scale", "10asec", "--name", "n",
@@ -106,6 +108,10 @@ TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
   EXPECT_EQ(usage_error({"--size", "64", "-o", "n", "x.ms"}),
             "--scale is required (pixel size, e.g. 20asec)");
   EXPECT_EQ(with({"--size", "63"}), "--size must be even and at least 20");
+  for (const char* bad : {"0.99", "2.01", "-1"})
+    EXPECT_EQ(with({"--size", "64", "--padding", bad}), "--padding must be from 1 to 2") << bad;
+  EXPECT_EQ(parse({"--size", "64", "--scale", "1amin", "--padding", "2", "-o", "n", "x.ms"}).padded(64),
+            128);
   EXPECT_EQ(with({"--size", "48", "--subgrid", "32"}), "--subgrid (32) must be at most half of --size");
   // Without --subgrid a small image takes subgrids of half its size.
   EXPECT_EQ(with({"--size", "20"}), "no error");
@@ -130,6 +136,12 @@ TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
             std::string::npos);
   EXPECT_EQ(usage_error({"--size", "64", "--scale", "60deg", "-o", "n", "x.ms"}),
             "--size x --scale spans more than the whole sky (direction cosines -1..1)");
+  // 64 pixels of 1.6 deg span 1.79 (in direction cosines), padded to 80: 2.23.
+  EXPECT_EQ(usage_error({"--size", "64", "--scale", "1.6deg", "-o", "n", "x.ms"}),
+            "--size x --scale, padded (--padding), spans more than the whole sky (direction "
+            "cosines -1..1)");
+  EXPECT_EQ(usage_error({"--size", "64", "--scale", "1.6deg", "--padding", "1", "-o", "n", "x.ms"}),
+            "no error");
   EXPECT_EQ(usage_error({"--size", "64", "--scale", "1amin", "x.ms"}),
             "--name (-o) is required: images go to NAME-dirty.fits");
   EXPECT_EQ(usage_error({"--size", "64", "--scale", "1amin", "-o", "n"}),
