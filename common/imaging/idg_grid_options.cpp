@@ -56,7 +56,8 @@ void add_idg_grid_options(cxxopts::Options& options) {
        "--predict into a Measurement Set's MODEL_DATA)",
        cxxopts::value<std::string>())
       ("no-psf", "write no NAME-psf.fits")
-      ("channels-out", "images of K groups of adjacent channels: NAME-0000-dirty.fits, ...",
+      ("channels-out", "images of K groups of adjacent channels: NAME-0000-dirty.fits, ..., and "
+       "with K >= 2 the whole band's NAME-MFS-dirty.fits",
        cxxopts::value<int>()->default_value("1"))
       ("predict", "instead of imaging, predict the visibilities of this model image (Jy/pixel) "
        "into a new file -o NAME.uvfits or NAME.ms, or without -o into the input Measurement "

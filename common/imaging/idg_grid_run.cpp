@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -20,6 +21,7 @@
 #include "imaging/image_names.hpp"
 #include "imaging/imaging_samples.hpp"
 #include "imaging/memory_estimate.hpp"
+#include "imaging/mfs_images.hpp"
 #include "imaging/visibility_input.hpp"
 #include "imaging/w_layers.hpp"
 #include "inspect/report_text.hpp"  // stokes_name
@@ -145,6 +147,10 @@ std::string clean_name(const IdgGridOptions& o, const OutputPlan& out, size_t g,
                             out.pols.size() > 1 ? out.pols[p].name : "", kind);
 }
 constexpr const char* kCleanKinds[] = {"model", "residual", "image"};
+// kind: "dirty" or one of kCleanKinds, of the whole band (several channel groups).
+std::string mfs_name(const IdgGridOptions& o, const OutputPlan& out, size_t p, const char* kind) {
+  return wsclean_mfs_image_name(o.name, out.pols.size() > 1 ? out.pols[p].name : "", kind);
+}
 
 // The images the options ask for of these data; refuses (before any work) names that exist.
 OutputPlan plan_outputs(const IdgGridOptions& o, const VisibilitySet& vs) {
@@ -158,6 +164,14 @@ OutputPlan plan_outputs(const IdgGridOptions& o, const VisibilitySet& vs) {
         for (const char* kind : kCleanKinds) out.names.push_back(clean_name(o, out, g, p, kind));
     }
     if (o.psf) out.names.push_back(psf_name(o, out, g));
+  }
+  if (out.groups.size() > 1) {
+    for (size_t p = 0; p < out.pols.size(); ++p) {
+      out.names.push_back(mfs_name(o, out, p, "dirty"));
+      if (o.clean.niter > 0)
+        for (const char* kind : kCleanKinds) out.names.push_back(mfs_name(o, out, p, kind));
+    }
+    if (o.psf) out.names.push_back(wsclean_mfs_image_name(o.name, "", "psf"));
   }
   check_outputs(out.names, o.overwrite);
   return out;
@@ -181,7 +195,19 @@ struct GriddedImages {
   int64_t placed = 0;              // visibilities on the dirty images
   int64_t gridded = 0;             // the same plus those of the PSFs
   std::string engine;
+  // For the MFS images (several channel groups): the imaging weight of each image's group and
+  // polarisation, by the image's path; and each group's PSF of the first polarisation, written
+  // or not, with its weight (CLEAN's restored MFS images take their beam from its mean).
+  std::map<std::string, double> weight_of;
+  std::vector<WeightedPlane> psfs;
 };
+
+// The sum of an image's weights over its planes (0 when the engine left none).
+double image_weight(const IdgImage& image) {
+  double sum = 0;
+  for (double w : image.weight_sum) sum += w;
+  return sum;
+}
 
 // The w-layers one channel group's samples need, with its settings checked against memory.
 IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, const UvExtent& extent) {
@@ -304,6 +330,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     combine_correlation_planes(out.pols[p], correlations, sum, image.data());
     result.images.push_back({dirty_name(o, out, g, p), written_image(o, image.data(), vs,
                                                                      samples.freq_hz, out.pols[p].fits_stokes)});
+    result.weight_of[dirty_name(o, out, g, p)] = image_weight(sum);
     if (placed == 0) note_empty(o, group, out.pols[p].name, result);
   }
   if (o.psf) {
@@ -313,6 +340,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     combine_correlation_planes(psf_combination(out.pols[0]), correlations, sum, image.data());
     result.images.push_back({psf_name(o, out, g), written_image(o, image.data(), vs,
                                                                 samples.freq_hz, out.pols[0].fits_stokes)});
+    result.psfs.push_back({result.images.back().image.pixels, image_weight(sum)});
   }
 }
 
@@ -337,7 +365,7 @@ CleanResult empty_clean(int n) {
 // channel group g, polarisation p.
 void add_clean_images(const IdgGridOptions& o, const OutputPlan& out, size_t g, size_t p,
                       const CleanResult& r, const VisibilitySet& vs,
-                      const std::vector<double>& freq_hz, GriddedImages& result) {
+                      const std::vector<double>& freq_hz, double weight, GriddedImages& result) {
   const std::vector<float>* planes[] = {&r.model, &r.residual, &r.restored};
   for (int k = 0; k < 3; ++k) {
     FitsImage image = written_image(o, *planes[k], vs, freq_hz, out.pols[p].fits_stokes);
@@ -347,6 +375,7 @@ void add_clean_images(const IdgGridOptions& o, const OutputPlan& out, size_t g, 
       image.beam_minor_deg = r.beam.minor_px * o.cell_rad * 180 / M_PI;
       image.beam_pa_deg = r.beam.pa_rad * 180 / M_PI;
     }
+    result.weight_of[clean_name(o, out, g, p, kCleanKinds[k])] = weight;
     result.images.push_back({clean_name(o, out, g, p, kCleanKinds[k]), std::move(image)});
   }
 }
@@ -383,6 +412,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
     const int stokes = out.pols[p].fits_stokes;
     result.images.push_back(
         {dirty_name(o, out, g, p), written_image(o, dirty.plane(0), vs, samples.freq_hz, stokes)});
+    result.weight_of[dirty_name(o, out, g, p)] = image_weight(dirty);
     if (plan.visibilities_placed == 0) note_empty(o, group, out.pols[p].name, result);
     if ((p == 0 && o.psf) || clean) {
       if (clean)
@@ -390,9 +420,11 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       else
         engine->psf(plan, view, psf);
       result.gridded += plan.visibilities_placed;
-      if (p == 0 && o.psf)
-        result.images.push_back(
-            {psf_name(o, out, g), written_image(o, psf.plane(0), vs, samples.freq_hz, stokes)});
+      if (p == 0) {
+        FitsImage image = written_image(o, psf.plane(0), vs, samples.freq_hz, stokes);
+        result.psfs.push_back({image.pixels, image_weight(psf)});
+        if (o.psf) result.images.push_back({psf_name(o, out, g), std::move(image)});
+      }
     }
     if (clean) {
       const bool any = plan.visibilities_placed > 0;
@@ -403,7 +435,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
               : empty_clean(settings.grid_size);
       engine->release_held();
       result.gridded += 2 * r.major_cycles * plan.visibilities_placed;
-      add_clean_images(o, out, g, p, r, vs, samples.freq_hz, result);
+      add_clean_images(o, out, g, p, r, vs, samples.freq_hz, image_weight(dirty), result);
       if (r.diverged)
         messages.warning(format_string(
             "%s: CLEAN diverged: major cycle %d left the residual's peak at %.3g Jy/beam, above "
@@ -420,6 +452,64 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
             r.beam.minor_px * o.cell_rad * kArcsecPerRad, r.beam.pa_rad * 180 / M_PI));
     }
   }
+}
+
+// With several channel groups, WSClean's MFS images: of each polarisation the dirty image (and
+// CLEAN's model and residual) as the mean of the groups' weighted by their imaging weights, the
+// PSF likewise, and CLEAN's restored image as the MFS residual plus the MFS model convolved with
+// the beam fitted to the MFS PSF; each described as an image of the whole band.
+void add_mfs_images(const IdgGridOptions& o, const VisibilitySet& vs, const OutputPlan& out,
+                    GriddedImages& result) {
+  if (out.groups.size() < 2) return;
+  std::map<std::string, const FitsImage*> by_path;
+  for (const PendingImage& i : result.images) by_path[i.path] = &i.image;
+  std::vector<PendingImage> mfs;
+  auto mean_of = [&](const std::vector<std::string>& paths) {
+    std::vector<WeightedPlane> planes;
+    for (const std::string& path : paths)
+      planes.push_back({by_path.at(path)->pixels, result.weight_of.at(path)});
+    return weighted_mean_plane(planes);
+  };
+  // The groups' PSFs are made with --psf (the default) or --niter.
+  const std::vector<float> psf =
+      result.psfs.empty() ? std::vector<float>() : weighted_mean_plane(result.psfs);
+  if (o.psf)
+    mfs.push_back({wsclean_mfs_image_name(o.name, "", "psf"),
+                   sky_image(psf, o.nx, o.cell_rad, vs, vs.channel_freq_hz, out.pols[0].fits_stokes)});
+  const bool clean = o.clean.niter > 0;
+  bool any_placed = false;
+  for (const auto& [path, weight] : result.weight_of) any_placed |= weight > 0;
+  const CleanBeam beam = clean && any_placed ? fit_clean_beam(psf, o.nx) : CleanBeam{};
+  for (size_t p = 0; p < out.pols.size(); ++p) {
+    const int stokes = out.pols[p].fits_stokes;
+    std::vector<std::string> dirty;
+    for (size_t g = 0; g < out.groups.size(); ++g) dirty.push_back(dirty_name(o, out, g, p));
+    mfs.push_back({mfs_name(o, out, p, "dirty"),
+                   sky_image(mean_of(dirty), o.nx, o.cell_rad, vs, vs.channel_freq_hz, stokes)});
+    if (!clean) continue;
+    std::vector<float> planes[2];  // model, residual
+    for (int k = 0; k < 2; ++k) {
+      std::vector<std::string> paths;
+      for (size_t g = 0; g < out.groups.size(); ++g)
+        paths.push_back(clean_name(o, out, g, p, kCleanKinds[k]));
+      planes[k] = mean_of(paths);
+    }
+    FitsImage model = sky_image(planes[0], o.nx, o.cell_rad, vs, vs.channel_freq_hz, stokes);
+    model.bunit = "JY/PIXEL";
+    FitsImage residual = sky_image(planes[1], o.nx, o.cell_rad, vs, vs.channel_freq_hz, stokes);
+    FitsImage restored =
+        sky_image(beam.major_px > 0 ? restore_image(planes[0], planes[1], o.nx, beam) : planes[1],
+                  o.nx, o.cell_rad, vs, vs.channel_freq_hz, stokes);
+    if (beam.major_px > 0) {
+      restored.beam_major_deg = beam.major_px * o.cell_rad * 180 / M_PI;
+      restored.beam_minor_deg = beam.minor_px * o.cell_rad * 180 / M_PI;
+      restored.beam_pa_deg = beam.pa_rad * 180 / M_PI;
+    }
+    mfs.push_back({mfs_name(o, out, p, "model"), std::move(model)});
+    mfs.push_back({mfs_name(o, out, p, "residual"), std::move(residual)});
+    mfs.push_back({mfs_name(o, out, p, "image"), std::move(restored)});
+  }
+  for (PendingImage& i : mfs) result.images.push_back(std::move(i));
 }
 
 }  // namespace
@@ -458,6 +548,7 @@ IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
   summary.gridding_s = gridding.seconds();
   meter.stop();
   if (gridded.placed == 0) throw file_error(o.input, "every visibility is flagged: nothing to image");
+  add_mfs_images(o, vs, out, gridded);
   for (const std::string& w : gridded.empty) messages.warning(w);
   write_images(gridded.images, o.overwrite);
 

@@ -16,4 +16,9 @@ std::string wsclean_image_name(const std::string& name, int channel_group,
   return path + "-" + kind + ".fits";
 }
 
+std::string wsclean_mfs_image_name(const std::string& name, const std::string& polarisation,
+                                   const std::string& kind) {
+  return name + "-MFS" + (polarisation.empty() ? "" : "-" + polarisation) + "-" + kind + ".fits";
+}
+
 }  // namespace rapt

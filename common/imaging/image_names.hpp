@@ -9,5 +9,9 @@ namespace rapt {
 // kind: "dirty" or "psf". channel_group < 0 or polarisation "" leave that part out.
 std::string wsclean_image_name(const std::string& name, int channel_group,
                                const std::string& polarisation, const std::string& kind);
+// The image of the whole band made of several channel groups' (--channels-out):
+// NAME-MFS[-POL]-KIND.fits.
+std::string wsclean_mfs_image_name(const std::string& name, const std::string& polarisation,
+                                   const std::string& kind);
 
 }  // namespace rapt

@@ -221,9 +221,29 @@ fi
 # --- WSClean's names for several polarisations and channel groups
 "$IDG" -q --size 64 --scale 6asec --pol IQUV --channels-out 2 -o "$dir/names" "$dir/one.uvfits" ||
   fail "--pol IQUV --channels-out 2"
-for f in 0000-I-dirty 0000-Q-dirty 0000-U-dirty 0000-V-dirty 0001-I-dirty 0001-V-dirty 0000-psf 0001-psf; do
+for f in 0000-I-dirty 0000-Q-dirty 0000-U-dirty 0000-V-dirty 0001-I-dirty 0001-V-dirty 0000-psf 0001-psf \
+    MFS-I-dirty MFS-V-dirty MFS-psf; do
   [ -f "$dir/names-$f.fits" ] || fail "no names-$f.fits (have: $(ls "$dir" | grep names | tr '\n' ' '))"
 done
+# The MFS image of natural weighting (the groups' images weighted by their weights; three
+# groups of the four channels hold 2, 1 and 1) is the image of every channel at once, to 1e-4
+# of the peak, and is described as the whole band.
+if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
+  "$IDG" -q --size 64 --scale 6asec --no-psf -o "$dir/whole" "$dir/one.uvfits" || fail "whole band"
+  "$IDG" -q --size 64 --scale 6asec --no-psf --channels-out 3 -o "$dir/three" "$dir/one.uvfits" ||
+    fail "--channels-out 3"
+  "$PY" - "$dir/three-MFS-dirty.fits" "$dir/whole-dirty.fits" > "$dir/py" 2>&1 <<'PYTHON' ||
+import sys
+import numpy as np
+from astropy.io import fits
+mfs, whole = (fits.open(f)[0] for f in sys.argv[1:3])
+d = np.abs(mfs.data - whole.data).max() / np.abs(whole.data).max()
+assert d < 1e-4, "MFS and whole-band images differ by %.2e of the peak" % d
+for key in ("CRVAL3", "CDELT3"):
+    assert abs(mfs.header[key] / whole.header[key] - 1) < 1e-12, (key, mfs.header[key], whole.header[key])
+PYTHON
+    fail "MFS image: $(cat "$dir/py")"
+fi
 "$IDG" -q --size 64 --scale 6asec --pol xx,yy -o "$dir/lin" "$dir/one.uvfits" || fail "--pol xx,yy"
 [ -f "$dir/lin-XX-dirty.fits" ] && [ -f "$dir/lin-YY-dirty.fits" ] && [ -f "$dir/lin-psf.fits" ] ||
   fail "--pol xx,yy names: $(ls "$dir" | grep lin)"

@@ -74,6 +74,9 @@ compare "simulated, XX" "$dir/sim.ms" "--size 256 --scale 4asec --pol XX" \
 compare "simulated, channel group 1 of 2" "$dir/sim.ms" \
   "--size 256 --scale 4asec --channels-out 2" \
   "-size 256 256 -scale 4asec -weight natural -pol I -channels-out 2" 0001-dirty.fits
+compare "simulated, MFS of 2 channel groups" "$dir/sim.ms" \
+  "--size 256 --scale 4asec --channels-out 2" \
+  "-size 256 256 -scale 4asec -weight natural -pol I -channels-out 2" MFS-dirty.fits
 
 # Prediction: a model of the brightest simulated source alone, in the pixel nearest to it of
 # WSClean's own dirty image header, predicted into MODEL_DATA by both programs; both must agree

@@ -182,6 +182,9 @@ TEST(ImageNames, FollowWscleanNaming) {
   EXPECT_EQ(wsclean_image_name("obs", 3, "", "dirty"), "obs-0003-dirty.fits");
   EXPECT_EQ(wsclean_image_name("d/obs", 12, "Q", "dirty"), "d/obs-0012-Q-dirty.fits");
   EXPECT_EQ(wsclean_image_name("obs", -1, "XX", "dirty"), "obs-XX-dirty.fits");
+  EXPECT_EQ(wsclean_mfs_image_name("obs", "", "dirty"), "obs-MFS-dirty.fits");
+  EXPECT_EQ(wsclean_mfs_image_name("d/obs", "Q", "image"), "d/obs-MFS-Q-image.fits");
+  EXPECT_EQ(wsclean_mfs_image_name("obs", "", "psf"), "obs-MFS-psf.fits");
 }
 
 TEST(ChannelGroups, SplitLikeWscleanChannelsOut) {
