@@ -85,7 +85,9 @@ void fill_antennas(casacore::MSColumns& cols, casacore::MeasurementSet& ms,
     feed.polarizationType().put(i, receptor_types);
     feed.polResponse().put(i, response);
     feed.position().put(i, Vector<double>(3, 0.0));
-    feed.receptorAngle().put(i, Vector<double>(2, 0.0));
+    Vector<double> angles(2, 0.0);
+    if (!circular(vis)) angles[1] = kLinearFeedYAngleDeg * M_PI / 180;
+    feed.receptorAngle().put(i, angles);
   }
 }
 

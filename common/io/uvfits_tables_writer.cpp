@@ -79,6 +79,7 @@ void write_an_rows(FitsOutputFile& out, const VisibilitySet& vis, bool with_diam
     for (int k = 0; k < 3; ++k) xyz[k] = a.itrf_m[k];
     int number = i + 1, mount = 0;  // NOSTA; MNTSTA 0 = alt-az
     float zero = 0.0f, diameter = static_cast<float>(a.dish_diameter_m);
+    float angle_b = linear_feeds(vis) ? static_cast<float>(kLinearFeedYAngleDeg) : 0.0f;
     char* poltya = const_cast<char*>(feed_a);
     char* poltyb = const_cast<char*>(feed_b);
     fits_write_col_str(f, 1, row, 1, 1, &name, &status);
@@ -89,7 +90,7 @@ void write_an_rows(FitsOutputFile& out, const VisibilitySet& vis, bool with_diam
     fits_write_col_str(f, 7, row, 1, 1, &poltya, &status);
     fits_write_col_flt(f, 8, row, 1, 1, &zero, &status);
     fits_write_col_str(f, 10, row, 1, 1, &poltyb, &status);
-    fits_write_col_flt(f, 11, row, 1, 1, &zero, &status);
+    fits_write_col_flt(f, 11, row, 1, 1, &angle_b, &status);
     if (with_diameter) fits_write_col_flt(f, 13, row, 1, 1, &diameter, &status);
   }
   out.check(status, "cannot write the AIPS AN rows");

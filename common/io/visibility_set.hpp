@@ -23,6 +23,12 @@
 
 namespace rapt {
 
+// The position angle (degrees, north through east) of a linear feed's second receptor, Y; the
+// first, X, is at 0. So the Stokes products of rapt(7) (Q = XX - YY) have X north, Y east, as the
+// IAU's convention does. Writers give it as UVFITS POLAB and MS FEED RECEPTOR_ANGLE; circular
+// feeds' receptors are both at 0.
+inline constexpr double kLinearFeedYAngleDeg = 90.0;
+
 struct VisibilitySet {
   std::string telescope;
   std::string instrument;

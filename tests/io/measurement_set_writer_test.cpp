@@ -16,6 +16,7 @@
 #include "test_data.hpp"
 
 #ifdef RAPT_WITH_CASACORE
+#include <casacore/ms/MeasurementSets/MSColumns.h>
 #include <casacore/ms/MeasurementSets/MeasurementSet.h>
 #include <casacore/tables/Tables/TableRecord.h>
 #endif
@@ -118,6 +119,28 @@ TEST(MeasurementSetWriter, CasacoreAcceptsTheOutputAsAMeasurementSet) {
   const casacore::TableRecord& info =
       ms.tableDesc().columnDesc("UVW").keywordSet().asRecord("MEASINFO");
   EXPECT_EQ(info.asString("Ref"), "J2000");
+}
+
+// FEED: linear receptors X and Y at 0 and pi/2 (orthogonal, as rapt(7)'s Stokes take them),
+// circular R and L both at 0.
+TEST(MeasurementSetWriter, GivesTheReceptorsTheirAngles) {
+  testing::ScratchDir dir;
+  for (const bool linear : {true, false}) {
+    VisibilitySet vis = testing::small_visibility_set();
+    if (!linear) vis.stokes = {-1, -2, -3, -4};
+    const std::string path = dir.file(linear ? "lin.ms" : "circ.ms");
+    write_measurement_set(path, vis, false);
+    const casacore::MeasurementSet ms(path);
+    const casacore::MSFeedColumns feed(ms.feed());
+    for (casacore::rownr_t row = 0; row < ms.feed().nrow(); ++row) {
+      const casacore::Vector<double> angle = feed.receptorAngle()(row);
+      const casacore::Vector<casacore::String> type = feed.polarizationType()(row);
+      ASSERT_EQ(angle.size(), 2u);
+      EXPECT_EQ(type[0], linear ? "X" : "R");
+      EXPECT_EQ(angle[0], 0.0);
+      EXPECT_DOUBLE_EQ(angle[1], linear ? M_PI / 2 : 0.0);
+    }
+  }
 }
 #endif
 

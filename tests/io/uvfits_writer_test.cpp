@@ -2,6 +2,8 @@
 // the refusals of what one UVFITS FREQ or STOKES axis cannot hold.
 #include <gtest/gtest.h>
 
+#include <fitsio.h>
+
 #include <cmath>
 #include <filesystem>
 
@@ -196,6 +198,42 @@ TEST(UvfitsWriter, RefusesArraysOfDisagreeingSize) {
   vis.weight.pop_back();
   const std::string path = dir.file("size.uvfits");
   expect_message([&] { write_uvfits(path, vis, false); }, path, "disagree in size");
+}
+
+// The AN table's feeds: linear X at position angle 0 and Y at 90 degrees (POLAA, POLAB), so the
+// receptors are orthogonal as the Stokes conversion of rapt(7) takes them; circular both at 0.
+TEST(UvfitsWriter, GivesTheFeedsTheirPositionAngles) {
+  ScratchDir dir;
+  for (const bool linear : {true, false}) {
+    VisibilitySet vis = make_test_visibilities(3, 1, 2);
+    if (!linear) vis.stokes = {-1, -2, -3, -4};
+    const std::string path = dir.file(linear ? "lin.uvfits" : "circ.uvfits");
+    write_uvfits(path, vis, false);
+    fitsfile* f = nullptr;
+    int status = 0, column = 0;
+    ASSERT_EQ(fits_open_file(&f, path.c_str(), READONLY, &status), 0);
+    fits_movnam_hdu(f, BINARY_TBL, const_cast<char*>("AIPS AN"), 0, &status);
+    float pola[3] = {}, polb[3] = {};
+    fits_get_colnum(f, CASEINSEN, const_cast<char*>("POLAA"), &column, &status);
+    fits_read_col_flt(f, column, 1, 1, 3, 0.0f, pola, nullptr, &status);
+    fits_get_colnum(f, CASEINSEN, const_cast<char*>("POLAB"), &column, &status);
+    fits_read_col_flt(f, column, 1, 1, 3, 0.0f, polb, nullptr, &status);
+    char type_a[8] = {}, type_b[8] = {};
+    char* text = type_a;
+    fits_get_colnum(f, CASEINSEN, const_cast<char*>("POLTYA"), &column, &status);
+    fits_read_col_str(f, column, 1, 1, 1, nullptr, &text, nullptr, &status);
+    text = type_b;
+    fits_get_colnum(f, CASEINSEN, const_cast<char*>("POLTYB"), &column, &status);
+    fits_read_col_str(f, column, 1, 1, 1, nullptr, &text, nullptr, &status);
+    fits_close_file(f, &status);
+    ASSERT_EQ(status, 0);
+    EXPECT_STREQ(type_a, linear ? "X" : "R");
+    EXPECT_STREQ(type_b, linear ? "Y" : "L");
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(pola[k], 0.0f);
+      EXPECT_EQ(polb[k], linear ? 90.0f : 0.0f);
+    }
+  }
 }
 
 TEST(UvfitsWriter, RefusesAnExistingFileUnlessOverwriting) {
