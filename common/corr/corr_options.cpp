@@ -16,7 +16,8 @@ void add_corr_options(cxxopts::Options& options) {
       ("layout", "array layout file (name x y z per line); default: the voltages' header",
        cxxopts::value<std::string>())
       ("phase-centre", "phase centre 'RA DEC' (hh:mm:ss.s +dd:mm:ss.s or degrees); default: "
-       "the voltages' pointing", cxxopts::value<std::string>())
+       "the voltages' pointing, which the output keeps apart (for primary-beam correction)",
+       cxxopts::value<std::string>())
       ("fringe-stopped", "the voltages are delay-compensated and fringe-stopped towards their "
        "header's pointing: turn them only by the difference to the phase centre")
       ("delay-interval", "seconds between updates of the fringe-stopping phases (0 = as often "
