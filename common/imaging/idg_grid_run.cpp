@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "cli/errors.hpp"
@@ -209,6 +210,33 @@ double image_weight(const IdgImage& image) {
   return sum;
 }
 
+// The beam fitted to an n x n PSF, or nothing where its centre holds no positive value (no
+// visibilities).
+std::optional<CleanBeam> psf_beam(const std::vector<float>& psf, int n) {
+  if (!(psf[size_t(n / 2) * size_t(n) + size_t(n / 2)] > 0)) return std::nullopt;
+  return fit_clean_beam(psf, n);
+}
+
+// BMAJ, BMIN and BPA of `beam` (pixels of cell_rad) in the image's header.
+void set_beam(FitsImage& image, const CleanBeam& beam, double cell_rad) {
+  image.beam_major_deg = beam.major_px * cell_rad * 180 / M_PI;
+  image.beam_minor_deg = beam.minor_px * cell_rad * 180 / M_PI;
+  image.beam_pa_deg = beam.pa_rad * 180 / M_PI;
+}
+
+// As WSClean does, the beam fitted to a channel group's PSF (of the first polarisation) goes into
+// the headers of its dirty images and PSF: images [first, end) of `result` that are group g's.
+void set_group_beam(const IdgGridOptions& o, const OutputPlan& out, size_t g, size_t first,
+                    const std::optional<CleanBeam>& beam, GriddedImages& result) {
+  if (!beam) return;
+  for (size_t i = first; i < result.images.size(); ++i) {
+    PendingImage& image = result.images[i];
+    bool dirty_or_psf = image.path == psf_name(o, out, g);
+    for (size_t p = 0; p < out.pols.size(); ++p) dirty_or_psf |= image.path == dirty_name(o, out, g, p);
+    if (dirty_or_psf) set_beam(image.image, *beam, o.cell_rad);
+  }
+}
+
 // The w-layers one channel group's samples need, with its settings checked against memory.
 IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, const UvExtent& extent) {
   const WLayerChoice layers = choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda);
@@ -284,6 +312,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
                                        const ATermInput& aterms, const Messages& messages,
                                        GriddedImages& result) {
   const ChannelGroup& group = out.groups[g];
+  const size_t first = result.images.size();
   const CorrelationProducts correlations = correlation_products(vs.stokes, o.input);
   ImagingSamples samples =
       make_imaging_samples(vs, group, correlation_outputs(correlations), o.weighting,
@@ -341,6 +370,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     result.images.push_back({psf_name(o, out, g), written_image(o, image.data(), vs,
                                                                 samples.freq_hz, out.pols[0].fits_stokes)});
     result.psfs.push_back({result.images.back().image.pixels, image_weight(sum)});
+    set_group_beam(o, out, g, first, psf_beam(result.images.back().image.pixels, o.nx), result);
   }
 }
 
@@ -370,11 +400,7 @@ void add_clean_images(const IdgGridOptions& o, const OutputPlan& out, size_t g, 
   for (int k = 0; k < 3; ++k) {
     FitsImage image = written_image(o, *planes[k], vs, freq_hz, out.pols[p].fits_stokes);
     if (k == 0) image.bunit = "JY/PIXEL";
-    if (k == 2 && r.beam.major_px > 0) {
-      image.beam_major_deg = r.beam.major_px * o.cell_rad * 180 / M_PI;
-      image.beam_minor_deg = r.beam.minor_px * o.cell_rad * 180 / M_PI;
-      image.beam_pa_deg = r.beam.pa_rad * 180 / M_PI;
-    }
+    if (k == 2 && r.beam.major_px > 0) set_beam(image, r.beam, o.cell_rad);
     result.weight_of[clean_name(o, out, g, p, kCleanKinds[k])] = weight;
     result.images.push_back({clean_name(o, out, g, p, kCleanKinds[k]), std::move(image)});
   }
@@ -396,6 +422,8 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
   describe_group(group, settings, extent, messages);
   IdgImage dirty, psf;  // kept between calls: a fresh image costs page faults of its own
   const bool clean = o.clean.niter > 0;
+  const size_t first = result.images.size();
+  std::optional<CleanBeam> beam;
   for (size_t p = 0; p < out.pols.size(); ++p) {
     const IdgVisibilities view = view_of(vs, samples, p);
     const IdgPlan plan = make_idg_plan(settings, view, engine->host_threads());
@@ -423,6 +451,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       if (p == 0) {
         FitsImage image = written_image(o, psf.plane(0), vs, samples.freq_hz, stokes);
         result.psfs.push_back({image.pixels, image_weight(psf)});
+        beam = psf_beam(image.pixels, o.nx);
         if (o.psf) result.images.push_back({psf_name(o, out, g), std::move(image)});
       }
     }
@@ -452,6 +481,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
             r.beam.minor_px * o.cell_rad * kArcsecPerRad, r.beam.pa_rad * 180 / M_PI));
     }
   }
+  set_group_beam(o, out, g, first, beam, result);
 }
 
 // With several channel groups, WSClean's MFS images: of each polarisation the dirty image (and
@@ -473,19 +503,23 @@ void add_mfs_images(const IdgGridOptions& o, const VisibilitySet& vs, const Outp
   // The groups' PSFs are made with --psf (the default) or --niter.
   const std::vector<float> psf =
       result.psfs.empty() ? std::vector<float>() : weighted_mean_plane(result.psfs);
-  if (o.psf)
-    mfs.push_back({wsclean_mfs_image_name(o.name, "", "psf"),
-                   sky_image(psf, o.nx, o.cell_rad, vs, vs.channel_freq_hz, out.pols[0].fits_stokes)});
   const bool clean = o.clean.niter > 0;
   bool any_placed = false;
   for (const auto& [path, weight] : result.weight_of) any_placed |= weight > 0;
-  const CleanBeam beam = clean && any_placed ? fit_clean_beam(psf, o.nx) : CleanBeam{};
+  const CleanBeam beam =
+      psf.empty() || !any_placed ? CleanBeam{} : psf_beam(psf, o.nx).value_or(CleanBeam{});
+  if (o.psf) {
+    mfs.push_back({wsclean_mfs_image_name(o.name, "", "psf"),
+                   sky_image(psf, o.nx, o.cell_rad, vs, vs.channel_freq_hz, out.pols[0].fits_stokes)});
+    if (beam.major_px > 0) set_beam(mfs.back().image, beam, o.cell_rad);
+  }
   for (size_t p = 0; p < out.pols.size(); ++p) {
     const int stokes = out.pols[p].fits_stokes;
     std::vector<std::string> dirty;
     for (size_t g = 0; g < out.groups.size(); ++g) dirty.push_back(dirty_name(o, out, g, p));
     mfs.push_back({mfs_name(o, out, p, "dirty"),
                    sky_image(mean_of(dirty), o.nx, o.cell_rad, vs, vs.channel_freq_hz, stokes)});
+    if (beam.major_px > 0) set_beam(mfs.back().image, beam, o.cell_rad);
     if (!clean) continue;
     std::vector<float> planes[2];  // model, residual
     for (int k = 0; k < 2; ++k) {
@@ -500,11 +534,7 @@ void add_mfs_images(const IdgGridOptions& o, const VisibilitySet& vs, const Outp
     FitsImage restored =
         sky_image(beam.major_px > 0 ? restore_image(planes[0], planes[1], o.nx, beam) : planes[1],
                   o.nx, o.cell_rad, vs, vs.channel_freq_hz, stokes);
-    if (beam.major_px > 0) {
-      restored.beam_major_deg = beam.major_px * o.cell_rad * 180 / M_PI;
-      restored.beam_minor_deg = beam.minor_px * o.cell_rad * 180 / M_PI;
-      restored.beam_pa_deg = beam.pa_rad * 180 / M_PI;
-    }
+    if (beam.major_px > 0) set_beam(restored, beam, o.cell_rad);
     mfs.push_back({mfs_name(o, out, p, "model"), std::move(model)});
     mfs.push_back({mfs_name(o, out, p, "residual"), std::move(residual)});
     mfs.push_back({mfs_name(o, out, p, "image"), std::move(restored)});

@@ -130,8 +130,17 @@ i = image.data[0, 0]
 assert abs(i[54, 44] / 2.5 - 1) < 0.01, "restored %g Jy/beam at the source" % i[54, 44]
 h = image.header
 assert 0 < h["BMIN"] <= h["BMAJ"] < 0.1 and -90 < h["BPA"] <= 90, (h["BMAJ"], h["BMIN"], h["BPA"])
+# As WSClean's, the dirty image and PSF carry the beam fitted to the PSF: the restoring beam.
+for kind in ("dirty", "psf"):
+    other = fits.open(sys.argv[1] + "-%s.fits" % kind)[0].header
+    for key in ("BMAJ", "BMIN", "BPA"):
+        assert abs(other[key] - h[key]) <= 1e-6 * abs(h[key]), (kind, key, other[key], h[key])
 PYTHON
   [ -f "$dir/cl-dirty.fits" ] && [ -f "$dir/cl-psf.fits" ] || fail "--niter without the dirty image or PSF"
+  # Without a PSF there is no beam to give.
+  "$PY" -c "
+from astropy.io import fits
+assert 'BMAJ' not in fits.getheader('$dir/deg-dirty.fits')" || fail "--no-psf: a beam in the dirty image"
   # Several polarisations and channel groups: WSClean's names for each CLEAN image.
   "$IDG" -q --size 128 --scale 6asec --niter 20 --pol XX,YY --channels-out 2 -o "$dir/cl2" \
     "$dir/one.uvfits" 2> "$dir/err" || fail "--niter with --pol and --channels-out: $(cat "$dir/err")"
