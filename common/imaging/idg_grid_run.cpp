@@ -351,6 +351,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     for (int k = 0; k < 4; ++k)
       if (weight_sum[size_t(k)] > 0)
         idg_scale(sum.plane(k), pixels, float(1.0 / weight_sum[size_t(k)]), o.thread_count());
+    sum.weight_sum = weight_sum;  // the group's weight in the MFS images
   }
   result.placed += placed;
   result.gridded += placed;

@@ -180,6 +180,25 @@ factor = np.array([1, 1, 4, 4]).reshape(1, 1, 1, 1, 4, 1)
 err = np.abs(vb - factor * va).max() / (4 * 2.5)
 assert err < 1e-5, "through two planes: %.2g of the flux from the expected" % err
 PYTHON
+# Four FREQ planes, one at each channel (gains 1, 1, 2, 2), and two channel groups: each group
+# is gridded in one pass per plane, and the MFS image of the two is again 2.5 times the plain
+# image at the source.
+"$PY" - "$dir/unit.fits" "$dir/fourfreq.fits" <<'PYTHON' || fail "writing fourfreq.fits"
+import sys
+import numpy as np
+from astropy.io import fits
+hdu = fits.open(sys.argv[1])[0]
+data = np.concatenate([hdu.data, hdu.data, 2 * hdu.data, 2 * hdu.data], axis=1)
+hdu.header["CRVAL5"], hdu.header["CDELT5"] = 1.397e9, 2e6
+fits.PrimaryHDU(data, hdu.header).writeto(sys.argv[2])
+PYTHON
+image fourfreq --aterms "$dir/fourfreq.fits" --channels-out 2
+"$PY" - "$dir/fourfreq-MFS-dirty.fits" "$dir/plain-dirty.fits" > "$dir/py" 2>&1 <<'PYTHON' || fail "MFS through four FREQ planes: $(cat "$dir/py")"
+import sys
+from astropy.io import fits
+a, b = (fits.getdata(f)[0, 0, 54, 44] for f in sys.argv[1:3])
+assert b > 2 and abs(a / b - 2.5) < 1e-4, "MFS at the source %g, %g without A-terms" % (a, b)
+PYTHON
 
 # --- bad A-terms: one line, exit 1, no image
 expect_error() {
