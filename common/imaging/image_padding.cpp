@@ -6,7 +6,7 @@
 namespace rapt {
 
 int padded_size(int n, double padding) {
-  const int p = static_cast<int>(std::ceil(n * padding - 1e-9));  // 1e-9: 256 x 1.25 is 320
+  const int p = static_cast<int>(std::ceil(n * padding));
   return p + (4 - p % 4) % 4;
 }
 

@@ -16,6 +16,7 @@ TEST(PaddedSize, CeilingRoundedUpToAMultipleOfFour) {
   EXPECT_EQ(padded_size(256, 1.0), 256);
   EXPECT_EQ(padded_size(258, 1.0), 260);  // a multiple of 4 even unpadded, as WSClean's
   EXPECT_EQ(padded_size(20, 2.0), 40);
+  EXPECT_EQ(padded_size(200, 1.1), 224);  // 200 x 1.1 is 220.00000000000003 in a double
   for (int n = 20; n <= 400; n += 2)
     for (double padding : {1.0, 1.1, 1.2, 1.33, 1.5, 2.0}) {
       const int p = padded_size(n, padding);
