@@ -183,7 +183,11 @@ std::optional<GpuClockReading> NvmlSource::clock_reading(const std::string& pci_
   if (nvml.clock_info(gpu, kClockSm, &r.sm_mhz) != 0 ||
       nvml.clock_event_reasons(gpu, &reasons) != 0)
     return {};
-  r.watts = power_mw(index) * 1e-3;
+  try {
+    r.watts = power_mw(index) * 1e-3;
+  } catch (const DataError&) {
+    r.watts = NAN;  // a GPU that reports no power still has a clock
+  }
   r.power_capped = (reasons & kReasonsPower) != 0;
   r.thermal = (reasons & kReasonsThermal) != 0;
   return r;

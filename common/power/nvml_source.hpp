@@ -21,7 +21,7 @@ struct NvmlLibrary;  // the dlopen handle and the functions taken from it
 // The clock a GPU runs at, and why the driver holds it below its maximum.
 struct GpuClockReading {
   unsigned int sm_mhz = 0;
-  double watts = 0.0;
+  double watts = 0.0;  // NaN where the GPU reports no power
   bool power_capped = false;  // held down for power (the software power cap or the power brake)
   bool thermal = false;       // held down for temperature
 };

@@ -2,6 +2,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -34,8 +36,14 @@ GpuClockSampler::GpuClockSampler(int gpu) : state_(std::make_unique<State>()) {
     why_not_ = e.what();
     return;
   }
-  if (!state_->nvml->clock_reading(state_->bus_id)) {
-    why_not_ = "NVML gives no clock for the GPU at " + state_->bus_id;
+  std::optional<GpuClockReading> probe;
+  try {
+    probe = state_->nvml->clock_reading(state_->bus_id);
+  } catch (const DataError& e) {
+    why_not_ = e.what();
+  }
+  if (!probe) {
+    if (why_not_.empty()) why_not_ = "NVML gives no clock for the GPU at " + state_->bus_id;
     state_->nvml.reset();
   }
 }
@@ -49,7 +57,13 @@ void GpuClockSampler::start() {
   state_->running = true;
   state_->thread = std::thread([s = state_.get()] {
     while (s->running) {
-      if (const std::optional<GpuClockReading> r = s->nvml->clock_reading(s->bus_id)) {
+      std::optional<GpuClockReading> r;
+      try {
+        r = s->nvml->clock_reading(s->bus_id);
+      } catch (const std::exception&) {
+        return;  // NVML failed mid-run: the samples so far stand
+      }
+      if (r) {
         const std::lock_guard<std::mutex> lock(s->mutex);
         s->readings.push_back(*r);
       }
@@ -66,16 +80,20 @@ ClockSummary GpuClockSampler::stop() {
   const std::lock_guard<std::mutex> lock(state_->mutex);
   const std::vector<GpuClockReading>& readings = state_->readings;
   if (readings.empty()) return summary;
+  int with_power = 0;
   for (const GpuClockReading& r : readings) {
     summary.mean_mhz += r.sm_mhz;
-    summary.mean_watts += r.watts;
+    if (std::isfinite(r.watts)) {
+      summary.mean_watts += r.watts;
+      ++with_power;
+    }
     summary.power_capped += r.power_capped ? 1.0 : 0.0;
     summary.thermal += r.thermal ? 1.0 : 0.0;
   }
   const double n = double(readings.size());
   summary.measured = true;
   summary.mean_mhz /= n;
-  summary.mean_watts /= n;
+  summary.mean_watts = with_power ? summary.mean_watts / with_power : NAN;
   summary.power_capped /= n;
   summary.thermal /= n;
   return summary;

@@ -8,7 +8,8 @@ namespace rapt::bench {
 
 struct ClockSummary {
   bool measured = false;  // NVML gave readings
-  double mean_mhz = 0.0, mean_watts = 0.0;
+  double mean_mhz = 0.0;
+  double mean_watts = 0.0;    // NaN where the GPU reported no power
   double power_capped = 0.0;  // fraction of the samples with the clock held down for power
   double thermal = 0.0;       // ... for temperature
 };

@@ -19,6 +19,7 @@
 // power NVML gave meanwhile: where the GPU reaches its power limit it lowers its clock, and
 // "bound" then adds "power".
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -114,9 +115,10 @@ void add_gpu_rows(BenchTable& table, const BenchSettings& settings,
                    number_cell(t.with_upload_s * 1e3), number_cell(ops / t.kernel_s * 1e-12),
                    number_cell(ops / t.with_upload_s * 1e-12),
                    percent_cell(ops / t.kernel_s / peak), percent_cell(ops / t.kernel_s / roof),
-                   percent_cell(ops / t.sustained_s / peak),
+                   t.sustained_s > 0 ? percent_cell(ops / t.sustained_s / peak) : "-",
                    held.measured ? number_cell(held.mean_mhz) : "-",
-                   held.measured ? number_cell(held.mean_watts) : "-",
+                   held.measured && std::isfinite(held.mean_watts) ? number_cell(held.mean_watts)
+                                                                   : "-",
                    std::string(roof < peak ? "memory" : "compute") +
                        (held.power_capped >= 0.5 ? ", power" : "") +
                        (held.thermal >= 0.5 ? ", heat" : ""),
