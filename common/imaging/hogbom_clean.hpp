@@ -19,7 +19,8 @@ struct CleanSettings {
 
 // Components go only in the central kCleanRegion of the image in x and in y: a PSF as large as
 // the image, shifted to any pixel there, then covers every other pixel there, so a component
-// leaves no sidelobe of its own behind in the region (image a field twice the one to clean).
+// leaves no sidelobe of its own behind in the region (image a field twice the one to clean;
+// idg-grid's image is the padded grid's centre, so there the region is a larger part of it).
 constexpr double kCleanRegion = 0.5;
 
 struct MinorCycle {

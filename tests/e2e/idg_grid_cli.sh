@@ -235,7 +235,7 @@ for f in 0000-I-dirty 0000-Q-dirty 0000-U-dirty 0000-V-dirty 0001-I-dirty 0001-V
   [ -f "$dir/names-$f.fits" ] || fail "no names-$f.fits (have: $(ls "$dir" | grep names | tr '\n' ' '))"
 done
 # The MFS image of natural weighting (the groups' images weighted by their weights; three
-# groups of the four channels hold 2, 1 and 1) is the image of every channel at once, to 1e-4
+# groups of the four channels hold 1, 1 and 2) is the image of every channel at once, to 1e-4
 # of the peak, and is described as the whole band.
 if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
   "$IDG" -q --size 64 --scale 6asec --no-psf -o "$dir/whole" "$dir/one.uvfits" || fail "whole band"
