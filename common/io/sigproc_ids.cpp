@@ -2,6 +2,7 @@
 // packed sexagesimal coordinates (1.3), and the format-independent ObservationInfo.
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 
 #include "io/sigproc.hpp"
 
@@ -56,13 +57,15 @@ double unpack_sexagesimal(double packed) {
   return whole + minutes / 60.0 + seconds / 3600.0;
 }
 
+// Split in whole nanoseconds (of time or arc) of the last field: a value a rounding error below
+// a whole minute (4 h computed as 3.99999999999999 h) is then written 040000.0, never 035960.0,
+// which readers would show as 03:59:60.
 double pack_sexagesimal(double value) {
-  const double a = std::fabs(value);
-  double whole = std::floor(a);
-  double minutes = std::floor((a - whole) * 60.0);
-  double seconds = ((a - whole) * 60.0 - minutes) * 60.0;
-  if (seconds < 0.0) seconds = 0.0;  // rounding just below a whole minute
-  return whole * 1e4 + minutes * 100.0 + seconds;
+  const int64_t ns = std::llround(std::fabs(value) * 3600.0 * 1e9);
+  const int64_t per_minute = int64_t(60) * 1000000000, per_unit = 60 * per_minute;
+  const int64_t whole = ns / per_unit, minutes = ns % per_unit / per_minute;
+  const double seconds = double(ns % per_minute) * 1e-9;
+  return double(whole) * 1e4 + double(minutes) * 100.0 + seconds;
 }
 
 }  // namespace

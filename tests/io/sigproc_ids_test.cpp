@@ -2,6 +2,8 @@
 // the ObservationInfo built from it.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "io/sigproc.hpp"
 #include "sigproc_test_support.hpp"
 
@@ -30,6 +32,14 @@ TEST(SigprocCoordinates, PackingInvertsUnpacking) {
   }
   EXPECT_NEAR(rapt::deg_to_sigproc_dec(-(30 / 60.0 + 15.5 / 3600.0)), -3015.5, 1e-7);
   EXPECT_NEAR(rapt::deg_to_sigproc_ra(-15.0), 230000.0, 1e-7);  // wrapped into 0..24 h
+  // A direction a rounding error short of a whole minute (4 h and -30 deg through radians) is
+  // written as that minute: never 60 in the seconds (03:59:60).
+  const double ra_deg = (60.0 * M_PI / 180) * (180 / M_PI), dec_deg = (-30.0 * M_PI / 180) * (180 / M_PI);
+  EXPECT_EQ(rapt::deg_to_sigproc_ra(std::nextafter(60.0, 0.0)), 40000.0);
+  EXPECT_EQ(rapt::deg_to_sigproc_dec(std::nextafter(-30.0, 0.0)), -300000.0);
+  EXPECT_EQ(rapt::deg_to_sigproc_ra(ra_deg), 40000.0);
+  EXPECT_EQ(rapt::deg_to_sigproc_dec(dec_deg), -300000.0);
+  EXPECT_NEAR(rapt::deg_to_sigproc_ra(15.0 * (3 + 59 / 60.0 + 59.5 / 3600)), 35959.5, 1e-7);
 }
 
 TEST(SigprocIds, NamesTelescopesAsPrestoDoes) {
