@@ -188,6 +188,9 @@ double VdifReader::find_sample_rate(const VdifReadOptions& options) {
 
 void VdifReader::decode_frame(const std::vector<uint8_t>& frame, int thread_index) {
   const int dim = first_.complex_samples ? 2 : 1;
+  // Complex samples of a lower sideband hold each channel's spectrum reversed: conjugated, they
+  // are in the sky sense rapt(7) gives complex voltages (real ones are turned by the channeliser).
+  const bool conjugate = first_.complex_samples && options_.lower_sideband;
   const int64_t per_word = 32 / first_.bits;
   const int64_t values = spf_ * first_.nchan * dim;
   const uint8_t* payload = frame.data() + first_.header_bytes();
@@ -198,7 +201,8 @@ void VdifReader::decode_frame(const std::vector<uint8_t>& frame, int thread_inde
     const int64_t c = i / dim % first_.nchan;
     const int64_t t = i / dim / first_.nchan;
     const int64_t chan = int64_t(thread_index) * first_.nchan + c;
-    samples_[size_t((chan * spf_ + t) * dim + k)] = decode_code(code, first_.bits, options_.twos_complement);
+    const float value = decode_code(code, first_.bits, options_.twos_complement);
+    samples_[size_t((chan * spf_ + t) * dim + k)] = conjugate && k == 1 ? -value : value;
   }
 }
 

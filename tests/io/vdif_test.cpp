@@ -134,6 +134,30 @@ TEST(VdifReader, TakesTheSkyFrequencyAndSidebandFromTheOptions) {
   EXPECT_TRUE(reader.warnings().empty());
 }
 
+// A lower sideband's complex samples hold each channel's spectrum reversed: they are read
+// conjugated, in the sky sense of rapt(7) (a tone above a channel's centre in the recording is
+// below it on the sky).
+TEST(VdifReader, ConjugatesComplexSamplesOfALowerSideband) {
+  RAPT_REQUIRE_SHARED_FILE(path, "baseband/sample_mwa.vdif");
+  rapt::VdifReadOptions options;
+  options.sample_rate_hz = 1.28e6;
+  options.twos_complement = true;
+  rapt::VoltageBlock upper, lower;
+  {
+    rapt::VdifReader reader(path, options);
+    ASSERT_EQ(reader.read(1280, upper), 1280);
+  }
+  options.lower_sideband = true;
+  rapt::VdifReader reader(path, options);
+  ASSERT_EQ(reader.read(1280, lower), 1280);
+  const rapt::VoltageHeader& h = reader.header();
+  for (int t = 0; t < 1280; t += 97)
+    for (int c = 0; c < 2; ++c) {
+      EXPECT_EQ(voltage_value(h, lower, c, 0, t, 0, 0), voltage_value(h, upper, c, 0, t, 0, 0));
+      EXPECT_EQ(voltage_value(h, lower, c, 0, t, 0, 1), -voltage_value(h, upper, c, 0, t, 0, 1));
+    }
+}
+
 TEST(VdifReader, NeedsTheSampleRateWhenHeadersLackIt) {
   RAPT_REQUIRE_SHARED_FILE(path, "baseband/sample_mwa.vdif");
   const std::string error = data_error_text([&] { rapt::VdifReader reader(path, {}); });
