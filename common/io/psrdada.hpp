@@ -56,8 +56,12 @@ DadaHeader parse_dada_header(std::string_view text, const std::string& name);
 std::string format_dada_header(const VoltageHeader& header, int64_t inner_t,
                                const std::string& name);
 
-// Time samples per block that the native writer uses.
+// Time samples per block that the native writer uses: 256, or fewer (a power of two, at least
+// one) where a block of 256 would pass kDadaMostBlockBytes, as with many channels (channelize
+// --nchan 8192 of 64 channels), since the writer holds a block in memory.
 constexpr int64_t kDadaInnerT = 256;
+constexpr int64_t kDadaMostBlockBytes = int64_t(64) << 20;
+int64_t dada_inner_t(const VoltageHeader& header);
 
 class PsrdadaReader : public VoltageReader {
  public:

@@ -1,5 +1,5 @@
 // rapt's native PSRDADA writer: header of section 4 of the format notes, ORDER TFATP blocks of
-// kDadaInnerT samples, a short last block for what is left (see psrdada.hpp).
+// dada_inner_t samples, a short last block for what is left (see psrdada.hpp).
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -120,16 +120,24 @@ std::string format_dada_header(const VoltageHeader& h, int64_t inner_t, const st
   return text;
 }
 
+int64_t dada_inner_t(const VoltageHeader& h) {
+  const int64_t sample_bytes =
+      std::max<int64_t>(1, int64_t(h.nchan) * h.nant * h.npol * h.values_per_sample() * h.nbits / 8);
+  int64_t inner_t = kDadaInnerT;
+  while (inner_t > 1 && inner_t * sample_bytes > kDadaMostBlockBytes) inner_t /= 2;
+  return inner_t;
+}
+
 namespace {
 
 class PsrdadaWriter : public VoltageWriter {
  public:
   PsrdadaWriter(const std::string& path, const VoltageHeader& header, bool overwrite)
-      : path_(path), header_(header) {
-    const std::string text = format_dada_header(header, kDadaInnerT, path);
+      : path_(path), header_(header), inner_t_(dada_inner_t(header)) {
+    const std::string text = format_dada_header(header, inner_t_, path);
     per_time_ = int64_t(header.npol) * header.values_per_sample();
     nrows_ = int64_t(header.nchan) * header.nant;
-    buffer_.resize(size_t(nrows_ * kDadaInnerT * per_time_) * size_t(header.nbits / 8));
+    buffer_.resize(size_t(nrows_ * inner_t_ * per_time_) * size_t(header.nbits / 8));
     if (path != "-") out_.emplace(path, overwrite);
     write_bytes(text.data(), text.size());
   }
@@ -140,14 +148,14 @@ class PsrdadaWriter : public VoltageWriter {
       throw file_error(path_, "block of " + std::to_string(block.nsamples) + " samples holds only " +
                                   std::to_string(block.data.size()) + " values");
     for (int64_t done = 0; done < block.nsamples;) {
-      const int64_t n = std::min(block.nsamples - done, kDadaInnerT - fill_);
+      const int64_t n = std::min(block.nsamples - done, inner_t_ - fill_);
       for (int64_t r = 0; r < nrows_; ++r)
         clipped_ += encode_voltage_values(
             block.data.data() + (r * block.nsamples + done) * per_time_, size_t(n * per_time_),
-            header_.nbits, buffer_.data() + (r * kDadaInnerT + fill_) * per_time_ * bytes);
+            header_.nbits, buffer_.data() + (r * inner_t_ + fill_) * per_time_ * bytes);
       fill_ += n;
       done += n;
-      if (fill_ == kDadaInnerT) flush();
+      if (fill_ == inner_t_) flush();
     }
   }
 
@@ -166,8 +174,8 @@ class PsrdadaWriter : public VoltageWriter {
   void flush() {
     const size_t row_bytes = size_t(per_time_ * header_.nbits / 8);
     // A short last block: rows close up so its time axis is fill_ samples long.
-    for (int64_t r = 1; r < nrows_ && fill_ < kDadaInnerT; ++r)
-      std::copy_n(buffer_.begin() + long(r * kDadaInnerT * row_bytes), fill_ * row_bytes,
+    for (int64_t r = 1; r < nrows_ && fill_ < inner_t_; ++r)
+      std::copy_n(buffer_.begin() + long(r * inner_t_ * row_bytes), fill_ * row_bytes,
                   buffer_.begin() + long(r * fill_ * row_bytes));
     write_bytes(buffer_.data(), size_t(nrows_ * fill_) * row_bytes);
     fill_ = 0;
@@ -183,6 +191,7 @@ class PsrdadaWriter : public VoltageWriter {
 
   std::string path_;
   VoltageHeader header_;
+  int64_t inner_t_;                      // samples per block (dada_inner_t)
   std::optional<AtomicOutputFile> out_;  // empty when writing to stdout
   int64_t per_time_ = 0;                 // values per time sample of one row
   int64_t nrows_ = 0;                    // channels x antennas

@@ -594,3 +594,26 @@ TEST(PsrdadaWriter, WritesToStandardOutputAndReadsFromStandardInput) {
   ASSERT_EQ(n, 300);
   EXPECT_EQ(back.data, block.data);
 }
+
+// The native writer holds one block in memory: 256 samples a block, fewer where that block
+// would pass 64 MiB (channelize --nchan 1024 of 64 channels of six dual-polarisation stations
+// writes 393216 rows of 16 bytes a sample: 8 samples a block, 48 MiB).
+TEST(PsrdadaWriter, BlocksOfAtMost64MiB) {
+  rapt::VoltageHeader h;
+  h.nchan = 64;
+  h.nant = 6;
+  h.npol = 2;
+  h.complex_samples = true;
+  h.nbits = 8;
+  EXPECT_EQ(rapt::dada_inner_t(h), 256);
+  h.nchan = 64 * 1024;
+  h.nbits = 32;
+  EXPECT_EQ(rapt::dada_inner_t(h), 8);
+  h.nchan = 1 << 24;  // one sample is more than 64 MiB: blocks of one
+  EXPECT_EQ(rapt::dada_inner_t(h), 1);
+  h.nchan = 1;
+  h.nant = 1;
+  h.npol = 1;
+  h.complex_samples = false;
+  EXPECT_EQ(rapt::dada_inner_t(h), 256);
+}
