@@ -72,6 +72,10 @@ BfOptions bf_options_from(const cxxopts::ParseResult& r) {
   o.input = r["files"].as<std::vector<std::string>>()[0];
   if (!r.count("output")) throw UsageError("--output ROOT is required");
   o.output_root = r["output"].as<std::string>();
+  // The root names files (ROOT_B000.fil): an empty one would write _B000.fil in the working
+  // directory, and "-" is no stream here.
+  if (o.output_root.empty() || o.output_root == "-")
+    throw UsageError("--output needs a root for the file names (ROOT_B000.fil ...)");
   if (r.count("layout")) o.layout_path = r["layout"].as<std::string>();
   if (r.count("ra")) o.ra = r["ra"].as<std::string>();
   if (r.count("dec")) o.dec = r["dec"].as<std::string>();

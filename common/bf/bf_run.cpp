@@ -94,12 +94,20 @@ int64_t weight_epoch_samples(const BfOptions& o, const VoltageHeader& v,
 BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
+  if (reader->header().format == "VDIF" && !(reader->header().centre_freq_mhz > 0))
+    throw UsageError(o.input + ": VDIF carries no sky frequency, which a filterbank needs: give "
+                     "--vdif-freq (MHz)");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
   if (!v.complex_samples)
     throw file_error(o.input, "has real samples; bf takes channelised complex voltages");
   if (v.npol != 1 && v.npol != 2)
     throw file_error(o.input, format_string("has %d polarisations; bf takes 1 or 2", v.npol));
+  // A file known to be too short is refused before any memory is sized for it (a pipe's length
+  // is known only at its end, below).
+  if (v.nsamples >= 0 && v.nsamples < o.tint)
+    throw file_error(o.input, format_string("has %lld samples, fewer than one integration "
+                                            "(--tint %d)", (long long)v.nsamples, o.tint));
 
   std::optional<RawBeamWeights> file_weights;
   if (!o.weights_path.empty()) {

@@ -49,6 +49,11 @@ std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
   if (got == 0) throw file_error(path, "empty file");
   if (looks_like_guppi(head)) return std::make_unique<GuppiRawReader>(path);
   if (looks_like_dada(head)) return std::make_unique<PsrdadaReader>(path);
+  // Files of the pulsar half, which any header of 16 bytes could pass for VDIF.
+  const bool sigproc = head.size() >= 16 && head.substr(4, 12) == "HEADER_START";
+  if (sigproc || head.substr(0, 6) == "SIMPLE")
+    throw file_error(path, std::string("is a ") + (sigproc ? "SIGPROC" : "FITS") +
+                               " file, not voltages (GUPPI RAW, PSRDADA or VDIF)");
   if (got >= 16) {
     try {
       parse_vdif_frame_header(reinterpret_cast<const uint8_t*>(bytes), got, path);

@@ -259,6 +259,7 @@ expect_error five.txt --layout five.txt v.dada
 expect_error bad_flags.txt --flags bad_flags.txt v.dada
 expect_error real.dada real.dada
 expect_error missing.dada missing.dada
+expect_error "co_IB.fil: is a SIGPROC file, not voltages" co_IB.fil
 expect_error --fscrunch --fscrunch 3 v.dada
 expect_error --precision --precision fp16 v.dada
 expect_error "two polarisations" --stokes IQUV v1.dada
@@ -268,6 +269,10 @@ expect_error --tint --tint 5000 v.dada
 $BF_CPU --beams bad_beams.txt -o out/x v.dada 2>/dev/null; [ $? = 1 ] || fail "bad beams file: exit status not 1"
 $BF_CPU --fscrunch 3 -o out/x v.dada 2>/dev/null; [ $? = 2 ] || fail "--fscrunch 3: exit status not 2"
 $BF_CPU --precision fp16 -o out/x v.dada 2>/dev/null; [ $? = 2 ] || fail "--precision fp16 --device cpu: exit status not 2"
+# An empty root would write _B000.fil into the working directory.
+( cd out && $BF_CPU -q -o "" ../v.dada 2> ../err ); [ $? = 2 ] || fail "-o '': exit status not 2"
+grep -q "needs a root" err || fail "-o '': $(cat err)"
+[ -z "$(ls -A out)" ] || fail "-o '': left $(ls -A out | tr '\n' ' ')"
 
 [ $failures = 0 ] && echo "bf_cli: all passed"
 [ $failures = 0 ]

@@ -192,7 +192,8 @@ vdif="${RAPT_SHARED_DATA:-$top/../shared/data}/baseband/sample_mwa.vdif"
 if [ -f "$vdif" ]; then
   $CH_CPU --vdif-rate 1.28e6 --vdif-signed --nchan 16 --ntaps 4 --detect -o nofreq.fil "$vdif" \
     2> err && fail "VDIF without --vdif-freq made a filterbank at baseband"
-  grep -q "no sky frequency" err || fail "VDIF without --vdif-freq: no warning: $(cat err)"
+  grep -q "no sky frequency, which a filterbank needs: give --vdif-freq" err ||
+    fail "VDIF without --vdif-freq: $(cat err)"
   $CH_CPU --vdif-rate 1.28e6 --vdif-signed --vdif-freq 184.96 --nchan 16 --ntaps 4 --detect \
     -o usb.fil "$vdif" 2> err || fail "--vdif-freq: $(cat err)"
   $CH_CPU --vdif-rate 1.28e6 --vdif-signed --vdif-freq 184.96 --vdif-lsb --nchan 16 --ntaps 4 \
