@@ -12,7 +12,8 @@ namespace rapt {
 // `layout_path` (read_layout_file), or "" for the header's array. Throws DataError naming the
 // input when the array is needed but neither has one ("give --layout FILE"), and when the array
 // does not list as many antennas as the voltages hold. With no array and !needed, returns the
-// empty layout.
+// empty layout. Where the header names every antenna of the file once (ANT_NAMES), the file's
+// antennas are taken by name, in the header's order; else in the file's order.
 ArrayLayout voltage_array_layout(const std::string& layout_path, const VoltageHeader& voltages,
                                  const std::string& input_name, bool needed);
 

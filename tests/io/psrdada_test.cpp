@@ -391,6 +391,33 @@ TEST(PsrdadaHeader, NotesAntennaNamesWithoutPositions) {
             "x.dada: the voltages carry no antenna positions; give --layout FILE");
 }
 
+// A layout file whose antennas the header names (ANT_NAMES) in another order is taken by name,
+// in the voltages' order; one whose names the header lacks keeps its own order.
+TEST(VoltageArrayLayout, TakesALayoutFilesAntennasByTheHeadersNames) {
+  const rapt::DadaHeader h = rapt::parse_dada_header(
+      dada_header_text(small_keys_with("NPOL", "1") +
+                       "NANT 3\nINNER_T 4\nORDER TFATP\nANT_NAMES m000,m001,m002\n"),
+      "x.dada");
+  rapt::testing::ScratchDir dir;
+  const std::string reversed = dir.file("reversed.txt"), other = dir.file("other.txt");
+  std::FILE* f = std::fopen(reversed.c_str(), "w");
+  std::fputs("# frame: enu -30.7 21.4 1050\nm002 20 0 0\nm001 10 0 0\nm000 0 0 0\n", f);
+  std::fclose(f);
+  f = std::fopen(other.c_str(), "w");
+  std::fputs("# frame: enu -30.7 21.4 1050\na 20 0 0\nb 10 0 0\nc 0 0 0\n", f);
+  std::fclose(f);
+  const rapt::ArrayLayout by_name = rapt::voltage_array_layout(reversed, h.voltage, "x.dada", true);
+  ASSERT_EQ(by_name.size(), 3);
+  EXPECT_EQ(by_name.antennas[0].name, "m000");
+  EXPECT_EQ(by_name.antennas[2].name, "m002");
+  const rapt::ArrayLayout file = rapt::read_layout_file(reversed);
+  EXPECT_EQ(by_name.antennas[0].itrf_m, file.antennas[2].itrf_m);
+  EXPECT_EQ(by_name.antennas[2].itrf_m, file.antennas[0].itrf_m);
+  const rapt::ArrayLayout unnamed = rapt::voltage_array_layout(other, h.voltage, "x.dada", true);
+  EXPECT_EQ(unnamed.antennas[0].name, "a");
+  EXPECT_EQ(unnamed.antennas[2].name, "c");
+}
+
 TEST(PsrdadaHeader, RejectsBlockOrderWithoutNant) {
   EXPECT_EQ(data_error_text([] {
               rapt::parse_dada_header(dada_header_text(std::string(kSmallKeys) +
