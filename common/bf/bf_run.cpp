@@ -145,6 +145,10 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   if (!file_weights && !v.start_known())
     throw file_error(o.input, "carries no start time (UTC_START or MJD_START); steering the "
                               "beams needs one (or give --weights)");
+  // VDIF frames carry no pointing: beams steered without one would point at RA 0, Dec 0.
+  const bool steered = o.detection != BeamDetection::none || o.coherent;  // not the IB alone
+  if (!file_weights && steered && v.format == "VDIF" && !(o.ra && o.dec))
+    throw UsageError(o.input + ": VDIF carries no pointing; give --ra and --dec (or --weights)");
   if (!file_weights) {
     std::vector<SkyDirection> directions;
     for (const BeamDirection& b : beams) directions.push_back(b.direction);

@@ -12,6 +12,7 @@
 export LC_ALL=C
 BIN=${BIN:-build/bin}
 BIN=$(cd "$BIN" 2>/dev/null && pwd) || { echo "no ${BIN:-build/bin}"; exit 77; }
+HERE=$(cd "$(dirname "$0")" && pwd)
 BF="$BIN/bf"
 SIM="$BIN/simulate"
 INSPECT="$BIN/inspect"
@@ -269,6 +270,18 @@ expect_error --tint --tint 5000 v.dada
 $BF_CPU --beams bad_beams.txt -o out/x v.dada 2>/dev/null; [ $? = 1 ] || fail "bad beams file: exit status not 1"
 $BF_CPU --fscrunch 3 -o out/x v.dada 2>/dev/null; [ $? = 2 ] || fail "--fscrunch 3: exit status not 2"
 $BF_CPU --precision fp16 -o out/x v.dada 2>/dev/null; [ $? = 2 ] || fail "--precision fp16 --device cpu: exit status not 2"
+# VDIF frames carry neither the sky frequency nor the pointing: bf asks for both (exit 2, one
+# line naming the file), on the MWA sample of the shared data (one station, two channels).
+vdif="${RAPT_SHARED_DATA:-$HERE/../../../shared/data}/baseband/sample_mwa.vdif"
+if [ -f "$vdif" ]; then
+  head -n 3 six.txt > one.txt
+  vdif_bf() { $BF_CPU -q --vdif-rate 1.28e6 --vdif-signed --layout one.txt "$@" -o out/v "$vdif" 2> err; }
+  vdif_bf; [ $? = 2 ] && grep -q "no sky frequency" err || fail "VDIF without --vdif-freq: $(cat err)"
+  vdif_bf --vdif-freq 184.96; [ $? = 2 ] && grep -q "no pointing; give --ra and --dec" err ||
+    fail "VDIF without --ra/--dec: $(cat err)"
+  vdif_bf --vdif-freq 184.96 --ra 0 --dec -27 || fail "VDIF with --vdif-freq, --ra and --dec: $(cat err)"
+  rm -rf out && mkdir out
+fi
 # An empty root would write _B000.fil into the working directory.
 ( cd out && $BF_CPU -q -o "" ../v.dada 2> ../err ); [ $? = 2 ] || fail "-o '': exit status not 2"
 grep -q "needs a root" err || fail "-o '': $(cat err)"

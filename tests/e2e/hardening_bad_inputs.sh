@@ -37,13 +37,20 @@ commands_for() {
             echo "inspect F"
             # bf needs station positions: PSRDADA may carry them, GUPPI RAW and VDIF do not.
             if [ -x "$BIN/bf" ]; then
+              # VDIF lacks the sky frequency and pointing bf refuses to go without.
               if [ "$1" = psrdada ]; then echo "bf --device cpu -o out F"
+              elif [ "$1" = vdif ]; then
+                echo "bf --device cpu --layout $tmp/one_station.txt --vdif-freq 1400 --ra 0 --dec 0 -o out F"
               else echo "bf --device cpu --layout $tmp/one_station.txt -o out F"; fi
             fi
             # corr too (the same positions), into UVFITS.
             if [ -x "$BIN/corr" ]; then
+              # (not VDIF: corr needs --phase-centre 'RA DEC' for it, which these words cannot
+              # carry; inspect and bf read the bad VDIF files)
               if [ "$1" = psrdada ]; then echo "corr --device cpu -o out.uvfits F"
-              else echo "corr --device cpu --layout $tmp/one_station.txt -o out.uvfits F"; fi
+              elif [ "$1" = guppi_raw ]; then
+                echo "corr --device cpu --layout $tmp/one_station.txt -o out.uvfits F"
+              fi
             fi ;;
     layout) echo "inspect F"; echo "inspect --layout F"
             if "$BIN/simulate" --help 2>&1 | grep -q -- '--layout'; then
