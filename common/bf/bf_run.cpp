@@ -94,9 +94,7 @@ int64_t weight_epoch_samples(const BfOptions& o, const VoltageHeader& v,
 BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
-  if (reader->header().format == "VDIF" && !(reader->header().centre_freq_mhz > 0))
-    throw UsageError(o.input + ": VDIF carries no sky frequency, which a filterbank needs: give "
-                     "--vdif-freq (MHz)");
+  require_vdif_sky_frequency(reader->header(), o.input, "a filterbank needs");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
   if (!v.complex_samples)

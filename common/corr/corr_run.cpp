@@ -97,9 +97,7 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
   // VDIF frames carry neither: visibilities without them would be labelled at baseband
   // frequencies and phased towards RA 0, Dec 0.
-  if (reader->header().format == "VDIF" && !(reader->header().centre_freq_mhz > 0))
-    throw UsageError(o.input + ": VDIF carries no sky frequency, which visibilities need: give "
-                     "--vdif-freq (MHz)");
+  require_vdif_sky_frequency(reader->header(), o.input, "visibilities need");
   if (reader->header().format == "VDIF" && !o.phase_centre)
     throw UsageError(o.input + ": VDIF carries no pointing; give --phase-centre");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);

@@ -65,6 +65,13 @@ std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
   throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
 }
 
+void require_vdif_sky_frequency(const VoltageHeader& header, const std::string& path,
+                                const char* needed_by) {
+  if (header.format == "VDIF" && !(header.centre_freq_mhz > 0))
+    throw UsageError(path + ": VDIF carries no sky frequency, which " + needed_by +
+                     ": give --vdif-freq (MHz)");
+}
+
 std::vector<std::string> voltage_warnings(const VoltageReader& reader, const std::string& path,
                                           size_t from) {
   std::vector<std::string> named;

@@ -91,6 +91,12 @@ size_t show_voltage_warnings(const VoltageReader& reader, const std::string& pat
 std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
                                                  const VdifReadOptions& vdif = {});
 
+// VDIF frames never carry the sky frequency: a program whose output needs it refuses a VDIF
+// file given none (--vdif-freq), with a UsageError naming the file and what needs it
+// (`needed_by`: "a filterbank needs", "visibilities need").
+void require_vdif_sky_frequency(const VoltageHeader& header, const std::string& path,
+                                const char* needed_by);
+
 // Writes blocks in the order given; the file appears under its final name only at commit().
 // Float samples are rounded to the nearest integer and clipped to the header's nbits range
 // (clipped_values() counts them); nbits 32 with float_samples writes IEEE floats unchanged.

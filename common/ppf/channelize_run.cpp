@@ -61,9 +61,7 @@ int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_
 ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& messages) {
   const auto started = Clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif);
-  if (o.detect && reader->header().format == "VDIF" && !(reader->header().centre_freq_mhz > 0))
-    throw UsageError(o.input + ": VDIF carries no sky frequency, which a filterbank needs: give "
-                     "--vdif-freq (MHz)");
+  if (o.detect) require_vdif_sky_frequency(reader->header(), o.input, "a filterbank needs");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
   const ChanneliserSetup setup = setup_channeliser(v, o.pfb, o.input);
