@@ -197,8 +197,8 @@ struct GriddedImages {
   int64_t gridded = 0;             // the same plus those of the PSFs
   std::string engine;
   // For the MFS images (several channel groups): the imaging weight of each image's group and
-  // polarisation, by the image's path; and each group's PSF of the first polarisation, written
-  // or not, with its weight (CLEAN's restored MFS images take their beam from its mean).
+  // polarisation, by the image's path; and (only with several groups) each group's PSF of the
+  // first polarisation, written or not, with its weight (the MFS beam is fitted to their mean).
   std::map<std::string, double> weight_of;
   std::vector<WeightedPlane> psfs;
 };
@@ -225,16 +225,11 @@ void set_beam(FitsImage& image, const CleanBeam& beam, double cell_rad) {
 }
 
 // As WSClean does, the beam fitted to a channel group's PSF (of the first polarisation) goes into
-// the headers of its dirty images and PSF: images [first, end) of `result` that are group g's.
-void set_group_beam(const IdgGridOptions& o, const OutputPlan& out, size_t g, size_t first,
-                    const std::optional<CleanBeam>& beam, GriddedImages& result) {
+// the headers of its dirty images and PSF: `images`, indices into result.images.
+void set_group_beam(const std::vector<size_t>& images, const std::optional<CleanBeam>& beam,
+                    double cell_rad, GriddedImages& result) {
   if (!beam) return;
-  for (size_t i = first; i < result.images.size(); ++i) {
-    PendingImage& image = result.images[i];
-    bool dirty_or_psf = image.path == psf_name(o, out, g);
-    for (size_t p = 0; p < out.pols.size(); ++p) dirty_or_psf |= image.path == dirty_name(o, out, g, p);
-    if (dirty_or_psf) set_beam(image.image, *beam, o.cell_rad);
-  }
+  for (size_t i : images) set_beam(result.images[i].image, *beam, cell_rad);
 }
 
 // The w-layers one channel group's samples need, with its settings checked against memory.
@@ -312,7 +307,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
                                        const ATermInput& aterms, const Messages& messages,
                                        GriddedImages& result) {
   const ChannelGroup& group = out.groups[g];
-  const size_t first = result.images.size();
+  std::vector<size_t> dirty_and_psf;  // indices into result.images: they take the PSF's beam
   const CorrelationProducts correlations = correlation_products(vs.stokes, o.input);
   ImagingSamples samples =
       make_imaging_samples(vs, group, correlation_outputs(correlations), o.weighting,
@@ -358,6 +353,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
   std::vector<std::complex<float>> image(pixels);
   for (size_t p = 0; p < out.pols.size(); ++p) {
     combine_correlation_planes(out.pols[p], correlations, sum, image.data());
+    dirty_and_psf.push_back(result.images.size());
     result.images.push_back({dirty_name(o, out, g, p), written_image(o, image.data(), vs,
                                                                      samples.freq_hz, out.pols[p].fits_stokes)});
     result.weight_of[dirty_name(o, out, g, p)] = image_weight(sum);
@@ -368,10 +364,12 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
     engine->psf(plan, view, sum);  // the dirty images are made: its memory serves again
     result.gridded += plan.visibilities_placed;
     combine_correlation_planes(psf_combination(out.pols[0]), correlations, sum, image.data());
+    dirty_and_psf.push_back(result.images.size());
     result.images.push_back({psf_name(o, out, g), written_image(o, image.data(), vs,
                                                                 samples.freq_hz, out.pols[0].fits_stokes)});
-    result.psfs.push_back({result.images.back().image.pixels, image_weight(sum)});
-    set_group_beam(o, out, g, first, psf_beam(result.images.back().image.pixels, o.nx), result);
+    const std::vector<float>& pixels = result.images.back().image.pixels;
+    if (out.groups.size() > 1) result.psfs.push_back({pixels, image_weight(sum)});
+    set_group_beam(dirty_and_psf, psf_beam(pixels, o.nx), o.cell_rad, result);
   }
 }
 
@@ -423,7 +421,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
   describe_group(group, settings, extent, messages);
   IdgImage dirty, psf;  // kept between calls: a fresh image costs page faults of its own
   const bool clean = o.clean.niter > 0;
-  const size_t first = result.images.size();
+  std::vector<size_t> dirty_and_psf;  // indices into result.images: they take the PSF's beam
   std::optional<CleanBeam> beam;
   for (size_t p = 0; p < out.pols.size(); ++p) {
     const IdgVisibilities view = view_of(vs, samples, p);
@@ -439,6 +437,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
     result.placed += plan.visibilities_placed;
     result.gridded += plan.visibilities_placed;
     const int stokes = out.pols[p].fits_stokes;
+    dirty_and_psf.push_back(result.images.size());
     result.images.push_back(
         {dirty_name(o, out, g, p), written_image(o, dirty.plane(0), vs, samples.freq_hz, stokes)});
     result.weight_of[dirty_name(o, out, g, p)] = image_weight(dirty);
@@ -451,9 +450,12 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       result.gridded += plan.visibilities_placed;
       if (p == 0) {
         FitsImage image = written_image(o, psf.plane(0), vs, samples.freq_hz, stokes);
-        result.psfs.push_back({image.pixels, image_weight(psf)});
+        if (out.groups.size() > 1) result.psfs.push_back({image.pixels, image_weight(psf)});
         beam = psf_beam(image.pixels, o.nx);
-        if (o.psf) result.images.push_back({psf_name(o, out, g), std::move(image)});
+        if (o.psf) {
+          dirty_and_psf.push_back(result.images.size());
+          result.images.push_back({psf_name(o, out, g), std::move(image)});
+        }
       }
     }
     if (clean) {
@@ -482,7 +484,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
             r.beam.minor_px * o.cell_rad * kArcsecPerRad, r.beam.pa_rad * 180 / M_PI));
     }
   }
-  set_group_beam(o, out, g, first, beam, result);
+  set_group_beam(dirty_and_psf, beam, o.cell_rad, result);
 }
 
 // With several channel groups, WSClean's MFS images: of each polarisation the dirty image (and
@@ -505,10 +507,8 @@ void add_mfs_images(const IdgGridOptions& o, const VisibilitySet& vs, const Outp
   const std::vector<float> psf =
       result.psfs.empty() ? std::vector<float>() : weighted_mean_plane(result.psfs);
   const bool clean = o.clean.niter > 0;
-  bool any_placed = false;
-  for (const auto& [path, weight] : result.weight_of) any_placed |= weight > 0;
-  const CleanBeam beam =
-      psf.empty() || !any_placed ? CleanBeam{} : psf_beam(psf, o.nx).value_or(CleanBeam{});
+  // No beam where no group has data: psf_beam finds the PSF's centre empty.
+  const CleanBeam beam = psf.empty() ? CleanBeam{} : psf_beam(psf, o.nx).value_or(CleanBeam{});
   if (o.psf) {
     mfs.push_back({wsclean_mfs_image_name(o.name, "", "psf"),
                    sky_image(psf, o.nx, o.cell_rad, vs, vs.channel_freq_hz, out.pols[0].fits_stokes)});

@@ -96,12 +96,8 @@ void check_memory(const IdgGridOptions& o, const IdgSettings& s, const Visibilit
 }
 
 // The model in the centre of the padded grid's plane of `grid_size` pixels.
-std::vector<float> padded_model(const FitsImage& model, int grid_size) {
-  return padded_plane(model.pixels, model.nx, grid_size);
-}
-
 IdgImage model_plane(const FitsImage& model, int grid_size) {
-  const std::vector<float> pixels = padded_model(model, grid_size);
+  const std::vector<float> pixels = padded_plane(model.pixels, model.nx, grid_size);
   IdgImage image;
   image.npol = 1;
   image.size = grid_size;
@@ -160,7 +156,7 @@ int64_t degrid_through_aterms(const IdgGridOptions& o, const FitsImage& model, V
                double(settings.grid_size) * settings.grid_size * 4 * 8 +
                    double(values) * (2 * sizeof(float) + 8));
   const int n = settings.grid_size;
-  const std::vector<float> pixels = padded_model(model, n);
+  const std::vector<float> pixels = padded_plane(model.pixels, model.nx, n);
   IdgImage image;
   image.npol = 4;
   image.size = n;
