@@ -69,11 +69,6 @@ double channel_step_hz(const std::string& path, const VisibilitySet& vis) {
   return step;
 }
 
-// The order the STOKES axis takes the products in: order[q] is the product written q-th. The
-// input's own order where its codes already run by +-1; otherwise the codes sorted (Stokes
-// I..V up, correlation products down), so that a Measurement Set's RR RL LR LL or XX XY YX YY
-// goes out as RR LL RL LR or XX YY XY YX. Identity where no order makes them consecutive
-// (stokes_step then refuses them).
 // Whether the codes run by +1 or by -1 throughout: one STOKES axis as they stand.
 bool runs_by_one(const std::vector<int>& codes) {
   const int step = codes.size() > 1 ? codes[1] - codes[0] : 1;
@@ -83,6 +78,11 @@ bool runs_by_one(const std::vector<int>& codes) {
   return true;
 }
 
+// The order the STOKES axis takes the products in: order[q] is the product written q-th. The
+// input's own order where its codes already run by +-1; otherwise the codes sorted (Stokes
+// I..V up, correlation products down), so that a Measurement Set's RR RL LR LL or XX XY YX YY
+// goes out as RR LL RL LR or XX YY XY YX. Identity where no order makes them consecutive
+// (stokes_step then refuses them).
 std::vector<size_t> stokes_axis_order(const std::vector<int>& codes) {
   std::vector<size_t> order(codes.size());
   for (size_t q = 0; q < order.size(); ++q) order[q] = q;
