@@ -95,6 +95,11 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
   require_vdif_sky_frequency(reader->header(), o.input, "a filterbank needs");
+  // Beams steered without a pointing would point at RA 0, Dec 0 (the incoherent beam alone, or
+  // weights from a file, need none).
+  const bool steered = o.detection != BeamDetection::none || o.coherent;
+  if (o.weights_path.empty() && steered && !(o.ra && o.dec))
+    require_pointing(reader->header(), o.input, "--ra and --dec (or --weights)");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
   if (!v.complex_samples)
@@ -143,10 +148,6 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   if (!file_weights && !v.start_known())
     throw file_error(o.input, "carries no start time (UTC_START or MJD_START); steering the "
                               "beams needs one (or give --weights)");
-  // VDIF frames carry no pointing: beams steered without one would point at RA 0, Dec 0.
-  const bool steered = o.detection != BeamDetection::none || o.coherent;  // not the IB alone
-  if (!file_weights && steered && v.format == "VDIF" && !(o.ra && o.dec))
-    throw UsageError(o.input + ": VDIF carries no pointing; give --ra and --dec (or --weights)");
   if (!file_weights) {
     std::vector<SkyDirection> directions;
     for (const BeamDirection& b : beams) directions.push_back(b.direction);

@@ -157,6 +157,9 @@ CorrPlan make_corr_plan(const CorrOptions& o, const VoltageHeader& input, const 
   p.layout = voltage_array_layout(o.layout_path, input, o.input, true);
   p.pointing = {input.ra_deg * kDegToRad, input.dec_deg * kDegToRad};
   p.phase_centre = phase_centre_of(o, p.pointing);
+  // A file that names no pointing (its run has --phase-centre, and no --fringe-stopped: see
+  // run_corr) is taken to point there.
+  if (!input.pointing_known) p.pointing = p.phase_centre;
   std::vector<double> freqs_hz;
   for (int c = 0; c < v.nchan; ++c) freqs_hz.push_back(v.channel_freq_mhz(c) * 1e6);
   p.fringe.emplace(p.layout, p.phase_centre, freqs_hz, o.fringe_stopped ? &p.pointing : nullptr);

@@ -95,11 +95,13 @@ void report(const CorrOptions& o, const BlockPreparation& prepared, const Correl
 CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const Stopwatch started;
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
-  // VDIF frames carry neither: visibilities without them would be labelled at baseband
-  // frequencies and phased towards RA 0, Dec 0.
+  // Visibilities need a sky frequency and a direction: without them they would be labelled at
+  // baseband frequencies (VDIF) or phased towards RA 0, Dec 0.
   require_vdif_sky_frequency(reader->header(), o.input, "visibilities need");
-  if (reader->header().format == "VDIF" && !o.phase_centre)
-    throw UsageError(o.input + ": VDIF carries no pointing; give --phase-centre");
+  if (!o.phase_centre) require_pointing(reader->header(), o.input, "--phase-centre");
+  if (o.fringe_stopped && !reader->header().pointing_known)
+    throw UsageError(o.input + ": names no pointing, which --fringe-stopped needs (the direction "
+                               "the voltages were compensated to)");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const CorrPlan plan = make_corr_plan(o, reader->header(), messages);
   const StationFlags flags =

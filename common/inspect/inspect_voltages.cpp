@@ -51,7 +51,10 @@ std::string describe_voltage_header(const std::string& path, const VoltageHeader
   // VDIF headers carry neither pointing nor sky frequency: say so rather than print zeros.
   const bool vdif = h.format == "VDIF";
   const std::string not_in_headers = "unknown (not in VDIF headers)";
-  out += report_line("RA, Dec (J2000)", vdif ? not_in_headers : sky_position(h.ra_deg, h.dec_deg));
+  const std::string pointing = h.pointing_known ? sky_position(h.ra_deg, h.dec_deg)
+                               : vdif           ? not_in_headers
+                                                : "unknown (no RA and DEC in the header)";
+  out += report_line("RA, Dec (J2000)", pointing);
   out += report_line("Start (UTC)", utc_date_time(h.start_mjd_day, h.start_mjd_seconds));
   out += report_line("Start MJD (UTC)", report_number("%.12f", h.start_mjd()) + " (day " +
                                             std::to_string(h.start_mjd_day) + " + " +

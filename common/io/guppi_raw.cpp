@@ -167,10 +167,11 @@ void read_guppi_pointing(const GuppiBlockHeader& block, VoltageHeader& h,
   const std::optional<double> dec = angle("DEC_STR", "DEC", 1.0, -90.0, 90.0);
   h.ra_deg = ra ? std::fmod(*ra, 360.0) : 0.0;
   h.dec_deg = dec.value_or(0.0);
+  h.pointing_known = ra && dec;
   if (!ra || !dec)
     warnings.push_back(std::string("GUPPI header has no ") +
                        (!ra && !dec ? "RA or DEC" : !ra ? "RA" : "DEC") +
-                       "; the pointing is taken as RA 0h, DEC 0 deg");
+                       ": the pointing is not known");
 }
 
 }  // namespace

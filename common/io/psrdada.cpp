@@ -177,9 +177,10 @@ void parse_pointing(const DadaKeys& keys, const std::string& name, DadaHeader& h
       throw file_error(name, "DADA DEC is '" + *dec + "'; expected dd:mm:ss.s or degrees in -90 .. 90");
     v.dec_deg = *degrees;
   }
+  v.pointing_known = ra && dec;
   if (!ra || !dec)
     h.warnings.push_back(std::string("DADA header has no ") + (!ra && !dec ? "RA or DEC" : !ra ? "RA" : "DEC") +
-                         "; the pointing is taken as RA 0h, DEC 0 deg");
+                         ": the pointing is not known");
 }
 
 // FREQ (the band's centre) and BW (signed) put every channel at a positive sky frequency.

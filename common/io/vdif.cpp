@@ -115,6 +115,7 @@ VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
   const int dim = first_.complex_samples ? 2 : 1;
   VoltageHeader& h = header_;
   h.format = "VDIF";
+  h.pointing_known = false;  // VDIF frames name no direction
   h.instrument = format_string("VDIF station 0x%04x", first_.station_id);
   h.nant = 1;
   h.nchan = int(thread_index_.size()) * first_.nchan;

@@ -119,10 +119,12 @@ std::string GuppiWriter::block_header(int64_t blocsize) const {
   text += string_card("BACKEND", "GUPPI");
   text += string_card("TELESCOP", h.telescope.empty() ? "unknown" : h.telescope);
   text += string_card("SRC_NAME", h.source.empty() ? "unknown" : h.source);
-  text += real_card("RA", h.ra_deg);
-  text += real_card("DEC", h.dec_deg);
-  text += string_card("RA_STR", format_right_ascension(h.ra_deg, 4));
-  text += string_card("DEC_STR", format_sexagesimal_value(h.dec_deg, 4));
+  if (h.pointing_known) {  // left out when not known, as in the PSRDADA writer
+    text += real_card("RA", h.ra_deg);
+    text += real_card("DEC", h.dec_deg);
+    text += string_card("RA_STR", format_right_ascension(h.ra_deg, 4));
+    text += string_card("DEC_STR", format_sexagesimal_value(h.dec_deg, 4));
+  }
   text += real_card("OBSFREQ", h.centre_freq_mhz);
   text += real_card("OBSBW", h.bandwidth_mhz);
   text += real_card("CHAN_BW", chan_bw_mhz);

@@ -32,7 +32,7 @@ void check_writable(const VoltageHeader& h, const std::string& name) {
   if (h.nant < 1 || h.nchan < 1 || (h.npol != 1 && h.npol != 2))
     throw file_error(name, "PSRDADA output needs nant >= 1, nchan >= 1 and npol 1 or 2");
   if (!(h.tsamp_s > 0)) throw file_error(name, "PSRDADA output needs a positive TSAMP");
-  if (!std::isfinite(h.ra_deg) || !(std::fabs(h.dec_deg) <= 90))
+  if (h.pointing_known && (!std::isfinite(h.ra_deg) || !(std::fabs(h.dec_deg) <= 90)))
     throw file_error(name, "PSRDADA output needs a finite RA and |DEC| <= 90 degrees");
   if (!mjd_in_range(h.start_mjd_day, h.start_mjd_seconds))
     throw file_error(name, "PSRDADA output start time is out of range");
@@ -88,8 +88,12 @@ std::string format_dada_header(const VoltageHeader& h, int64_t inner_t, const st
   add("INSTRUMENT", "RAPT");
   add("TELESCOPE", token(h.telescope));
   add("SOURCE", token(h.source));
-  add("RA", format_right_ascension(h.ra_deg, 4));
-  add("DEC", (h.dec_deg >= 0 ? "+" : "") + format_sexagesimal_value(h.dec_deg, 3));
+  // A pointing not known (VDIF, a header without RA and DEC) is left out, so that a program
+  // reading this file refuses to steer towards RA 0, Dec 0 as the first one did.
+  if (h.pointing_known) {
+    add("RA", format_right_ascension(h.ra_deg, 4));
+    add("DEC", (h.dec_deg >= 0 ? "+" : "") + format_sexagesimal_value(h.dec_deg, 3));
+  }
   // A band not known (centre 0: VDIF without --vdif-freq, a header without FREQ) is left out,
   // so that the reader notes it again rather than refusing channels at negative frequencies.
   if (h.centre_freq_mhz > 0) add("FREQ", format_string("%.17g", h.centre_freq_mhz));

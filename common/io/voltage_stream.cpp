@@ -72,6 +72,13 @@ void require_vdif_sky_frequency(const VoltageHeader& header, const std::string& 
                      ": give --vdif-freq (MHz)");
 }
 
+void require_pointing(const VoltageHeader& header, const std::string& path, const char* remedy) {
+  if (header.pointing_known) return;
+  const std::string what = header.format == "VDIF" ? "VDIF carries no pointing"
+                                                   : header.format + " header names no RA and DEC";
+  throw UsageError(path + ": " + what + "; give " + remedy);
+}
+
 std::vector<std::string> voltage_warnings(const VoltageReader& reader, const std::string& path,
                                           size_t from) {
   std::vector<std::string> named;

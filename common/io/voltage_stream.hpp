@@ -25,6 +25,7 @@ struct VoltageHeader {
   std::string source;
   double ra_deg = 0;       // J2000 pointing / phase centre
   double dec_deg = 0;
+  bool pointing_known = true;  // false: the file names no RA and DEC (VDIF, a header without them)
   int nant = 1;
   int nchan = 1;
   int npol = 1;
@@ -96,6 +97,11 @@ std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
 // (`needed_by`: "a filterbank needs", "visibilities need").
 void require_vdif_sky_frequency(const VoltageHeader& header, const std::string& path,
                                 const char* needed_by);
+
+// A file that names no pointing (VDIF frames, a PSRDADA or GUPPI header without RA or DEC) is
+// refused by a program that would otherwise steer or phase towards RA 0, Dec 0, with a
+// UsageError naming the file and the options that give the direction (`remedy`).
+void require_pointing(const VoltageHeader& header, const std::string& path, const char* remedy);
 
 // Writes blocks in the order given; the file appears under its final name only at commit().
 // Float samples are rounded to the nearest integer and clipped to the header's nbits range

@@ -64,6 +64,10 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
   if (o.detect) require_vdif_sky_frequency(reader->header(), o.input, "a filterbank needs");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
+  // SIGPROC has no way to say "not known": the position written must be named as made up.
+  if (o.detect && !v.pointing_known)
+    messages.warning(o.input + ": names no pointing; the filterbank's src_raj and src_dej are "
+                               "written as 0h, 0 deg");
   const ChanneliserSetup setup = setup_channeliser(v, o.pfb, o.input);
   const int antenna = o.detect && !o.antenna.empty() ? antenna_index(o.antenna, v, o.input) : -1;
   const int64_t frame = setup.shape.frame();

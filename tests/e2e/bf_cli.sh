@@ -282,6 +282,22 @@ if [ -f "$vdif" ]; then
   vdif_bf --vdif-freq 184.96 --ra 0 --dec -27 || fail "VDIF with --vdif-freq, --ra and --dec: $(cat err)"
   rm -rf out && mkdir out
 fi
+# A PSRDADA header without RA and DEC names no pointing: steered beams need --ra and --dec (the
+# keys renamed in place, so that the header keeps its size); the incoherent beam alone needs none.
+hdr=$(head -c 4096 v.dada | tr -d '\000' | awk '$1 == "HDR_SIZE" { print $2; exit }')
+{ head -c "$hdr" v.dada | sed 's/^RA /XA /; s/^DEC /XEC /'; tail -c +$((hdr + 1)) v.dada; } > nopointing.dada
+[ "$(size nopointing.dada)" = "$(size v.dada)" ] || fail "nopointing.dada: the size changed"
+expect_error "nopointing.dada: PSRDADA header names no RA and DEC; give --ra and --dec" nopointing.dada
+expect_error "nopointing.dada: PSRDADA header names no RA and DEC" --coherent --no-filterbank nopointing.dada
+rm -rf out && mkdir out
+$BF_CPU -q --ra 04:00:00 --dec -30:00:00 -o out/np nopointing.dada 2> err || fail "no pointing, --ra --dec: $(cat err)"
+$BF_CPU -q -o out/p v.dada 2> err || fail "bf v.dada: $(cat err)"
+data_of out/p_B000.fil > p.data; data_of out/np_B000.fil > np.data
+[ -s p.data ] && cmp -s p.data np.data || fail "no pointing, --ra and --dec at the pointing: the beam differs"
+$BF_CPU -q --incoherent --no-filterbank -o out/ib nopointing.dada 2> err ||
+  fail "no pointing, --incoherent alone: $(cat err)"
+rm -rf out && mkdir out
+
 # An empty root would write _B000.fil into the working directory.
 ( cd out && $BF_CPU -q -o "" ../v.dada 2> ../err ); [ $? = 2 ] || fail "-o '': exit status not 2"
 grep -q "needs a root" err || fail "-o '': $(cat err)"

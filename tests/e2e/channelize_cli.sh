@@ -210,5 +210,18 @@ else
   echo "channelize_cli: shared data not found; the VDIF options are not checked"
 fi
 
+# --- a header without RA and DEC: the channelised file names no pointing either (so that bf
+# refuses to steer towards RA 0, Dec 0), and a filterbank's made-up position is noted
+hdr=$(head -c 4096 real.dada | tr -d '\000' | awk '$1 == "HDR_SIZE" { print $2; exit }')
+{ head -c "$hdr" real.dada | sed 's/^RA /XA /; s/^DEC /XEC /'; tail -c +$((hdr + 1)) real.dada; } > nopointing.dada
+$CH_CPU -q --nchan 16 -o np.dada nopointing.dada 2> err || fail "no pointing: $(cat err)"
+head -c 4096 np.dada | tr -d '\000' | grep -q -E "^(RA|DEC) " && fail "np.dada: RA or DEC written for a pointing not known"
+inspect_value np.dada 'RA, Dec (J2000)' | grep -q "^unknown (no RA and DEC in the header)" ||
+  fail "inspect np.dada: RA, Dec $(inspect_value np.dada 'RA, Dec (J2000)')"
+$BF -q --device cpu -o np np.dada 2> err; [ $? = 2 ] && grep -q "np.dada: PSRDADA header names no RA and DEC" err ||
+  fail "bf on np.dada: $(cat err)"
+$CH_CPU --detect --nchan 16 -o np.fil nopointing.dada 2> err || fail "no pointing, --detect: $(cat err)"
+grep -q "src_raj and src_dej are written as 0h, 0 deg" err || fail "no pointing, --detect: no note: $(cat err)"
+
 [ $failures = 0 ] && echo "channelize_cli: all passed"
 [ $failures = 0 ]

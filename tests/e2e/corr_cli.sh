@@ -238,5 +238,21 @@ $C v.dada 2> err; status=$?
 [ $status = 2 ] && grep -q -- "--output" err || fail "no -o: exit $status, $(cat err)"
 [ -z "$(ls -A out)" ] || fail "usage errors left $(ls -A out | tr '\n' ' ')"
 
+# --- a PSRDADA header without RA and DEC names no pointing: corr asks for --phase-centre rather
+# than phase towards RA 0, Dec 0, and takes that as the pointing (the keys renamed in place, so
+# that the header keeps its size)
+hdr=$(head -c 4096 v.dada | tr -d '\000' | awk '$1 == "HDR_SIZE" { print $2; exit }')
+{ head -c "$hdr" v.dada | sed 's/^RA /XA /; s/^DEC /XEC /'; tail -c +$((hdr + 1)) v.dada; } > nopointing.dada
+[ "$(wc -c < nopointing.dada)" = "$(wc -c < v.dada)" ] || fail "nopointing.dada: the size changed"
+expect_error 2 "nopointing.dada: PSRDADA header names no RA and DEC; give --phase-centre" nopointing.dada
+expect_error 2 "names no pointing, which --fringe-stopped needs" --phase-centre "04:00:00 -30:00:00" \
+  --fringe-stopped nopointing.dada
+$C -q --nint 1024 --phase-centre "04:00:00 -30:00:00" -o nopointing.uvfits nopointing.dada 2> err ||
+  fail "no pointing, --phase-centre: $(cat err)"
+inspect_value nopointing.uvfits 'Pointing (J2000)' | grep -q "^04:00:00.0000  -30:00:00.000" ||
+  fail "no pointing: the pointing is $(inspect_value nopointing.uvfits 'Pointing (J2000)')"
+$C -q --nint 1024 -o pointing.uvfits v.dada || fail "corr v.dada"
+cmp -s pointing.uvfits nopointing.uvfits || fail "no pointing, --phase-centre at the pointing: the output differs"
+
 [ $failures = 0 ] && echo "corr_cli: all passed"
 [ $failures = 0 ]

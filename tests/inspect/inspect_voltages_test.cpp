@@ -123,6 +123,7 @@ TEST(InspectVoltages, ReportsTheVlbaVdifSample) {
   EXPECT_TRUE(contains(report_line_of(report, "Time samples"), " 40000"));
   // VDIF headers hold no pointing and no sky frequency.
   EXPECT_TRUE(contains(report_line_of(report, "Centre frequency (MHz)"), "not in VDIF headers"));
+  EXPECT_TRUE(contains(report_line_of(report, "RA, Dec (J2000)"), "not in VDIF headers"));
   EXPECT_TRUE(contains(report_line_of(report, "Bandwidth (MHz)"), "128.000000"));
   EXPECT_TRUE(contains(report, "Statistics of 40000 time samples:"));
 }

@@ -184,6 +184,7 @@ TEST(GuppiRawHeader, ReadsThePointingLenientlyAndNotesItsAbsence) {
   rapt::VoltageHeader h = pointing({}, warnings);
   EXPECT_DOUBLE_EQ(h.ra_deg, 187.5);
   EXPECT_DOUBLE_EQ(h.dec_deg, -45.0);
+  EXPECT_TRUE(h.pointing_known);
   EXPECT_TRUE(warnings.empty());
   // A string that does not parse gives way to the degrees, with a note.
   h = pointing({{"RA_STR", "'garbage'"}, {"RA", "10.0"}}, warnings);
@@ -194,8 +195,9 @@ TEST(GuppiRawHeader, ReadsThePointingLenientlyAndNotesItsAbsence) {
   warnings.clear();
   h = pointing({{"RA_STR", ""}, {"RA", ""}, {"DEC_STR", ""}, {"DEC", ""}}, warnings);
   EXPECT_EQ(h.ra_deg, 0.0);
+  EXPECT_FALSE(h.pointing_known);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0], "GUPPI header has no RA or DEC; the pointing is taken as RA 0h, DEC 0 deg");
+  EXPECT_EQ(warnings[0], "GUPPI header has no RA or DEC: the pointing is not known");
 }
 
 TEST(GuppiRawReader, ReadsSimpleTimeMajorOrder) {

@@ -299,9 +299,36 @@ TEST(PsrdadaHeader, NotesAMissingPointingOrBand) {
   const rapt::DadaHeader h = rapt::parse_dada_header(
       dada_header_text("NCHAN 1\nNPOL 1\nNDIM 2\nNBIT 8\nTSAMP 1\nMJD_START 60000\n"), "x.dada");
   EXPECT_EQ(h.voltage.ra_deg, 0);
+  EXPECT_FALSE(h.voltage.pointing_known);
   ASSERT_EQ(h.warnings.size(), 2u);
-  EXPECT_EQ(h.warnings[0], "DADA header has no RA or DEC; the pointing is taken as RA 0h, DEC 0 deg");
+  EXPECT_EQ(h.warnings[0], "DADA header has no RA or DEC: the pointing is not known");
   EXPECT_EQ(h.warnings[1], "DADA header has no FREQ or BW: the band's frequencies are unknown");
+  // RA alone is no pointing either; both are.
+  EXPECT_FALSE(rapt::parse_dada_header(dada_header_text("NCHAN 1\nNPOL 1\nNDIM 2\nNBIT 8\nTSAMP 1\n"
+                                                        "MJD_START 60000\nRA 04:00:00\n"),
+                                       "x.dada")
+                   .voltage.pointing_known);
+  EXPECT_TRUE(rapt::parse_dada_header(dada_header_text(small_keys_with("RA", "04:00:00")), "x.dada")
+                  .voltage.pointing_known);
+}
+
+TEST(PsrdadaHeader, AnUnknownPointingComesBackUnknownThroughTheWriter) {
+  // Written as RA 0, Dec 0 it would be read as a pointing there, and steered towards.
+  const rapt::DadaHeader first = rapt::parse_dada_header(
+      dada_header_text("NCHAN 2\nNPOL 1\nNDIM 2\nNBIT 8\nTSAMP 1\nMJD_START 60000\n"), "x.dada");
+  const std::string text = rapt::format_dada_header(first.voltage, rapt::kDadaInnerT, "y.dada");
+  EXPECT_EQ(text.find("\nRA "), std::string::npos);
+  EXPECT_EQ(text.find("\nDEC "), std::string::npos);
+  EXPECT_FALSE(rapt::parse_dada_header(text, "y.dada").voltage.pointing_known);
+  rapt::VoltageHeader known = first.voltage;
+  known.pointing_known = true;
+  known.ra_deg = 60.0;
+  known.dec_deg = -30.0;
+  const rapt::DadaHeader again =
+      rapt::parse_dada_header(rapt::format_dada_header(known, rapt::kDadaInnerT, "z.dada"), "z.dada");
+  EXPECT_TRUE(again.voltage.pointing_known);
+  EXPECT_NEAR(again.voltage.ra_deg, 60.0, 1e-6);
+  EXPECT_NEAR(again.voltage.dec_deg, -30.0, 1e-6);
 }
 
 TEST(PsrdadaHeader, AnUnknownBandComesBackUnknownThroughTheWriter) {
@@ -313,8 +340,8 @@ TEST(PsrdadaHeader, AnUnknownBandComesBackUnknownThroughTheWriter) {
       rapt::format_dada_header(first.voltage, rapt::kDadaInnerT, "y.dada"), "y.dada");
   EXPECT_EQ(second.voltage.centre_freq_mhz, 0);
   EXPECT_EQ(second.voltage.bandwidth_mhz, 0);
-  ASSERT_EQ(second.warnings.size(), 1u);
-  EXPECT_EQ(second.warnings[0], "DADA header has no FREQ or BW: the band's frequencies are unknown");
+  ASSERT_EQ(second.warnings.size(), 2u);  // the pointing, not known either, is noted first
+  EXPECT_EQ(second.warnings[1], "DADA header has no FREQ or BW: the band's frequencies are unknown");
   // A bandwidth without a centre (VDIF at baseband) keeps its width.
   rapt::VoltageHeader baseband = first.voltage;
   baseband.bandwidth_mhz = 2.56;

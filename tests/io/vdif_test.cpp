@@ -50,6 +50,7 @@ TEST(VdifReader, ReadsVlbaSampleThreadsAsChannels) {
   rapt::VdifReader reader(path, {});
   const rapt::VoltageHeader& h = reader.header();
   EXPECT_EQ(h.format, "VDIF");
+  EXPECT_FALSE(h.pointing_known);  // VDIF frames name no direction
   EXPECT_EQ(h.nchan, 8);
   EXPECT_EQ(h.npol, 1);
   EXPECT_FALSE(h.complex_samples);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "cli/errors.hpp"
 #include "io/voltage_samples.hpp"
 #include "io/voltage_stream.hpp"
 #include "io/voltage_text.hpp"
@@ -42,6 +43,24 @@ TEST(OpenVoltageFile, RejectsTextThatIsNoVoltageFormat) {
             path + ": not a GUPPI RAW, PSRDADA or VDIF file");
   EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(dir.file("missing")); }),
             dir.file("missing") + ": cannot open: No such file or directory");
+}
+
+TEST(RequirePointing, RefusesAFileThatNamesNoDirection) {
+  auto message = [](const rapt::VoltageHeader& h) -> std::string {
+    try {
+      rapt::require_pointing(h, "x.dada", "--phase-centre");
+    } catch (const rapt::UsageError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  rapt::VoltageHeader h;
+  h.format = "PSRDADA";
+  EXPECT_EQ(message(h), "");  // a pointing known, even at RA 0, Dec 0, is taken
+  h.pointing_known = false;
+  EXPECT_EQ(message(h), "x.dada: PSRDADA header names no RA and DEC; give --phase-centre");
+  h.format = "VDIF";
+  EXPECT_EQ(message(h), "x.dada: VDIF carries no pointing; give --phase-centre");
 }
 
 TEST(VoltageSamples, EncodingRoundsClipsAndDecodesBack) {
