@@ -232,24 +232,33 @@ void set_group_beam(const std::vector<size_t>& images, const std::optional<Clean
   for (size_t i : images) set_beam(result.images[i].image, *beam, cell_rad);
 }
 
-// The w-layers one channel group's samples need, with its settings checked against memory.
-IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, const UvExtent& extent) {
-  const WLayerChoice layers = choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda);
+// The w-layers one channel group's samples need, and the channels a subgrid can take on them,
+// with its settings checked against memory.
+IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, const UvExtent& extent,
+                             const std::vector<double>& freq_hz) {
+  settings.max_channels_per_subgrid = channels_fitting_subgrid(settings, freq_hz, extent.max_uv_lambda);
+  const WLayerChoice layers =
+      choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda, freq_hz);
   settings.nr_w_layers = layers.nr_w_layers;
   settings.w_step_lambda = layers.w_step_lambda;
+  settings.max_channels_per_subgrid = layers.max_channels_per_subgrid;
   settings.validate();
   check_memory(settings, o.nx, o.thread_count(), 0);
   return settings;
 }
 
-void describe_group(const ChannelGroup& group, const IdgSettings& settings, const UvExtent& extent,
-                    const Messages& messages) {
+void describe_group(const IdgGridOptions& o, const ChannelGroup& group, const IdgSettings& settings,
+                    const UvExtent& extent, const Messages& messages) {
   // One layer at w = 0 has no thickness to give.
-  const std::string layers =
+  std::string layers =
       settings.nr_w_layers == 1 && settings.w_step_lambda == 0
           ? std::string("one w-layer")
           : format_string("%d w-layer%s of %.4g wavelengths", settings.nr_w_layers,
                           settings.nr_w_layers == 1 ? "" : "s", settings.w_step_lambda);
+  if (settings.max_channels_per_subgrid < o.max_channels_per_subgrid && group.count > 1)
+    layers += format_string(", subgrids of at most %d channel%s (u, v and w spread with frequency)",
+                            settings.max_channels_per_subgrid,
+                            settings.max_channels_per_subgrid == 1 ? "" : "s");
   messages.detail(format_string("channels %d-%d: |u|,|v| up to %.0f, |w| up to %.0f wavelengths; %s",
                                 group.first, group.first + group.count - 1, extent.max_uv_lambda,
                                 extent.max_w_lambda, layers.c_str()));
@@ -315,13 +324,13 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
   share_correlation_weights(correlations, samples);
   const UvExtent extent = uv_extent(vs, samples);
   settings.npol = 4;
-  settings = layered_settings(o, settings, extent);
+  settings = layered_settings(o, settings, extent, samples.freq_hz);
   const ATermPlanes planes = aterm_planes(aterms.cube, samples.freq_hz);
   const size_t pixels = size_t(settings.grid_size) * settings.grid_size;
   if (planes.used.size() > 1) check_memory(settings, o.nx, o.thread_count(), double(pixels) * 4 * 8);
   std::unique_ptr<IdgEngine> engine = make_idg_engine(o, settings);
   result.engine = engine->name();
-  describe_group(group, settings, extent, messages);
+  describe_group(o, group, settings, extent, messages);
 
   IdgVisibilities view = view_of(vs, samples, 0);
   view.product_index = {0, 1, 2, 3};
@@ -415,10 +424,10 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
       make_imaging_samples(vs, group, out.pols, o.weighting, o.padded(o.nx), o.padded(o.ny),
                            o.cell_rad);
   const UvExtent extent = uv_extent(vs, samples);
-  settings = layered_settings(o, settings, extent);
+  settings = layered_settings(o, settings, extent, samples.freq_hz);
   std::unique_ptr<IdgEngine> engine = make_idg_engine(o, settings);
   result.engine = engine->name();
-  describe_group(group, settings, extent, messages);
+  describe_group(o, group, settings, extent, messages);
   IdgImage dirty, psf;  // kept between calls: a fresh image costs page faults of its own
   const bool clean = o.clean.niter > 0;
   std::vector<size_t> dirty_and_psf;  // indices into result.images: they take the PSF's beam

@@ -2,6 +2,7 @@
 // model and the data, plan every cross-correlation sample onto the model's grid, degrid each
 // product the model predicts, write the new file or MODEL_DATA.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 
@@ -70,15 +71,19 @@ IdgSettings model_settings(const IdgGridOptions& o, const FitsImage& model) {
 }
 
 // Every cross-correlation sample is predicted, flagged or not: weight 1, autocorrelations 0.
-// Also the largest |w| in wavelengths, for the w-layers.
-std::vector<float> unit_weights(const VisibilitySet& vs, double* max_w_lambda) {
+// Also the largest |u| or |v|, and |w|, in wavelengths, for the subgrids and w-layers.
+std::vector<float> unit_weights(const VisibilitySet& vs, double* max_uv_lambda, double* max_w_lambda) {
   std::vector<float> ones(vs.vis.size(), 0.0f);
-  *max_w_lambda = 0;
+  *max_uv_lambda = *max_w_lambda = 0;
   for (size_t row = 0; row < vs.nrows(); ++row) {
     if (vs.antenna1[row] == vs.antenna2[row]) continue;
     std::fill_n(ones.begin() + vs.index(row, 0, 0), vs.nchan() * vs.nstokes(), 1.0f);
-    for (double f : vs.channel_freq_hz)
-      *max_w_lambda = std::max(*max_w_lambda, std::abs(vs.uvw_m[row][2]) * f / kSpeedOfLight_m_s);
+    const std::array<double, 3>& uvw = vs.uvw_m[row];
+    for (double f : vs.channel_freq_hz) {
+      const double per_m = std::abs(f) / kSpeedOfLight_m_s;
+      *max_uv_lambda = std::max({*max_uv_lambda, std::abs(uvw[0]) * per_m, std::abs(uvw[1]) * per_m});
+      *max_w_lambda = std::max(*max_w_lambda, std::abs(uvw[2]) * per_m);
+    }
   }
   return ones;
 }
@@ -256,11 +261,14 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
   }
 
   IdgSettings settings = model_settings(o, model);
-  double max_w = 0;
-  const std::vector<float> weights = unit_weights(vs, &max_w);
-  const WLayerChoice layers = choose_w_layers(settings, max_w, o.nwlayers, o.wstep_lambda);
+  double max_uv = 0, max_w = 0;
+  const std::vector<float> weights = unit_weights(vs, &max_uv, &max_w);
+  settings.max_channels_per_subgrid = channels_fitting_subgrid(settings, vs.channel_freq_hz, max_uv);
+  const WLayerChoice layers =
+      choose_w_layers(settings, max_w, o.nwlayers, o.wstep_lambda, vs.channel_freq_hz);
   settings.nr_w_layers = layers.nr_w_layers;
   settings.w_step_lambda = layers.w_step_lambda;
+  settings.max_channels_per_subgrid = layers.max_channels_per_subgrid;
   settings.validate();
   check_memory(o, settings, vs);
   const IdgImage image = model_plane(model, settings.grid_size);

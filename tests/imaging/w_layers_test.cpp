@@ -2,6 +2,9 @@
 // enough for the kernel that cover the data's whole w range; --wstep and --nwlayers obeyed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "cli/errors.hpp"
 #include "imaging/w_layers.hpp"
 
@@ -16,20 +19,89 @@ TEST(WLayers, OneLayerWhenTheKernelHoldsEveryW) {
   s.image_size = 256 * 60 * kArcsec;
   const double residual = largest_w_residual(s);
   ASSERT_GT(residual, 0);
-  WLayerChoice c = choose_w_layers(s, residual * 0.9, 0, 0);
+  WLayerChoice c = choose_w_layers(s, residual * 0.9, 0, 0, {});
   EXPECT_EQ(c.nr_w_layers, 1);
   EXPECT_EQ(c.w_step_lambda, 0);
-  c = choose_w_layers(s, residual * 10, 0, 0);
+  c = choose_w_layers(s, residual * 10, 0, 0, {});
   EXPECT_GT(c.nr_w_layers, 1);
   EXPECT_LT(c.w_step_lambda / 2, residual);
   EXPECT_GT(c.nr_w_layers * c.w_step_lambda / 2, residual * 10);  // covers -max..max
-  c = choose_w_layers(s, 100, 4, 0);
+  c = choose_w_layers(s, 100, 4, 0, {});
   EXPECT_EQ(c.nr_w_layers, 4);
   EXPECT_GT(c.w_step_lambda * 2, 100);
-  c = choose_w_layers(s, 100, 0, 30);
+  c = choose_w_layers(s, 100, 0, 30, {});
   EXPECT_EQ(c.nr_w_layers, 7);  // floor(200 / 30) + 1
   s.kernel_size = 7;
-  EXPECT_THROW(choose_w_layers(s, 100, 0, 0), UsageError);
+  EXPECT_THROW(choose_w_layers(s, 100, 0, 0, {}), UsageError);
+}
+
+TEST(WLayers, SubgridWSpreadFollowsTheChannelGroups) {
+  // Channels of 1 MHz from 100 MHz: groups of 4 from the first (100-103, 104-107, 108-109).
+  std::vector<double> f;
+  for (int c = 0; c < 10; ++c) f.push_back((100 + c) * 1e6);
+  EXPECT_DOUBLE_EQ(subgrid_w_spread(f, 1, 1000), 0);
+  EXPECT_NEAR(subgrid_w_spread(f, 4, 1000), 1000 * 3.0 / 203.0, 1e-9);  // the first is widest
+  EXPECT_NEAR(subgrid_w_spread(f, 10, 1000), 1000 * 9.0 / 209.0, 1e-9);
+  std::reverse(f.begin(), f.end());  // descending frequencies spread alike
+  EXPECT_NEAR(subgrid_w_spread(f, 10, 1000), 1000 * 9.0 / 209.0, 1e-9);
+}
+
+TEST(WLayers, LayersLeaveRoomForTheSubgridsSpreadOfW) {
+  // A wide field whose w reaches many kernels' room, on 8 channels spanning 1.2 % of the band.
+  IdgSettings s;
+  s.grid_size = 1536;
+  s.image_size = 1536 * 40 * kArcsec;
+  s.max_channels_per_subgrid = 16;
+  const double residual = largest_w_residual(s);
+  const double max_w = 100 * residual;
+  std::vector<double> f;
+  for (int c = 0; c < 8; ++c) f.push_back(149.125e6 + c * 0.25e6);
+  const WLayerChoice c = choose_w_layers(s, max_w, 0, 0, f);
+  // Every channel of a subgrid, at the worst place in its layer, stays within the kernel.
+  const double spread = subgrid_w_spread(f, c.max_channels_per_subgrid, max_w);
+  EXPECT_LE(c.w_step_lambda / 2 + spread, residual);
+  EXPECT_GT(c.nr_w_layers * c.w_step_lambda / 2, max_w);
+  // Here the whole band's spread (about half the kernel's room) was too much: fewer channels.
+  EXPECT_GT(subgrid_w_spread(f, 8, max_w), residual / 2);
+  EXPECT_LT(c.max_channels_per_subgrid, 8);
+  EXPECT_LE(spread, residual / 2);
+  // Layers given: subgrids narrowed until their spread fits beside the layers' half-thickness.
+  const WLayerChoice given = choose_w_layers(s, max_w, 300, 0, f);
+  EXPECT_EQ(given.nr_w_layers, 300);
+  EXPECT_LE(given.w_step_lambda / 2 + subgrid_w_spread(f, given.max_channels_per_subgrid, max_w),
+            residual);
+  // Where the layers alone fill the kernel, one channel a subgrid is all that can be done.
+  EXPECT_EQ(choose_w_layers(s, max_w, 0, 2 * residual, f).max_channels_per_subgrid, 1);
+}
+
+TEST(WLayers, SubgridsTakeNoMoreChannelsThanTheirSpreadOfUvAllows) {
+  // 16 channels spanning 10 % of the band: a long baseline's u moves 10 % across them.
+  IdgSettings s;
+  s.grid_size = 512;
+  s.image_size = 512 * 80 * kArcsec;
+  s.subgrid_size = 32;
+  s.kernel_size = 9;
+  s.max_channels_per_subgrid = 16;
+  std::vector<double> f;
+  for (int c = 0; c < 16; ++c) f.push_back(142.5e6 + c * 1e6);
+  const double max_uv = 1200;  // 238 grid pixels from the centre
+  const int channels = channels_fitting_subgrid(s, f, max_uv);
+  EXPECT_LT(channels, 16);
+  EXPECT_GE(channels, 1);
+  // The channels taken spread a visibility over fewer pixels than the subgrid leaves the kernel;
+  // twice as many would not.
+  auto spread_px = [&](int n) {
+    double widest = 0;
+    for (size_t c0 = 0; c0 < f.size(); c0 += size_t(n)) {
+      const double lo = f[c0], hi = f[std::min(c0 + size_t(n), f.size()) - 1];
+      widest = std::max(widest, max_uv * s.image_size * (hi - lo) / hi);
+    }
+    return widest;
+  };
+  EXPECT_LT(spread_px(channels) + s.kernel_size, s.subgrid_size);
+  EXPECT_GE(spread_px(2 * channels) + s.kernel_size + 1, s.subgrid_size);
+  // Short baselines leave every channel in one subgrid.
+  EXPECT_EQ(channels_fitting_subgrid(s, f, 10), 16);
 }
 
 }  // namespace
