@@ -50,7 +50,8 @@ void add_options(cxxopts::Options& options) {
   options.add_options("Noise")
       ("seed", "random seed; the same seed gives the same data", cxxopts::value<uint64_t>()->default_value("1"))
       ("noise-rms", "noise sigma at the bandpass peak, output units (default: 16 for 8 and 32 "
-       "bits, 4096 for 16, 2 for 4, 1 for 2, 0.5 for 1)", cxxopts::value<double>())
+       "bits, 4096 for 16, 2 for 4, 1 for 2, 0.5 for 1; --voltages: of a real or imaginary "
+       "part, 16 for 8 bits, 1 for 32)", cxxopts::value<double>())
       ("noise-mean", "output level at the bandpass peak (default: 120 for 8 and 32 bits, 28672 "
        "for 16, 7.5 for 4, 1.5 for 2, 0.5 for 1)", cxxopts::value<double>())
       ("flat-bandpass", "every channel at the same level (always so for 1, 2 and 4 bits)")
