@@ -151,6 +151,12 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const Stopwatch t;
   writer->commit();
   report(o, preparation, *engine, plan.frame, messages);
+  // Written all the same (its autocorrelations may be of use), but no imager will take it.
+  if (integration.cross_samples_written() == 0 && plan.voltages.nant > 1) {
+    const std::string output = o.output == "-" ? std::string("standard output") : o.output;
+    messages.warning(output + ": every cross-correlation is flagged (weight 0): the stations "
+                              "flagged or lost leave no baseline with a valid sample");
+  }
 
   const VoltageHeader& in = plan.input;
   summary.waiting_s = blocks.waiting_s();

@@ -33,6 +33,8 @@ void Integrator::write() {
   append_integration_rows(plan_.rows, sums_, counts_, mid.mjd(), nsamples_ * v.tsamp_s,
                           antenna_uvw_m(plan_.layout, plan_.phase_centre, mid), rows_);
   writer_.append(rows_);
+  for (int a2 = 0; a2 < v.nant; ++a2)
+    for (int a1 = 0; a1 < a2; ++a1) cross_samples_ += counts_[size_t(baseline_index(a1, a2))];
   std::fill(counts_.begin(), counts_.end(), 0);
   nsamples_ = 0;
   ++written_;

@@ -31,6 +31,9 @@ class Integrator {
   // Forgets the samples summed so far (a last partial integration left out).
   void drop();
   int64_t written() const { return written_; }
+  // Valid samples of the cross-correlations in the integrations written (0: every baseline
+  // between two stations flagged throughout).
+  int64_t cross_samples_written() const { return cross_samples_; }
   // Seconds spent taking the engine's sums, and making and writing rows.
   double taking_s() const { return taking_s_; }
   double writing_s() const { return writing_s_; }
@@ -42,7 +45,7 @@ class Integrator {
   VisibilitySet rows_;
   std::vector<std::complex<double>> sums_;
   std::vector<int64_t> counts_;
-  int64_t first_sample_ = 0, nsamples_ = 0, written_ = 0;
+  int64_t first_sample_ = 0, nsamples_ = 0, written_ = 0, cross_samples_ = 0;
   double taking_s_ = 0, writing_s_ = 0;
 };
 

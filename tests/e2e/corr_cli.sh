@@ -129,6 +129,12 @@ $C -q --nint 1024 --chan-avg 4 -o avg.uvfits v.dada || fail "--chan-avg 4"
 printf 's2 0 end\n' > flags.txt
 $C -q --nint 1024 --flags flags.txt -o flagged.uvfits v.dada 2> err || fail "--flags: $(cat err)"
 [ "$(flagged flagged.uvfits)" = 0.2857 ] || fail "--flags: flagged fraction $(flagged flagged.uvfits), expected 6/21"
+grep -q "every cross-correlation is flagged" err && fail "--flags s2: warned that every baseline is flagged"
+# All but one station flagged: the file is written, with a warning that no baseline is left.
+printf 's0 0 end\ns1 0 end\ns2 0 end\ns3 0 end\ns4 0 end\n' > flags5.txt
+$C --nint 1024 --flags flags5.txt -o flagged5.uvfits v.dada 2> err || fail "--flags, five of six: $(cat err)"
+grep -q "flagged5.uvfits: every cross-correlation is flagged (weight 0)" err ||
+  fail "--flags, five of six: no warning: $(cat err)"
 cp v.dada lost.dada
 hdr=$(head -c 4096 v.dada | tr -d '\000' | awk '$1 == "HDR_SIZE" { print $2; exit }')
 # rapt's PSRDADA: blocks of 256 samples, [channel][antenna][time][pol][re, im], 8-bit: each
