@@ -201,6 +201,17 @@ void check_band(const std::string& name, DadaHeader& h) {
         v.complex_samples ? "complex" : "real", std::fabs(width), expected_us));
 }
 
+// A key's comma-separated numbers (NaN where one does not parse); none where it is absent.
+std::vector<double> numbers_of(const DadaKeys& keys, const char* key) {
+  std::vector<double> values;
+  if (const std::string* text = find_key(keys, key)) {
+    std::istringstream numbers(*text);
+    for (std::string item; std::getline(numbers, item, ',');)
+      values.push_back(parse_lenient_number(item).value_or(NAN));
+  }
+  return values;
+}
+
 void parse_antennas(const DadaKeys& keys, DadaHeader& h) {
   const std::string* names = find_key(keys, "ANT_NAMES");
   if (!names || names->empty()) return;
@@ -212,27 +223,40 @@ void parse_antennas(const DadaKeys& keys, DadaHeader& h) {
                          std::to_string(h.voltage.nant) + "; ignored");
     return;
   }
-  std::vector<double> itrf;
-  if (const std::string* text = find_key(keys, "ANT_ITRF")) {
-    std::istringstream numbers(*text);
-    for (std::string item; std::getline(numbers, item, ',');)
-      itrf.push_back(parse_lenient_number(item).value_or(NAN));
-  }
+  const std::vector<double> itrf = numbers_of(keys, "ANT_ITRF");
   const bool have_itrf = itrf.size() == 3 * list.size() &&
                          std::all_of(itrf.begin(), itrf.end(), [](double x) { return std::isfinite(x); });
   if (!itrf.empty() && !have_itrf)
     h.warnings.push_back("ANT_ITRF is not 3 finite numbers per antenna; positions ignored");
   if (itrf.empty())
     h.warnings.push_back("ANT_NAMES comes without ANT_ITRF: the antennas have no positions");
+  // Dish diameters (metres, 0 = unknown) and the array's reference position, where given.
+  const std::vector<double> diameters = numbers_of(keys, "ANT_DIAMETER");
+  const bool have_diameters =
+      diameters.size() == list.size() &&
+      std::all_of(diameters.begin(), diameters.end(), [](double d) { return std::isfinite(d) && d >= 0; });
+  if (!diameters.empty() && !have_diameters)
+    h.warnings.push_back("ANT_DIAMETER is not one size of 0 or more per antenna; ignored");
+  const std::vector<double> reference = numbers_of(keys, "ARRAY_ITRF");
+  const bool have_reference =
+      reference.size() == 3 &&
+      std::all_of(reference.begin(), reference.end(), [](double x) { return std::isfinite(x); });
+  if (!reference.empty() && !have_reference)
+    h.warnings.push_back("ARRAY_ITRF is not 3 finite numbers; the antennas' mean position is "
+                         "taken as the array's reference");
   for (size_t a = 0; a < list.size(); ++a) {
     Antenna antenna;
     antenna.name = list[a];
     if (have_itrf) antenna.itrf_m = {itrf[3 * a], itrf[3 * a + 1], itrf[3 * a + 2]};
+    if (have_diameters) antenna.dish_diameter_m = diameters[a];
     h.voltage.array.antennas.push_back(antenna);
   }
-  // The header names no reference position: the antennas' mean stands in for it, so that
+  // A header that names no reference position: the antennas' mean stands in for it, so that
   // delays are relative to the array rather than to the centre of the Earth.
-  if (have_itrf) h.voltage.array.reference_itrf_m = h.voltage.array.mean_antenna_position();
+  if (have_itrf)
+    h.voltage.array.reference_itrf_m = have_reference
+                                           ? ItrfPosition{reference[0], reference[1], reference[2]}
+                                           : h.voltage.array.mean_antenna_position();
   h.voltage.array.telescope = h.voltage.telescope;
 }
 

@@ -62,14 +62,27 @@ std::string utc_text(int day, double seconds) {
                        whole / 60 % 60, whole % 60);
 }
 
+// ANT_NAMES and ANT_ITRF, with ANT_DIAMETER where a dish size is known and ARRAY_ITRF (the
+// array's reference position), so that a program reading the file has the layout's geometry.
 std::string antenna_lines(const ArrayLayout& array) {
   if (array.size() == 0) return "";
-  std::string names, itrf;
+  std::string names, itrf, diameters, reference;
+  bool any_diameter = false;
   for (const Antenna& a : array.antennas) {
     names += (names.empty() ? "" : ",") + token(a.name);
     for (double x : a.itrf_m) itrf += (itrf.empty() ? "" : ",") + format_string("%.17g", x);
+    diameters += (diameters.empty() ? "" : ",") + format_string("%.17g", a.dish_diameter_m);
+    any_diameter |= a.dish_diameter_m > 0;
   }
-  return format_string("%-12s%s\n%-12s%s\n", "ANT_NAMES", names.c_str(), "ANT_ITRF", itrf.c_str());
+  for (double x : array.reference_itrf_m)
+    reference += (reference.empty() ? "" : ",") + format_string("%.17g", x);
+  std::string text = format_string("%-12s%s\n%-12s%s\n", "ANT_NAMES", names.c_str(), "ANT_ITRF",
+                                   itrf.c_str());
+  if (any_diameter) text += format_string("%-13s%s\n", "ANT_DIAMETER", diameters.c_str());
+  const ItrfPosition& r = array.reference_itrf_m;
+  if (r[0] != 0 || r[1] != 0 || r[2] != 0)
+    text += format_string("%-12s%s\n", "ARRAY_ITRF", reference.c_str());
+  return text;
 }
 
 }  // namespace

@@ -503,6 +503,41 @@ TEST(PsrdadaWriter, RoundTripsEightBitIntegers) { expect_round_trip(8, false, 1.
 TEST(PsrdadaWriter, RoundTripsSixteenBitIntegers) { expect_round_trip(16, false, 250.0f); }
 TEST(PsrdadaWriter, RoundTripsFloats) { expect_round_trip(32, true, 0.37f); }
 
+TEST(PsrdadaWriter, KeepsTheDishSizesAndTheArraysReferencePosition) {
+  // A layout's geometry passes through the file whole: a program reading it without --layout
+  // writes the same antenna table and delays as one given the layout.
+  ScratchDir dir;
+  rapt::VoltageHeader h = native_header(8, false);
+  for (rapt::Antenna& a : h.array.antennas) a.dish_diameter_m = 13.5;
+  h.array.antennas[1].dish_diameter_m = 0;  // unknown stays unknown
+  h.array.reference_itrf_m = {5109000.5, 2006800.25, -3239000.125};
+  const std::string path = dir.file("h.dada");
+  auto writer = rapt::make_psrdada_writer(path, h, false);
+  writer->write(ramp_block(h, 3, 0, 1.0f));
+  writer->commit();
+  rapt::PsrdadaReader reader(path);
+  const rapt::ArrayLayout& r = reader.header().array;
+  ASSERT_EQ(r.size(), 3);
+  EXPECT_EQ(r.antennas[0].dish_diameter_m, 13.5);
+  EXPECT_EQ(r.antennas[1].dish_diameter_m, 0);
+  EXPECT_EQ(r.reference_itrf_m, h.array.reference_itrf_m);
+  EXPECT_TRUE(reader.warnings().empty());
+}
+
+TEST(PsrdadaHeader, NotesBadDishSizesAndReferenceAndFallsBack) {
+  const std::string keys = small_keys_with("NPOL", "1") +
+                           "NANT 2\nINNER_T 4\nORDER TFATP\nANT_NAMES a,b\n"
+                           "ANT_ITRF 1,2,3,5,6,7\n";
+  const rapt::DadaHeader h = rapt::parse_dada_header(
+      dada_header_text(keys + "ANT_DIAMETER 25\nARRAY_ITRF 1,2\n"), "x.dada");
+  ASSERT_EQ(h.warnings.size(), 2u);
+  EXPECT_EQ(h.warnings[0], "ANT_DIAMETER is not one size of 0 or more per antenna; ignored");
+  EXPECT_EQ(h.warnings[1], "ARRAY_ITRF is not 3 finite numbers; the antennas' mean position is "
+                           "taken as the array's reference");
+  EXPECT_EQ(h.voltage.array.antennas[0].dish_diameter_m, 0);
+  EXPECT_EQ(h.voltage.array.reference_itrf_m, (rapt::ItrfPosition{3, 4, 5}));
+}
+
 TEST(PsrdadaWriter, WritesNativeHeaderKeysAndAntennas) {
   ScratchDir dir;
   const rapt::VoltageHeader h = native_header(8, false);
