@@ -113,6 +113,11 @@ FitsImage read_image_fits(fitsfile* f, const std::string& name, size_t file_byte
   if (status != 0 || naxis < 2 || naxis > 9)
     throw file_error(name, "primary HDU is not a 2-D (or deeper) image");
   fits_get_img_sizell(f, naxis, naxes, &status);
+  // Random groups (UVFITS) have NAXIS1 = 0 and GROUPS = T.
+  int groups = 0, groups_status = 0;
+  fits_read_key(f, TLOGICAL, "GROUPS", &groups, nullptr, &groups_status);
+  if (naxes[0] == 0 && groups_status == 0 && groups)
+    throw file_error(name, "holds random groups (UVFITS visibilities), not an image");
   long long planes = 1;
   for (int k = 2; k < naxis; ++k) planes *= std::max<LONGLONG>(naxes[k], 1);
   if (naxes[0] < 1 || naxes[1] < 1 || naxes[0] > (1 << 20) || naxes[1] > (1 << 20) ||

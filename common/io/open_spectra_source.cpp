@@ -49,7 +49,8 @@ std::unique_ptr<SpectraSource> open_psrfits(const std::string& path, FILE* file)
   }
   struct stat st;
   if (::fstat(0, &st) != 0 || !S_ISREG(st.st_mode))
-    throw file_error(path, "PSRFITS input cannot be read from a pipe; give the file name");
+    throw file_error(path, "FITS input (PSRFITS, UVFITS, an image) cannot be read from a pipe; "
+                           "give the file name");
   return std::make_unique<PsrfitsReader>("/dev/stdin");
 }
 

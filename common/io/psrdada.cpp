@@ -341,6 +341,10 @@ void PsrdadaReader::read_header() {
   std::vector<uint8_t> bytes(kFirstRead);
   bytes.resize(read_bytes(bytes.data(), bytes.size()));
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  // A pipe can carry anything: name what is plainly no PSRDADA stream.
+  if (text.empty()) throw file_error(path_, "is empty (no PSRDADA header)");
+  if (text.substr(0, 9) == "SIMPLE  =")
+    throw file_error(path_, "is a FITS file, not PSRDADA voltages");
   // HDR_SIZE first: a header longer than the first read (many antennas) is parsed whole below.
   const size_t hdr_size = size_t(integer_key(dada_keys(text), "HDR_SIZE", path_, 1, int64_t(1) << 30));
   if (hdr_size <= bytes.size()) dada_ = parse_dada_header(text, path_);

@@ -47,13 +47,14 @@ std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
   std::fclose(file);
   const std::string_view head(bytes, got);
   if (got == 0) throw file_error(path, "empty file");
-  if (looks_like_guppi(head)) return std::make_unique<GuppiRawReader>(path);
-  if (looks_like_dada(head)) return std::make_unique<PsrdadaReader>(path);
-  // Files of the pulsar half, which any header of 16 bytes could pass for VDIF.
+  // SIGPROC files, which any header of 16 bytes could pass for VDIF, and FITS files (images,
+  // UVFITS, PSRFITS), whose 80-byte cards GUPPI RAW shares.
   const bool sigproc = head.size() >= 16 && head.substr(4, 12) == "HEADER_START";
-  if (sigproc || head.substr(0, 6) == "SIMPLE")
+  if (sigproc || head.substr(0, 9) == "SIMPLE  =")
     throw file_error(path, std::string("is a ") + (sigproc ? "SIGPROC" : "FITS") +
                                " file, not voltages (GUPPI RAW, PSRDADA or VDIF)");
+  if (looks_like_guppi(head)) return std::make_unique<GuppiRawReader>(path);
+  if (looks_like_dada(head)) return std::make_unique<PsrdadaReader>(path);
   if (got >= 16) {
     try {
       parse_vdif_frame_header(reinterpret_cast<const uint8_t*>(bytes), got, path);

@@ -306,6 +306,8 @@ expect 2 "gridding needs .* of memory .* available" --size 400000 --scale 0.001a
 expect 1 "No such file" --size 64 --scale 6asec -o "$dir/out" "$dir/missing.uvfits"
 echo "not visibilities" > "$dir/text.txt"
 expect 1 "neither a Measurement Set" --size 64 --scale 6asec -o "$dir/out" "$dir/text.txt"
+expect 1 "one.uvfits: holds random groups (UVFITS visibilities), not an image" \
+  --predict "$dir/one.uvfits" -o "$dir/out.uvfits" "$dir/one.uvfits"
 # Baselines of up to 8000 wavelengths on a grid of 1' pixels that holds about 860.
 expect 1 "visibilities fall off the grid: the longest baseline is 81[0-9][0-9] wavelengths" \
   --size 64 --scale 1amin -o "$dir/out" "$u"

@@ -115,5 +115,6 @@ TEST(OpenSpectraSource, RefusesPsrfitsFromAPipe) {
   PipeFeeder pipe("SIMPLE  =                    T" + std::string(2850, ' '));
   StdinReplacement replaced(pipe.fd());
   EXPECT_EQ(error_text([] { rapt::open_spectra_source("-"); }),
-            "-: PSRFITS input cannot be read from a pipe; give the file name");
+            "-: FITS input (PSRFITS, UVFITS, an image) cannot be read from a pipe; give the file "
+            "name");
 }

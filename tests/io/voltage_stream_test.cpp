@@ -41,6 +41,12 @@ TEST(OpenVoltageFile, RejectsTextThatIsNoVoltageFormat) {
   write_whole_file(path, "hello");
   EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(path); }),
             path + ": not a GUPPI RAW, PSRDADA or VDIF file");
+  // A FITS file's cards look like GUPPI RAW's: it is named for what it is.
+  std::string fits = "SIMPLE  =                    T";
+  fits.resize(2880, ' ');
+  write_whole_file(dir.file("image.fits"), fits);
+  EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(dir.file("image.fits")); }),
+            dir.file("image.fits") + ": is a FITS file, not voltages (GUPPI RAW, PSRDADA or VDIF)");
   EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(dir.file("missing")); }),
             dir.file("missing") + ": cannot open: No such file or directory");
 }
