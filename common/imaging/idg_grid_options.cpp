@@ -106,16 +106,15 @@ int positive(const cxxopts::ParseResult& r, const char* key) {
   return value;
 }
 
+// The image size first: a small one also sets the subgrid's default.
 void check_gridding(const IdgGridOptions& o) {
-  if (o.subgrid_size < 8 || o.subgrid_size % 2)
-    throw UsageError("--subgrid must be an even number of at least 8 pixels");
+  if (o.nx < 20 || o.nx % 2) throw UsageError("--size must be even and at least 20");
   if (o.kernel_size < 8)
     throw UsageError("--kernel-size must be at least 8 (the taper's 7 pixels and room for the "
                      "w-term)");
-  if (o.kernel_size >= o.subgrid_size)
-    throw UsageError("--kernel-size must be smaller than --subgrid (" +
-                     std::to_string(o.subgrid_size) + ")");
-  if (o.nx < 20 || o.nx % 2) throw UsageError("--size must be even and at least 20");
+  if (o.subgrid_size % 2 || o.subgrid_size <= o.kernel_size)
+    throw UsageError("--subgrid must be an even number of pixels larger than --kernel-size (" +
+                     std::to_string(o.kernel_size) + ")");
   if (o.cell_rad > 0 && o.cell_rad * o.padded(o.nx) >= 2)
     throw UsageError("--size x --scale, padded (--padding), spans more than the whole sky "
                      "(direction cosines -1..1)");

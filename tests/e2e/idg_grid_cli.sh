@@ -297,7 +297,7 @@ expect 2 "weight must be" --size 64 --scale 6asec --weight robust -o "$dir/out" 
 expect 2 "--pol" --size 64 --scale 6asec --pol IZ -o "$dir/out" "$u"
 expect 2 "channels-out 5 asks for more images than the 4 channels" --size 64 --scale 6asec \
   --channels-out 5 -o "$dir/out" "$u"
-expect 2 "kernel-size must be smaller than --subgrid" --size 64 --scale 6asec --kernel-size 40 -o "$dir/out" "$u"
+expect 2 "subgrid must be an even number of pixels larger than --kernel-size (40)" --size 64 --scale 6asec --kernel-size 40 -o "$dir/out" "$u"
 expect 2 "unrecognised\|unrecognized\|Option" --size 64 --scale 6asec --bogus -o "$dir/out" "$u"
 # A grid the machine cannot hold: refused before anything is read, with both sizes.
 expect 2 "gridding needs .* of memory .* available" --size 400000 --scale 0.001asec -o "$dir/out" "$u"
