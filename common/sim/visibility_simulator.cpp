@@ -74,6 +74,12 @@ std::vector<int> parse_products(const std::string& text) {
     codes.push_back(code);
     start = comma + 1;
   }
+  // One kind of product a file: its polarisation table has one feed basis.
+  auto kind = [](int code) { return code > 0 ? 0 : code >= -4 ? 1 : 2; };
+  for (int code : codes)
+    if (kind(code) != kind(codes[0]))
+      throw UsageError("--products \"" + text + "\": mixes Stokes (I Q U V), circular (RR LL RL "
+                       "LR) and linear (XX YY XY YX) products; give products of one kind");
   return codes;
 }
 

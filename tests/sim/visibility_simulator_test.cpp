@@ -95,7 +95,7 @@ TEST(VisibilitySimulator, NoiseHasTheStatedRmsAndFollowsTheSeed) {
 TEST(VisibilitySimulator, AutocorrelationsCarryTheTotalFlux) {
   VisibilityPlan plan = two_source_plan();
   plan.autocorrelations = true;
-  plan.stokes = parse_products("RR,LL,I");
+  plan.stokes = {-1, -2, 1};  // RR, LL, I: the simulator takes any; --products one kind
   const VisibilitySet set = simulate_visibilities(plan);
   ASSERT_EQ(set.nrows(), 3u * 10u);
   EXPECT_EQ(set.antenna1[0], 0);
@@ -115,6 +115,16 @@ TEST(VisibilitySimulator, ProductsParseAndRefuseUnknownNames) {
     EXPECT_STREQ(e.what(), "--products \"XX,ZZ\": unknown product \"ZZ\"; known: XX YY XY YX RR LL RL LR I Q U V");
   }
   EXPECT_THROW(parse_products("XX,XX"), UsageError);
+  // A file's polarisation table has one feed basis: kinds are not mixed.
+  try {
+    parse_products("XX,RR");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "--products \"XX,RR\": mixes Stokes (I Q U V), circular (RR LL RL LR) "
+                           "and linear (XX YY XY YX) products; give products of one kind");
+  }
+  EXPECT_THROW(parse_products("I,XX"), UsageError);
+  EXPECT_EQ(parse_products("RR,LL"), (std::vector<int>{-1, -2}));
 }
 
 TEST(VisibilitySimulator, RefusesPlansWithoutBaselines) {
