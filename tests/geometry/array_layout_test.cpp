@@ -30,26 +30,40 @@ TEST(ArrayLayoutText, ReadsItrfLinesWithTabsCrlfAndTrailingComments) {
   const ArrayLayout layout = parse_layout_text(
       "# telescope: Test array\r\n"
       "\r\n"
-      "a1\t100.5  200  300 13.5   # first dish\r\n"
-      "  a2 -100.5\t-200 -300\r\n",
+      "a1\t5109100.5  2006900  -3239000 13.5   # first dish\r\n"
+      "  a2 5108899.5\t2006700 -3239600\r\n",
       "test.txt");
   EXPECT_EQ(layout.telescope, "Test array");
   ASSERT_EQ(layout.size(), 2);
   EXPECT_EQ(layout.antennas[0].name, "a1");
-  EXPECT_DOUBLE_EQ(layout.antennas[0].itrf_m[0], 100.5);
+  EXPECT_DOUBLE_EQ(layout.antennas[0].itrf_m[0], 5109100.5);
   EXPECT_DOUBLE_EQ(layout.antennas[0].dish_diameter_m, 13.5);
-  EXPECT_DOUBLE_EQ(layout.antennas[1].itrf_m[2], -300.0);
+  EXPECT_DOUBLE_EQ(layout.antennas[1].itrf_m[2], -3239600.0);
   EXPECT_DOUBLE_EQ(layout.antennas[1].dish_diameter_m, 0.0);
   // No reference line: the mean of the positions.
-  for (int k = 0; k < 3; ++k) EXPECT_DOUBLE_EQ(layout.reference_itrf_m[k], 0.0);
+  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[0], 5109000.0);
+  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[1], 2006800.0);
+  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[2], -3239300.0);
+}
+
+TEST(ArrayLayoutText, RefusesItrfPositionsOffTheEarthsSurface) {
+  // Positions around a site written without their '# frame: enu' line.
+  EXPECT_EQ(parse_error("# a site\nA 0 0 0\nB 10 0 0\n"),
+            "bad.txt: line 2: antenna 'A' lies 0 km from the Earth's centre: ITRF positions (the "
+            "default frame) are geocentric; for positions around a site give '# frame: enu "
+            "<lat_deg> <lon_deg> <height_m>'");
+  EXPECT_NE(parse_error("A 5109224 2006790 -3239100\nB 5109224 2006790 -32391000\n")
+                .find("bad.txt: line 2: antenna 'B' lies 32"),
+            std::string::npos);
 }
 
 TEST(ArrayLayoutText, ReferenceLineSetsTheItrfReference) {
   const ArrayLayout layout =
-      parse_layout_text("# reference: 1 2 3\na 10 20 30\nb 11 21 31\n", "ref.txt");
-  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[0], 1.0);
-  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[1], 2.0);
-  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[2], 3.0);
+      parse_layout_text("# reference: 5109001 2006802 -3239003\na 5109010 2006820 -3239030\n"
+                        "b 5109011 2006821 -3239031\n", "ref.txt");
+  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[0], 5109001.0);
+  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[1], 2006802.0);
+  EXPECT_DOUBLE_EQ(layout.reference_itrf_m[2], -3239003.0);
 }
 
 TEST(ArrayLayoutText, EnuFrameConvertsAroundTheGeodeticReference) {
