@@ -45,7 +45,11 @@ void add_idg_grid_options(cxxopts::Options& options) {
       ("taper", "Gaussian uv taper: the FWHM it gives the PSF, e.g. 60asec (WSClean's "
        "-taper-gaussian)", cxxopts::value<std::string>())
       ("weight", "natural, uniform or briggs:R (also 'briggs R'; robustness R, -5..5)",
-       cxxopts::value<std::string>()->default_value("natural"));
+       cxxopts::value<std::string>()->default_value("natural"))
+      ("minuv-l", "leave out samples of uv distance below this, wavelengths (WSClean's -minuv-l)",
+       cxxopts::value<double>())
+      ("maxuv-l", "leave out samples of uv distance above this, wavelengths (WSClean's -maxuv-l)",
+       cxxopts::value<double>());
   options.add_options("Image")
       ("size", "image and grid size in pixels, N (square; even, at least 20; required)",
        cxxopts::value<int>())
@@ -155,6 +159,15 @@ void read_input_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
     if (!(o.weighting.taper_fwhm_rad > 0))
       throw UsageError("--taper must be a positive angle (the FWHM, e.g. 60asec)");
   }
+  for (const char* key : {"minuv-l", "maxuv-l"}) {
+    if (!r.count(key)) continue;
+    const double value = r[key].as<double>();
+    if (!(value > 0) || !std::isfinite(value))
+      throw UsageError(std::string("--") + key + " must be a positive number of wavelengths");
+    (std::string(key) == "minuv-l" ? o.weighting.min_uv_lambda : o.weighting.max_uv_lambda) = value;
+  }
+  if (o.weighting.max_uv_lambda > 0 && o.weighting.max_uv_lambda <= o.weighting.min_uv_lambda)
+    throw UsageError("--maxuv-l must be larger than --minuv-l");
 }
 
 void read_clean_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
@@ -177,7 +190,7 @@ void read_clean_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
 void read_image_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   if (r.count("predict")) {
     o.predict_model = r["predict"].as<std::string>();
-    for (const char* key : {"pol", "weight", "taper", "no-psf", "channels-out"})
+    for (const char* key : {"pol", "weight", "taper", "minuv-l", "maxuv-l", "no-psf", "channels-out"})
       if (r.count(key))
         throw UsageError(std::string("--") + key + " does not apply to --predict (one Stokes I "
                          "or product model, every channel)");

@@ -89,7 +89,7 @@ void check_plan(const IdgPlan& plan, const IdgGridOptions& o, const UvExtent& ex
     throw file_error(o.input, format_string(
         "%lld visibilities fall off the grid: the longest baseline is %.0f wavelengths, the "
         "grid (--size %d at --scale %s) holds about %.0f; use a smaller --scale or a larger "
-        "--size", (long long)plan.unplaced_off_grid, extent.max_uv_lambda, o.nx,
+        "--size, or leave the longer baselines out (--maxuv-l)", (long long)plan.unplaced_off_grid, extent.max_uv_lambda, o.nx,
         describe_angle(s.cell_rad()).c_str(), holds));
   }
   if (plan.unplaced_w > 0)
@@ -183,7 +183,7 @@ void describe_input(const IdgGridOptions& o, const VisibilitySet& vs, const Mess
   for (int c : vs.stokes) products += (products.empty() ? "" : ",") + stokes_name(c);
   messages.detail(format_string(
       "%s: %zu rows, %zu channels (%.6g-%.6g MHz), products %s; %d x %d pixels of %s (on a "
-      "grid of %d), %s weighting", o.input.c_str(), vs.nrows(), vs.nchan(),
+      "grid of %d), %s", o.input.c_str(), vs.nrows(), vs.nchan(),
       vs.channel_freq_hz.front() / 1e6, vs.channel_freq_hz.back() / 1e6, products.c_str(), o.nx,
       o.ny, describe_angle(o.cell_rad).c_str(), o.padded(o.nx),
       describe_weighting(o.weighting).c_str()));
@@ -587,7 +587,11 @@ IdgGridSummary run_idg_grid(const IdgGridOptions& o, const Messages& messages) {
   IdgGridSummary summary;
   summary.gridding_s = gridding.seconds();
   meter.stop();
-  if (gridded.placed == 0) throw file_error(o.input, "every visibility is flagged: nothing to image");
+  if (gridded.placed == 0)
+    throw file_error(o.input, o.weighting.min_uv_lambda > 0 || o.weighting.max_uv_lambda > 0
+                                  ? "every visibility is flagged or outside --minuv-l .. --maxuv-l: "
+                                    "nothing to image"
+                                  : "every visibility is flagged: nothing to image");
   add_mfs_images(o, vs, out, gridded);
   for (const std::string& w : gridded.empty) messages.warning(w);
   write_images(gridded.images, o.overwrite);

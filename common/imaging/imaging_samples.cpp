@@ -39,7 +39,10 @@ ImagingSamples make_imaging_samples(const VisibilitySet& vs, const ChannelGroup&
   s.natural_weight_sum.assign(s.npol, 0.0);
   for (size_t row = 0; row < nrows; ++row) {
     if (vs.antenna1[row] == vs.antenna2[row]) continue;
+    const std::array<double, 3>& uvw = vs.uvw_m[row];
     for (size_t c = 0; c < nchan; ++c) {
+      const double per_m = s.freq_hz[c] / kSpeedOfLight_m_s;
+      if (!in_uv_range(weighting, uvw[0] * per_m, uvw[1] * per_m)) continue;  // weight 0
       const size_t in = vs.index(row, group.first + c, 0);
       for (size_t p = 0; p < s.npol; ++p) {
         const CombinedSample x =

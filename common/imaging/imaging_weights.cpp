@@ -23,14 +23,29 @@ Weighting parse_weighting(const std::string& text) {
 
 std::string describe_weighting(const Weighting& w) {
   char text[96];
-  if (w.mode == WeightingMode::briggs) std::snprintf(text, sizeof text, "briggs %g", w.robustness);
-  else std::snprintf(text, sizeof text, "%s", w.mode == WeightingMode::natural ? "natural" : "uniform");
+  if (w.mode == WeightingMode::briggs)
+    std::snprintf(text, sizeof text, "briggs %g weighting", w.robustness);
+  else
+    std::snprintf(text, sizeof text, "%s weighting",
+                  w.mode == WeightingMode::natural ? "natural" : "uniform");
   std::string out = text;
   if (w.taper_fwhm_rad > 0) {
     std::snprintf(text, sizeof text, ", Gaussian taper %gasec", w.taper_fwhm_rad * 180 / M_PI * 3600);
     out += text;
   }
+  if (w.min_uv_lambda > 0 || w.max_uv_lambda > 0) {
+    if (w.max_uv_lambda > 0)
+      std::snprintf(text, sizeof text, ", uv %g-%g wavelengths", w.min_uv_lambda, w.max_uv_lambda);
+    else
+      std::snprintf(text, sizeof text, ", uv from %g wavelengths", w.min_uv_lambda);
+    out += text;
+  }
   return out;
+}
+
+bool in_uv_range(const Weighting& w, double u, double v) {
+  const double distance = std::hypot(u, v);
+  return distance >= w.min_uv_lambda && (w.max_uv_lambda <= 0 || distance <= w.max_uv_lambda);
 }
 
 double gaussian_taper(const Weighting& w, double u, double v) {

@@ -11,6 +11,9 @@
 // A sample whose cell is off the grid keeps its weight: it is off the image's uv grid too, and
 // the gridder's plan reports it (idg-grid then refuses the cell size).
 //
+// Samples whose uv distance sqrt(u^2 + v^2) lies outside --minuv-l .. --maxuv-l (wavelengths,
+// WSClean's options of those names) get weight 0 before any of this.
+//
 // A Gaussian taper (--taper FWHM, WSClean's -taper-gaussian) then multiplies every weight by
 // exp(-2 pi^2 sigma^2 (u^2 + v^2)), sigma = FWHM / (2 sqrt(2 ln 2)) radians: the PSF is
 // convolved with a Gaussian of that full width at half maximum.
@@ -27,14 +30,20 @@ struct Weighting {
   WeightingMode mode = WeightingMode::natural;
   double robustness = 0;  // briggs only
   double taper_fwhm_rad = 0;  // Gaussian uv taper; 0 = none
+  double min_uv_lambda = 0;   // uv distances imaged (--minuv-l, --maxuv-l); 0 = no limit
+  double max_uv_lambda = 0;
 };
+
+// Whether a sample at (u, v) wavelengths lies within the weighting's uv-distance range.
+bool in_uv_range(const Weighting& weighting, double u_lambda, double v_lambda);
 
 // The taper's factor for a sample at (u, v) wavelengths (1 without a taper).
 double gaussian_taper(const Weighting& weighting, double u_lambda, double v_lambda);
 
 // "natural", "uniform", "briggs:R" (also "briggs R", "briggs=R"); UsageError otherwise.
 Weighting parse_weighting(const std::string& text);
-std::string describe_weighting(const Weighting& w);  // "briggs 0.5", "uniform, taper 60asec"
+// "briggs 0.5 weighting", "uniform weighting, Gaussian taper 60asec, uv 0-800 wavelengths"
+std::string describe_weighting(const Weighting& w);
 
 class ImagingWeights {
  public:

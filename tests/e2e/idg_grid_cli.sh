@@ -311,6 +311,23 @@ expect 1 "one.uvfits: holds random groups (UVFITS visibilities), not an image" \
 # Baselines of up to 8000 wavelengths on a grid of 1' pixels that holds about 860.
 expect 1 "visibilities fall off the grid: the longest baseline is 81[0-9][0-9] wavelengths" \
   --size 64 --scale 1amin -o "$dir/out" "$u"
+# ... imaged with those beyond 800 wavelengths left out: the source, 2' east and 1' south, on
+# its pixel with its flux, and the PSF's peak 1 (the weights' sum leaves them out too).
+if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
+  "$IDG" -v --size 64 --scale 1amin --maxuv-l 800 -o "$dir/short" "$u" 2> "$dir/err" ||
+    fail "--maxuv-l 800: $(cat "$dir/err")"
+  grep -q "natural weighting, uv 0-800 wavelengths" "$dir/err" || fail "--maxuv-l: $(cat "$dir/err")"
+  peak "$dir/short-dirty.fits" 30 31 2.5
+  peak "$dir/short-psf.fits" 32 32 1
+fi
+expect 1 "every visibility is flagged or outside --minuv-l .. --maxuv-l" \
+  --size 64 --scale 6asec --minuv-l 1e6 -o "$dir/out" "$u"
+expect 2 "--maxuv-l must be larger than --minuv-l" --size 64 --scale 6asec --minuv-l 100 \
+  --maxuv-l 50 -o "$dir/out" "$u"
+expect 2 "--maxuv-l must be a positive number of wavelengths" --size 64 --scale 6asec \
+  --maxuv-l -5 -o "$dir/out" "$u"
+expect 2 "--minuv-l does not apply to --predict" --predict "$dir/one.uvfits" --minuv-l 5 \
+  -o "$dir/out.uvfits" "$u"
 paper_uv="$DATA/pyuvdata/zen.2456865.60537.xy.uvcRREAAM.uvfits"
 if [ -f "$paper_uv" ]; then
   expect 1 "cannot make I: the file holds XY (try --pol XY)" --size 128 --scale 0.25deg \

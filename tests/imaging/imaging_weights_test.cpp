@@ -98,7 +98,22 @@ TEST(ImagingWeights, GaussianTaperHalvesThePsfAtItsFwhm) {
   EXPECT_NEAR(half / peak, 0.5, 1e-6);
   EXPECT_DOUBLE_EQ(gaussian_taper(Weighting{}, 1e6, 1e6), 1.0);  // no taper
   w.mode = WeightingMode::uniform;
-  EXPECT_EQ(describe_weighting(w), "uniform, Gaussian taper 60asec");
+  EXPECT_EQ(describe_weighting(w), "uniform weighting, Gaussian taper 60asec");
+}
+
+TEST(Weighting, UvRangeKeepsDistancesWithinItsLimits) {
+  Weighting w;
+  EXPECT_TRUE(in_uv_range(w, 1e7, -1e7));  // no limits
+  w.min_uv_lambda = 100;
+  w.max_uv_lambda = 500;
+  EXPECT_FALSE(in_uv_range(w, 60, 79));  // 99.4
+  EXPECT_TRUE(in_uv_range(w, 60, 80));   // 100: the limits belong to the range
+  EXPECT_TRUE(in_uv_range(w, -300, 400));  // 500
+  EXPECT_FALSE(in_uv_range(w, -300, 401));
+  EXPECT_EQ(describe_weighting(w), "natural weighting, uv 100-500 wavelengths");
+  w.max_uv_lambda = 0;
+  EXPECT_TRUE(in_uv_range(w, 1e7, 0));
+  EXPECT_EQ(describe_weighting(w), "natural weighting, uv from 100 wavelengths");
 }
 
 TEST(Weighting, ParsesModesAndRobustness) {
@@ -108,7 +123,7 @@ TEST(Weighting, ParsesModesAndRobustness) {
   EXPECT_EQ(b.mode, WeightingMode::briggs);
   EXPECT_DOUBLE_EQ(b.robustness, -0.5);
   EXPECT_DOUBLE_EQ(parse_weighting("briggs 1").robustness, 1);
-  EXPECT_EQ(describe_weighting(b), "briggs -0.5");
+  EXPECT_EQ(describe_weighting(b), "briggs -0.5 weighting");
   for (const char* bad : {"briggs", "briggs:", "briggs:x", "briggs:9", "robust", ""})
     EXPECT_THROW(parse_weighting(bad), UsageError) << bad;
 }
