@@ -161,7 +161,15 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
       o.stream.device.use_gpu ? make_gpu_beamformer(shape, o.stream.device.gpu_index)
                               : make_cpu_beamformer(shape, o.stream.thread_count());
   BeamOutputSettings settings{o.output_root, o.nbits, o.overwrite, o.input};
-  BeamOutputs outputs(shape, v, beams, pointing, settings);
+  // The beams' directions are known where the file or --ra and --dec give the pointing; else
+  // (the incoherent beam alone, or --weights) the filterbanks can only say RA 0h, Dec 0, and the
+  // coherent beams' PSRDADA files leave RA and DEC out.
+  VoltageHeader described = v;
+  described.pointing_known = v.pointing_known || (o.ra && o.dec);
+  if (!described.pointing_known)
+    messages.warning(o.input + ": names no pointing; the beams' filterbanks give src_raj and "
+                               "src_dej as 0h, 0 deg (give --ra and --dec)");
+  BeamOutputs outputs(shape, described, beams, pointing, settings);
   const int64_t gulp = block_samples(o, v);
   messages.detail(format_string("%d beams x %d channels x %d stations, blocks of %lld samples, "
                                 "engine %s", shape.nbeams, v.nchan, v.nant, (long long)gulp,

@@ -294,8 +294,15 @@ $BF_CPU -q --ra 04:00:00 --dec -30:00:00 -o out/np nopointing.dada 2> err || fai
 $BF_CPU -q -o out/p v.dada 2> err || fail "bf v.dada: $(cat err)"
 data_of out/p_B000.fil > p.data; data_of out/np_B000.fil > np.data
 [ -s p.data ] && cmp -s p.data np.data || fail "no pointing, --ra and --dec at the pointing: the beam differs"
-$BF_CPU -q --incoherent --no-filterbank -o out/ib nopointing.dada 2> err ||
+$BF_CPU --incoherent --no-filterbank -o out/ib nopointing.dada 2> err ||
   fail "no pointing, --incoherent alone: $(cat err)"
+grep -q "nopointing.dada: names no pointing; the beams' filterbanks give src_raj and src_dej as 0h" err ||
+  fail "no pointing, --incoherent alone: no warning: $(cat err)"
+# With --ra and --dec, the coherent beam's PSRDADA file names its direction.
+$BF_CPU -q --ra 04:00:00 --dec -30:00:00 --coherent --no-filterbank -o out/npc nopointing.dada 2> err ||
+  fail "no pointing, --coherent --ra --dec: $(cat err)"
+inspect_value out/npc_B000.dada 'RA, Dec (J2000)' | grep -q "^04:00:00.0000  -30:00:00.000" ||
+  fail "no pointing, --coherent --ra --dec: the beam's file gives $(inspect_value out/npc_B000.dada 'RA, Dec (J2000)')"
 rm -rf out && mkdir out
 
 # An empty root would write _B000.fil into the working directory.
