@@ -160,20 +160,28 @@ class BaselinePlanner {
   double px_min_ = 0, px_max_ = 0, py_min_ = 0, py_max_ = 0;
 };
 
-int64_t unflagged_in_group(const IdgVisibilities& vis, int npol, int64_t row, int c0, int nc) {
+// The channels c0 .. c0 + nc - 1 of a row with any weight: how many, and the first and last.
+struct WeightedChannels {
+  int64_t count = 0;
+  int first = 0, last = 0;
+};
+
+WeightedChannels weighted_in_group(const IdgVisibilities& vis, int npol, int64_t row, int c0, int nc) {
   size_t offset[4] = {0, 0, 0, 0};
   for (int p = 0; p < npol; ++p) offset[p] = size_t(vis.product_index[size_t(p)]);
   const size_t base = (size_t(row) * vis.nchan + size_t(c0)) * vis.products;
   const float* w = vis.weight + base;
   const uint8_t* f = vis.flag ? vis.flag + base : nullptr;
-  int64_t count = 0;
+  WeightedChannels weighted;
   for (int c = 0; c < nc; ++c) {
     const size_t k = size_t(c) * vis.products;
     bool any = false;
     for (int p = 0; p < npol && !any; ++p) any = !(f && f[k + offset[p]]) && w[k + offset[p]] > 0;
-    count += any;
+    if (!any) continue;
+    if (weighted.count++ == 0) weighted.first = c0 + c;
+    weighted.last = c0 + c;
   }
-  return count;
+  return weighted;
 }
 
 // Plans the rows [begin, end) of `rows`, one baseline's, into `plan`.
@@ -187,15 +195,18 @@ void plan_baseline(const IdgSettings& settings, const IdgVisibilities& vis,
   std::vector<Step> steps;
   for (int c0 = 0; c0 < nchan; c0 += settings.max_channels_per_subgrid) {
     const int nc = std::min(settings.max_channels_per_subgrid, nchan - c0);
-    // u and v scale linearly with frequency: the group's first and last channels bound it.
-    const double f[2] = {vis.freq_hz[c0], vis.freq_hz[c0 + nc - 1]};
     steps.clear();
     for (size_t r = begin; r < end; ++r) {
       Step step;
       step.row = rows[r];
       step.slot = vis.aterm_slot ? vis.aterm_slot[step.row] : 0;
-      step.unflagged = unflagged_in_group(vis, settings.npol, step.row, c0, nc);
+      const WeightedChannels weighted = weighted_in_group(vis, settings.npol, step.row, c0, nc);
+      step.unflagged = weighted.count;
       if (step.unflagged == 0) continue;
+      // u, v and w scale linearly with frequency: the first and last channels with weight bound
+      // the row's footprint (the others add nothing to the grid, and their predictions are not
+      // used: idg-grid's --maxuv-l leaves a baseline's upper channels out, for instance).
+      const double f[2] = {vis.freq_hz[weighted.first], vis.freq_hz[weighted.last]};
       const std::array<double, 3>& uvw = vis.uvw_m[step.row];
       // Grid pixels: gx = N/2 + u S nu / c, gy = N/2 - v S nu / c (idg_settings.hpp).
       const double px[2] = {uvw[0] * f[0] * scale, uvw[0] * f[1] * scale};

@@ -117,8 +117,9 @@ void check_gridding(const IdgGridOptions& o) {
     throw UsageError("--kernel-size must be at least 8 (the taper's 7 pixels and room for the "
                      "w-term)");
   if (o.subgrid_size % 2 || o.subgrid_size <= o.kernel_size)
-    throw UsageError("--subgrid must be an even number of pixels larger than --kernel-size (" +
-                     std::to_string(o.kernel_size) + ")");
+    throw UsageError("--subgrid (" + std::to_string(o.subgrid_size) + "; by default 32, or half "
+                     "of --size where that is less) must be an even number of pixels larger than "
+                     "--kernel-size (" + std::to_string(o.kernel_size) + ")");
   if (o.cell_rad > 0 && o.cell_rad * o.padded(o.nx) >= 2)
     throw UsageError("--size x --scale, padded (--padding), spans more than the whole sky "
                      "(direction cosines -1..1)");
@@ -162,8 +163,8 @@ void read_input_options(const cxxopts::ParseResult& r, IdgGridOptions& o) {
   for (const char* key : {"minuv-l", "maxuv-l"}) {
     if (!r.count(key)) continue;
     const double value = r[key].as<double>();
-    if (!(value > 0) || !std::isfinite(value))
-      throw UsageError(std::string("--") + key + " must be a positive number of wavelengths");
+    if (!(value >= 0) || !std::isfinite(value))
+      throw UsageError(std::string("--") + key + " must be a number of wavelengths, 0 or more");
     (std::string(key) == "minuv-l" ? o.weighting.min_uv_lambda : o.weighting.max_uv_lambda) = value;
   }
   if (o.weighting.max_uv_lambda > 0 && o.weighting.max_uv_lambda <= o.weighting.min_uv_lambda)

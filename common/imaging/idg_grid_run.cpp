@@ -87,7 +87,7 @@ void check_plan(const IdgPlan& plan, const IdgGridOptions& o, const UvExtent& ex
   if (plan.unplaced_off_grid > 0) {
     const double holds = (s.grid_size - s.subgrid_size) / (2 * s.image_size);
     throw file_error(o.input, format_string(
-        "%lld visibilities fall off the grid: the longest baseline is %.0f wavelengths, the "
+        "%lld visibilities fall off the grid: the largest |u| or |v| is %.0f wavelengths, the "
         "grid (--size %d at --scale %s) holds about %.0f; use a smaller --scale or a larger "
         "--size, or leave the longer baselines out (--maxuv-l)", (long long)plan.unplaced_off_grid, extent.max_uv_lambda, o.nx,
         describe_angle(s.cell_rad()).c_str(), holds));

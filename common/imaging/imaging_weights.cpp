@@ -34,8 +34,10 @@ std::string describe_weighting(const Weighting& w) {
     out += text;
   }
   if (w.min_uv_lambda > 0 || w.max_uv_lambda > 0) {
-    if (w.max_uv_lambda > 0)
+    if (w.max_uv_lambda > 0 && w.min_uv_lambda > 0)
       std::snprintf(text, sizeof text, ", uv %g-%g wavelengths", w.min_uv_lambda, w.max_uv_lambda);
+    else if (w.max_uv_lambda > 0)
+      std::snprintf(text, sizeof text, ", uv up to %g wavelengths", w.max_uv_lambda);
     else
       std::snprintf(text, sizeof text, ", uv from %g wavelengths", w.min_uv_lambda);
     out += text;

@@ -54,15 +54,22 @@ WLayerChoice choose_w_layers(const IdgSettings& settings, double max_w_lambda, i
   const double w = std::abs(max_w_lambda);
   const double residual = largest_w_residual(settings);
   // Halves the subgrids' channels while their spread of w exceeds `room` (one channel has none).
+  // No room at all is not mended by fewer channels: the plan then names the visibilities.
   auto narrow_to = [&](double room) {
+    if (!(room > 0)) return;
     while (c.max_channels_per_subgrid > 1 &&
            subgrid_w_spread(freq_hz, c.max_channels_per_subgrid, w) > room)
       c.max_channels_per_subgrid = (c.max_channels_per_subgrid + 1) / 2;
   };
+  // With the layers given, a w lies at most half a layer from its layer's centre, or with one
+  // layer (centred on 0) at most the largest |w|.
+  auto room_beside_layers = [&] {
+    return residual - (c.nr_w_layers == 1 ? w : c.w_step_lambda / 2);
+  };
   if (wstep_lambda > 0) {
     c.w_step_lambda = wstep_lambda;
     c.nr_w_layers = int(std::floor(2 * w / wstep_lambda)) + 1;
-    narrow_to(residual - wstep_lambda / 2);
+    narrow_to(room_beside_layers());
     return c;
   }
   if (nwlayers > 0) {
@@ -70,7 +77,7 @@ WLayerChoice choose_w_layers(const IdgSettings& settings, double max_w_lambda, i
     // A hair more than 2 max / L, so that w = +max lies inside the top layer.
     c.w_step_lambda = w > 0 ? 2 * w / nwlayers * (1 + 1e-9) + 1e-9 : 0;
     if (nwlayers == 1 && w <= residual) c.w_step_lambda = 0;
-    if (c.w_step_lambda > 0) narrow_to(residual - c.w_step_lambda / 2);
+    narrow_to(room_beside_layers());
     return c;
   }
   if (!(residual > 0))

@@ -127,6 +127,20 @@ a, b = (fits.getdata(f)[0, 0].astype(np.float64) for f in sys.argv[1:3])
 d = np.abs(a - b).max() / np.abs(b).max()
 assert d <= 1e-4, "default subgrids and layers differ from thin ones by %.2e of the peak" % d
 PYTHON
+  # --maxuv-l across a baseline's band leaves its upper channels out: the subgrid then spans only
+  # the channels kept, and the longest kept fit the grid.
+  "$IDG" -q --size 128 --scale 120asec --maxuv-l 740 --no-psf -o "$dir/cut" "$dir/wide.uvfits" 2> "$dir/err" ||
+    fail "--maxuv-l across the band: $(cat "$dir/err")"
+  "$IDG" -q --size 128 --scale 120asec --maxuv-l 740 --no-psf --max-channels-per-subgrid 1 \
+    -o "$dir/cut1" "$dir/wide.uvfits" || fail "--maxuv-l, a channel a subgrid"
+  "$PY" - "$dir/cut-dirty.fits" "$dir/cut1-dirty.fits" > "$dir/py" 2>&1 <<'PYTHON' || fail "$(cat "$dir/py")"
+import sys
+import numpy as np
+from astropy.io import fits
+a, b = (fits.getdata(f)[0, 0].astype(np.float64) for f in sys.argv[1:3])
+d = np.abs(a - b).max() / np.abs(b).max()
+assert d <= 1e-4, "--maxuv-l: subgrids of several channels differ from one by %.2e of the peak" % d
+PYTHON
 else
   skipped="$skipped numpy/astropy"
 fi
@@ -297,7 +311,7 @@ expect 2 "weight must be" --size 64 --scale 6asec --weight robust -o "$dir/out" 
 expect 2 "--pol" --size 64 --scale 6asec --pol IZ -o "$dir/out" "$u"
 expect 2 "channels-out 5 asks for more images than the 4 channels" --size 64 --scale 6asec \
   --channels-out 5 -o "$dir/out" "$u"
-expect 2 "subgrid must be an even number of pixels larger than --kernel-size (40)" --size 64 --scale 6asec --kernel-size 40 -o "$dir/out" "$u"
+expect 2 "must be an even number of pixels larger than --kernel-size (40)" --size 64 --scale 6asec --kernel-size 40 -o "$dir/out" "$u"
 expect 2 "unrecognised\|unrecognized\|Option" --size 64 --scale 6asec --bogus -o "$dir/out" "$u"
 # A grid the machine cannot hold: refused before anything is read, with both sizes.
 expect 2 "gridding needs .* of memory .* available" --size 400000 --scale 0.001asec -o "$dir/out" "$u"
@@ -309,14 +323,14 @@ expect 1 "neither a Measurement Set" --size 64 --scale 6asec -o "$dir/out" "$dir
 expect 1 "one.uvfits: holds random groups (UVFITS visibilities), not an image" \
   --predict "$dir/one.uvfits" -o "$dir/out.uvfits" "$dir/one.uvfits"
 # Baselines of up to 8000 wavelengths on a grid of 1' pixels that holds about 860.
-expect 1 "visibilities fall off the grid: the longest baseline is 81[0-9][0-9] wavelengths" \
+expect 1 "visibilities fall off the grid: the largest |u| or |v| is 81[0-9][0-9] wavelengths" \
   --size 64 --scale 1amin -o "$dir/out" "$u"
 # ... imaged with those beyond 800 wavelengths left out: the source, 2' east and 1' south, on
 # its pixel with its flux, and the PSF's peak 1 (the weights' sum leaves them out too).
 if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
   "$IDG" -v --size 64 --scale 1amin --maxuv-l 800 -o "$dir/short" "$u" 2> "$dir/err" ||
     fail "--maxuv-l 800: $(cat "$dir/err")"
-  grep -q "natural weighting, uv 0-800 wavelengths" "$dir/err" || fail "--maxuv-l: $(cat "$dir/err")"
+  grep -q "natural weighting, uv up to 800 wavelengths" "$dir/err" || fail "--maxuv-l: $(cat "$dir/err")"
   peak "$dir/short-dirty.fits" 30 31 2.5
   peak "$dir/short-psf.fits" 32 32 1
 fi
@@ -324,7 +338,7 @@ expect 1 "every visibility is flagged or outside --minuv-l .. --maxuv-l" \
   --size 64 --scale 6asec --minuv-l 1e6 -o "$dir/out" "$u"
 expect 2 "--maxuv-l must be larger than --minuv-l" --size 64 --scale 6asec --minuv-l 100 \
   --maxuv-l 50 -o "$dir/out" "$u"
-expect 2 "--maxuv-l must be a positive number of wavelengths" --size 64 --scale 6asec \
+expect 2 "--maxuv-l must be a number of wavelengths, 0 or more" --size 64 --scale 6asec \
   --maxuv-l -5 -o "$dir/out" "$u"
 expect 2 "--minuv-l does not apply to --predict" --predict "$dir/one.uvfits" --minuv-l 5 \
   -o "$dir/out.uvfits" "$u"

@@ -119,13 +119,17 @@ TEST(IdgGridOptions, RefusesBadValuesInOneLine) {
   EXPECT_EQ(with({"--size", "64", "--kernel-size", "7"}),
             "--kernel-size must be at least 8 (the taper's 7 pixels and room for the w-term)");
   EXPECT_EQ(with({"--size", "64", "--kernel-size", "32"}),
-            "--subgrid must be an even number of pixels larger than --kernel-size (32)");
+            "--subgrid (32; by default 32, or half of --size where that is less) must be an even "
+            "number of pixels larger than --kernel-size (32)");
   // The smallest subgrid follows the kernel; a size too small is named as such, not through the
   // subgrid it would default to.
   EXPECT_EQ(with({"--size", "64", "--subgrid", "8"}),
-            "--subgrid must be an even number of pixels larger than --kernel-size (9)");
-  EXPECT_EQ(with({"--size", "64", "--subgrid", "11"}),
-            "--subgrid must be an even number of pixels larger than --kernel-size (9)");
+            "--subgrid (8; by default 32, or half of --size where that is less) must be an even "
+            "number of pixels larger than --kernel-size (9)");
+  EXPECT_NE(with({"--size", "64", "--subgrid", "11"}).find("--subgrid (11; "), std::string::npos);
+  // The default subgrid of a small image named as such.
+  EXPECT_NE(with({"--size", "20", "--kernel-size", "10"}).find("--subgrid (10; by default"),
+            std::string::npos);
   EXPECT_EQ(with({"--size", "64", "--subgrid", "10"}), "no error");
   EXPECT_EQ(with({"--size", "18"}), "--size must be even and at least 20");
   EXPECT_EQ(with({"--size", "64", "--wstep", "10", "--nwlayers", "4"}),

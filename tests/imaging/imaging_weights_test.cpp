@@ -114,6 +114,9 @@ TEST(Weighting, UvRangeKeepsDistancesWithinItsLimits) {
   w.max_uv_lambda = 0;
   EXPECT_TRUE(in_uv_range(w, 1e7, 0));
   EXPECT_EQ(describe_weighting(w), "natural weighting, uv from 100 wavelengths");
+  w.min_uv_lambda = 0;
+  w.max_uv_lambda = 800;
+  EXPECT_EQ(describe_weighting(w), "natural weighting, uv up to 800 wavelengths");
 }
 
 TEST(Weighting, ParsesModesAndRobustness) {

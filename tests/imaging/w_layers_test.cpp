@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <random>
 #include <vector>
 
 #include "cli/errors.hpp"
+#include "idg/idg_plan.hpp"
 #include "imaging/w_layers.hpp"
 
 namespace rapt {
@@ -70,8 +74,82 @@ TEST(WLayers, LayersLeaveRoomForTheSubgridsSpreadOfW) {
   EXPECT_EQ(given.nr_w_layers, 300);
   EXPECT_LE(given.w_step_lambda / 2 + subgrid_w_spread(f, given.max_channels_per_subgrid, max_w),
             residual);
-  // Where the layers alone fill the kernel, one channel a subgrid is all that can be done.
-  EXPECT_EQ(choose_w_layers(s, max_w, 0, 2 * residual, f).max_channels_per_subgrid, 1);
+  // Layers leaving a quarter of the room: subgrids narrowed to fit that.
+  const WLayerChoice thick = choose_w_layers(s, max_w, 0, 1.5 * residual, f);
+  EXPECT_LE(subgrid_w_spread(f, thick.max_channels_per_subgrid, max_w), 0.25 * residual);
+  // Layers thicker than the kernel holds: fewer channels would not mend that (the plan names the
+  // visibilities), and one layer that holds every w needs none fewer.
+  EXPECT_EQ(choose_w_layers(s, max_w, 0, 3 * residual, f).max_channels_per_subgrid, 16);
+  EXPECT_EQ(choose_w_layers(s, 0, 0, 3 * residual, f).max_channels_per_subgrid, 16);
+  EXPECT_EQ(choose_w_layers(s, residual / 2, 1, 0, f).max_channels_per_subgrid, 16);
+}
+
+// The choices hold where it counts: the plan places every visibility. Random grids, kernels,
+// subgrids, bands (rising or falling, unevenly spaced, up to 60 % wide, one channel), baselines
+// reaching the grid's edge and w up to three times u, with the automatic layers or as many
+// given, and with the upper channels of long baselines left out (as --maxuv-l does).
+TEST(WLayers, ThePlanPlacesEveryVisibilityOnTheLayersAndSubgridsChosen) {
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  constexpr double kC = 299792458.0;
+  for (int trial = 0; trial < 300; ++trial) {
+    IdgSettings s;
+    s.grid_size = 512;
+    s.kernel_size = 9 + int(uniform(random) * 6);
+    s.subgrid_size = s.kernel_size + 2 + 2 * int(uniform(random) * 12);
+    s.subgrid_size += s.subgrid_size % 2;
+    s.image_size = 0.02 + uniform(random) * 0.5;
+    s.max_channels_per_subgrid = 1 + int(uniform(random) * 20);
+    const int nchan = 1 + int(uniform(random) * 40);
+    const double f0 = 50e6 + uniform(random) * 1e9, width = uniform(random) * 0.6;
+    std::vector<double> f(size_t(nchan), f0);
+    for (int c = 1; c < nchan; ++c)
+      f[size_t(c)] = f0 * (1 + width * double(c) / (nchan - 1) * (0.7 + 0.3 * uniform(random)));
+    std::sort(f.begin(), f.end());
+    if (uniform(random) < 0.5) std::reverse(f.begin(), f.end());
+    const double f_max = *std::max_element(f.begin(), f.end());
+    const double uv_m = ((s.grid_size - s.subgrid_size) / 2.0 - 3) / s.image_size * kC / f_max;
+    const double w_m = uniform(random) < 0.2 ? 0 : uv_m * uniform(random) * 3;
+    const bool cut = uniform(random) < 0.3;  // long baselines' upper channels weightless
+    const int nrows = 200;
+    std::vector<int> a1(nrows), a2(nrows);
+    std::vector<std::array<double, 3>> uvw(nrows);
+    std::vector<float> weight(size_t(nrows) * size_t(nchan), 1.0f);
+    double max_uv = 0, max_w = 0;
+    for (int r = 0; r < nrows; ++r) {
+      a1[size_t(r)] = r % 7;
+      a2[size_t(r)] = r % 7 + 1 + r / 7 % 3;
+      uvw[size_t(r)] = {uv_m * (2 * uniform(random) - 1), uv_m * (2 * uniform(random) - 1),
+                        w_m * (2 * uniform(random) - 1)};
+      for (int c = 0; c < nchan; ++c) {
+        const double per_m = f[size_t(c)] / kC;
+        const double u = std::abs(uvw[size_t(r)][0]) * per_m, v = std::abs(uvw[size_t(r)][1]) * per_m;
+        if (cut && std::hypot(u, v) > 0.5 * uv_m * f0 / kC) {
+          weight[size_t(r) * size_t(nchan) + size_t(c)] = 0;
+          continue;
+        }
+        max_uv = std::max({max_uv, u, v});
+        max_w = std::max(max_w, std::abs(uvw[size_t(r)][2]) * per_m);
+      }
+    }
+    s.max_channels_per_subgrid = channels_fitting_subgrid(s, f, max_uv);
+    WLayerChoice c = choose_w_layers(s, max_w, 0, 0, f);
+    if (trial % 3 == 1 && max_w > 0) c = choose_w_layers(s, max_w, c.nr_w_layers + 1, 0, f);
+    s.nr_w_layers = c.nr_w_layers;
+    s.w_step_lambda = c.w_step_lambda;
+    s.max_channels_per_subgrid = c.max_channels_per_subgrid;
+    IdgVisibilities vis;
+    vis.nrows = size_t(nrows);
+    vis.nchan = size_t(nchan);
+    vis.antenna1 = a1.data();
+    vis.antenna2 = a2.data();
+    vis.uvw_m = uvw.data();
+    vis.freq_hz = f.data();
+    vis.weight = weight.data();
+    const IdgPlan plan = make_idg_plan(s, vis, 1);
+    EXPECT_EQ(plan.unplaced_w, 0) << "trial " << trial;
+    EXPECT_EQ(plan.unplaced_off_grid, 0) << "trial " << trial;
+  }
 }
 
 TEST(WLayers, SubgridsTakeNoMoreChannelsThanTheirSpreadOfUvAllows) {
