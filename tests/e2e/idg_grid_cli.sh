@@ -73,6 +73,17 @@ assert h["BUNIT"].strip() == "JY/BEAM"
 assert abs(h["CRVAL1"] - 60) < 1e-9 and abs(h["CRVAL2"] + 30) < 1e-9
 PYTHON
 }
+# agree A B WHAT: images A and B equal to 1e-4 of B's peak.
+agree() {
+  "$PY" - "$1" "$2" "$3" > "$dir/py" 2>&1 <<'PYTHON' || fail "$(cat "$dir/py")"
+import sys
+import numpy as np
+from astropy.io import fits
+a, b = (fits.getdata(f)[0, 0].astype(np.float64) for f in sys.argv[1:3])
+d = np.abs(a - b).max() / np.abs(b).max()
+assert d <= 1e-4, "%s differ by %.2e of the peak" % (sys.argv[3], d)
+PYTHON
+}
 if "$PY" -c "import numpy, astropy.io.fits" 2>/dev/null; then
   "$IDG" --size 128 --scale 6asec -o "$dir/uv" "$dir/one.uvfits" 2> "$dir/err" ||
     fail "UVFITS: $(cat "$dir/err")"
@@ -119,28 +130,14 @@ PYTHON
   grep -q "subgrids of at most [1-8] channels" "$dir/err" || fail "wide band: subgrids not narrowed: $(cat "$dir/err")"
   "$IDG" -q --size 512 --scale 80asec --no-psf --max-channels-per-subgrid 1 --nwlayers 200 \
     -o "$dir/thin" "$dir/wide.uvfits" || fail "a channel a subgrid, 200 layers"
-  "$PY" - "$dir/wide-dirty.fits" "$dir/thin-dirty.fits" > "$dir/py" 2>&1 <<'PYTHON' || fail "$(cat "$dir/py")"
-import sys
-import numpy as np
-from astropy.io import fits
-a, b = (fits.getdata(f)[0, 0].astype(np.float64) for f in sys.argv[1:3])
-d = np.abs(a - b).max() / np.abs(b).max()
-assert d <= 1e-4, "default subgrids and layers differ from thin ones by %.2e of the peak" % d
-PYTHON
+  agree "$dir/wide-dirty.fits" "$dir/thin-dirty.fits" "default subgrids and layers and thin ones"
   # --maxuv-l across a baseline's band leaves its upper channels out: the subgrid then spans only
   # the channels kept, and the longest kept fit the grid.
   "$IDG" -q --size 128 --scale 120asec --maxuv-l 740 --no-psf -o "$dir/cut" "$dir/wide.uvfits" 2> "$dir/err" ||
     fail "--maxuv-l across the band: $(cat "$dir/err")"
   "$IDG" -q --size 128 --scale 120asec --maxuv-l 740 --no-psf --max-channels-per-subgrid 1 \
     -o "$dir/cut1" "$dir/wide.uvfits" || fail "--maxuv-l, a channel a subgrid"
-  "$PY" - "$dir/cut-dirty.fits" "$dir/cut1-dirty.fits" > "$dir/py" 2>&1 <<'PYTHON' || fail "$(cat "$dir/py")"
-import sys
-import numpy as np
-from astropy.io import fits
-a, b = (fits.getdata(f)[0, 0].astype(np.float64) for f in sys.argv[1:3])
-d = np.abs(a - b).max() / np.abs(b).max()
-assert d <= 1e-4, "--maxuv-l: subgrids of several channels differ from one by %.2e of the peak" % d
-PYTHON
+  agree "$dir/cut-dirty.fits" "$dir/cut1-dirty.fits" "--maxuv-l: subgrids of several channels and of one"
 else
   skipped="$skipped numpy/astropy"
 fi
