@@ -13,7 +13,7 @@ BlockPreparation::BlockPreparation(const CorrPlan& plan, const StationFlags& fla
       flags_(flags),
       channeliser_(channeliser),
       threads_(threads),
-      warmup_samples_(plan.channeliser ? plan.channeliser->shape.ntaps - 1 : 0) {}
+      warmup_samples_(plan.warmup_samples()) {}
 
 PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
   PreparedBlock out;

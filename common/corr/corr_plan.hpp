@@ -35,6 +35,9 @@ struct CorrPlan {
   int64_t phase_update_samples = 0;             // rotate_voltages: samples per phase update
   RowSettings rows;
   VisibilitySet metadata;                       // the output's, no rows
+
+  // Channelised samples at the start whose filter taps reach before the data: left out.
+  int64_t warmup_samples() const { return channeliser ? channeliser->shape.ntaps - 1 : 0; }
 };
 
 // Throws UsageError for options that do not suit these voltages (naming the option) and

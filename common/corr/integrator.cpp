@@ -24,13 +24,21 @@ void Integrator::write() {
   taking_s_ += t.seconds();
   t = Stopwatch();
   const VoltageHeader& v = plan_.voltages;
+  // The first integration of channelised voltages begins with the filter's warm-up samples,
+  // left out of every sum: its time and length are those of the samples that count.
+  int64_t first = first_sample_, counted = nsamples_;
+  const int64_t warmup_end = plan_.warmup_samples();
+  if (first < warmup_end && first + counted > warmup_end) {
+    counted -= warmup_end - first;
+    first = warmup_end;
+  }
   const UtcInstant mid = integration_midpoint({v.start_mjd_day, v.start_mjd_seconds}, v.tsamp_s,
-                                              first_sample_, nsamples_);
+                                              first, counted);
   if (plan_.rotate_visibilities)
     rotate_visibilities(sums_.data(), v.nchan, v.nant, plan_.engine.nproducts(),
                         plan_.fringe->phases(mid));
   clear_rows(rows_);
-  append_integration_rows(plan_.rows, sums_, counts_, mid.mjd(), nsamples_ * v.tsamp_s,
+  append_integration_rows(plan_.rows, sums_, counts_, mid.mjd(), counted * v.tsamp_s,
                           antenna_uvw_m(plan_.layout, plan_.phase_centre, mid), rows_);
   writer_.append(rows_);
   for (int a2 = 0; a2 < v.nant; ++a2)

@@ -11,6 +11,8 @@
 
 #include "cli/errors.hpp"
 #include "corr/corr_plan.hpp"
+#include "corr/integrator.hpp"
+#include "io/visibility_writer.hpp"
 #include "ppf/pfb_options.hpp"
 
 namespace rapt {
@@ -135,7 +137,8 @@ TEST(CorrBlockPreparation, TheFilterbanksFirstOutputsAreLeftOut) {
   const CorrPlan plan = make_corr_plan(o, test_header(), quiet());
   ASSERT_TRUE(plan.channeliser);
   std::unique_ptr<ChanneliserEngine> engine = make_channeliser(*plan.channeliser, DeviceChoice{}, 1);
-  BlockPreparation prep(plan, StationFlags{}, engine.get(), 1);
+  const StationFlags no_flags;  // the preparation keeps a reference
+  BlockPreparation prep(plan, no_flags, engine.get(), 1);
   VoltageBlock first = random_block(0, 200, 3), second = random_block(200, 200, 4);
   prep.prepare(first);
   EXPECT_EQ(prep.warmup_left_out(), 4);
@@ -147,6 +150,53 @@ TEST(CorrBlockPreparation, TheFilterbanksFirstOutputsAreLeftOut) {
   prep.prepare(second);  // channelised samples 50 .. 99: none left out
   EXPECT_EQ(prep.warmup_left_out(), 4);
   EXPECT_EQ(prep.mask().invalid_count(), 0);
+}
+
+// Keeps the time and length of every row appended.
+class RowTimes final : public VisibilityWriter {
+ public:
+  void append(const VisibilitySet& rows) override {
+    times.insert(times.end(), rows.time_mjd.begin(), rows.time_mjd.end());
+    lengths.insert(lengths.end(), rows.integration_s.begin(), rows.integration_s.end());
+  }
+  void commit() override {}
+  size_t rows_written() const override { return times.size(); }
+  std::vector<double> times;
+  std::vector<float> lengths;
+};
+
+TEST(CorrBlockPreparation, TheFirstIntegrationsTimeLeavesTheWarmUpOut) {
+  // --nchan 4 --ntaps 5 --nint 50: the first integration's samples 0-3 are left out, so its
+  // time is the centre of samples 4-49 and its length 46 samples; the second is whole.
+  CorrOptions o = test_options();
+  o.channelise = true;
+  o.pfb.design.nfine = 4;
+  o.pfb.design.ntaps = 5;
+  o.nint = 50;
+  const CorrPlan plan = make_corr_plan(o, test_header(), quiet());
+  std::unique_ptr<ChanneliserEngine> channeliser = make_channeliser(*plan.channeliser, DeviceChoice{}, 1);
+  std::unique_ptr<CorrelatorEngine> engine = make_cpu_correlator(plan.engine, 1);
+  const StationFlags no_flags;  // the preparation keeps a reference
+  BlockPreparation prep(plan, no_flags, channeliser.get(), 1);
+  RowTimes rows;
+  Integrator integration(plan, *engine, rows);
+  for (int k = 0; k < 2; ++k) {
+    VoltageBlock block = random_block(200 * k, 200, 5 + k);
+    const PreparedBlock p = prep.prepare(block);
+    integration.add(p.data, p.first_sample, p.nsamples, prep.mask());
+    ASSERT_TRUE(integration.complete());
+    integration.write();
+  }
+  const double tsamp = plan.voltages.tsamp_s;
+  const double start_mjd = plan.voltages.start_mjd();
+  ASSERT_EQ(rows.times.size(), 2u * 6);  // 6 baselines of 3 stations, autocorrelations too
+  const size_t per_integration = 6;
+  // Times are MJDs: a double holds them to about a microsecond; the warm-up moves the centre
+  // by 2 samples (64 us).
+  EXPECT_NEAR((rows.times.front() - start_mjd) * 86400, (4 + 0.5 * 45) * tsamp, 2e-6);
+  EXPECT_NEAR(rows.lengths.front(), 46 * tsamp, 1e-9);
+  EXPECT_NEAR((rows.times[per_integration] - start_mjd) * 86400, (50 + 0.5 * 49) * tsamp, 2e-6);
+  EXPECT_NEAR(rows.lengths[per_integration], 50 * tsamp, 1e-9);
 }
 
 TEST(CorrBlockPreparation, ThePlanPicksPrecisionAndWhereFringesStop) {
