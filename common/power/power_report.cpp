@@ -101,7 +101,7 @@ std::string summary_json(const RunDescription& run, const EnergyIntegrator& inte
         << ", \"peak_w\": " << number(s.peak_w) << ", \"duration_s\": " << number(s.duration_s)
         << ", \"samples\": " << s.samples
         << ", \"energy_from\": " << (s.from_counter ? "\"counter\"" : "\"integrated power\"")
-        << "}";
+        << ", \"in_total\": " << (s.in_total ? "true" : "false") << "}";
   }
   out << "\n  ],\n  \"markers\": [";
   const std::vector<TraceMarker>& markers = integrator.markers();
@@ -122,9 +122,10 @@ std::string summary_text(const RunDescription& run, const EnergyIntegrator& inte
                 "mean_W", "peak_W", "seconds", "samples");
   out << line;
   for (const SensorSummary& s : integrator.summaries()) {
-    std::snprintf(line, sizeof line, "%-18s %12.3f %10.3f %10.3f %10.3f %8lld%s\n",
+    std::snprintf(line, sizeof line, "%-18s %12.3f %10.3f %10.3f %10.3f %8lld%s%s\n",
                   s.name.c_str(), s.energy_j, s.mean_w, s.peak_w, s.duration_s, s.samples,
-                  s.from_counter ? "" : "  (integrated)");
+                  s.from_counter ? "" : "  (integrated)",
+                  s.in_total ? "" : "  (another reading of a device counted above: not in the total)");
     out << line;
   }
   std::snprintf(line, sizeof line, "%-18s %12.3f %10.3f %10s %10.3f\n", "total",
@@ -167,6 +168,17 @@ RecordedTrace parse_recorded_trace(const std::string& text, const std::string& p
       fields >> name;  // the time column
       while (fields >> name) trace.sensors.push_back({name, false});
       if (trace.sensors.empty()) throw fail("header names no sensor column");
+      // PMT logs a device's power twice, as read and as the driver averages it (gpu_instant,
+      // gpu_average): the second is the same energy again.
+      const std::string average = "_average";
+      for (PowerSensorInfo& sensor : trace.sensors) {
+        const std::string& n = sensor.name;
+        if (n.size() <= average.size() || n.compare(n.size() - average.size(), average.size(), average))
+          continue;
+        const std::string instant = n.substr(0, n.size() - average.size()) + "_instant";
+        for (const PowerSensorInfo& other : trace.sensors)
+          if (other.name == instant) sensor.in_total = false;
+      }
       have_header = true;
       continue;
     }

@@ -16,6 +16,9 @@ namespace rapt {
 struct PowerSensorInfo {
   std::string name;              // "ps3.pair0", "gpu0", "package-0", "package-0.dram"
   bool has_energy_counter = false;
+  // false: a second reading of a device another sensor already counts (a PMT log's
+  // gpu_average beside its gpu_instant), reported on its own but left out of the total.
+  bool in_total = true;
 };
 
 struct SensorValue {

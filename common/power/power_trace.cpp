@@ -46,7 +46,8 @@ double EnergyIntegrator::energy_j(size_t sensor) const {
 
 double EnergyIntegrator::total_energy_j() const {
   double total = 0;
-  for (size_t i = 0; i < sensors_.size(); ++i) total += energy_j(i);
+  for (size_t i = 0; i < sensors_.size(); ++i)
+    if (sensors_[i].in_total) total += energy_j(i);
   return total;
 }
 
@@ -63,6 +64,7 @@ std::vector<SensorSummary> EnergyIntegrator::summaries() const {
     summary.energy_j = energy_j(i);
     summary.mean_w = summary.duration_s > 0 ? summary.energy_j / summary.duration_s : NAN;
     summary.peak_w = sum.peak_w;
+    summary.in_total = sensors_[i].in_total;
     out.push_back(summary);
   }
   return out;

@@ -30,6 +30,7 @@ struct SensorSummary {
   double mean_w = 0;
   double peak_w = 0;
   bool from_counter = false;  // energy from the meter's own counter, not integrated watts
+  bool in_total = true;       // PowerSensorInfo::in_total
 };
 
 // Energy per sensor: the difference of the meter's cumulative counter where it has one,

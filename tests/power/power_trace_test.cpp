@@ -91,6 +91,15 @@ TEST(RecordedTrace, ParsesHeaderRowsAndQuotedMarkers) {
   EXPECT_DOUBLE_EQ(integrator.summaries()[0].energy_j, 50.0);
   EXPECT_DOUBLE_EQ(integrator.summaries()[1].energy_j, 50.0);
   EXPECT_DOUBLE_EQ(integrator.markers()[0].total_joules, 0.0);  // before the second row
+  // Two readings of one GPU: the average is reported, and the total is the GPU's energy once.
+  EXPECT_TRUE(trace.sensors[0].in_total);
+  EXPECT_FALSE(trace.sensors[1].in_total);
+  EXPECT_FALSE(integrator.summaries()[1].in_total);
+  EXPECT_DOUBLE_EQ(integrator.total_energy_j(), 50.0);
+  // Sensors of different devices all count.
+  const rapt::RecordedTrace two = rapt::parse_recorded_trace("t gpu0 gpu1_average\n0 1 2\n", "t.log");
+  EXPECT_TRUE(two.sensors[0].in_total);
+  EXPECT_TRUE(two.sensors[1].in_total);
 }
 
 TEST(RecordedTrace, NamesTheLineOfAShortRow) {
@@ -125,6 +134,7 @@ TEST(RecordedTrace, IntegratesTheRecordedA4000TraceLikeASumByHand) {
   rapt::replay_trace(trace, integrator);
   const rapt::SensorSummary instant = integrator.summaries()[0];
   EXPECT_NEAR(instant.energy_j, by_hand_j, 1e-9 * by_hand_j);
+  EXPECT_NEAR(integrator.total_energy_j(), by_hand_j, 1e-9 * by_hand_j);  // one GPU, counted once
   EXPECT_DOUBLE_EQ(instant.peak_w, peak_w);
   EXPECT_NEAR(instant.duration_s, 1733935262.824 - 1733935225.009, 1e-6);
   // The card idles near 29 W and works at ~90-125 W in four ~2 s bursts: the mean lies between.
