@@ -1,6 +1,8 @@
 // open_voltage_file: which reader a file needs, from its first bytes.
 #include "io/voltage_stream.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <string_view>
 
@@ -56,11 +58,17 @@ std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
   if (looks_like_guppi(head)) return std::make_unique<GuppiRawReader>(path);
   if (looks_like_dada(head)) return std::make_unique<PsrdadaReader>(path);
   if (got >= 16) {
+    // Any 16 bytes decode as a VDIF header: a file that does not hold the one whole frame it
+    // announces is none (a headerless dump, say).
+    bool vdif_frame = false;
     try {
-      parse_vdif_frame_header(reinterpret_cast<const uint8_t*>(bytes), got, path);
+      const VdifFrameHeader frame =
+          parse_vdif_frame_header(reinterpret_cast<const uint8_t*>(bytes), got, path);
+      struct stat st;
+      vdif_frame = ::stat(path.c_str(), &st) != 0 || frame.frame_bytes <= int64_t(st.st_size);
     } catch (const DataError&) {
-      throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
     }
+    if (!vdif_frame) throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
     return std::make_unique<VdifReader>(path, vdif);
   }
   throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");

@@ -47,6 +47,12 @@ TEST(OpenVoltageFile, RejectsTextThatIsNoVoltageFormat) {
   write_whole_file(dir.file("image.fits"), fits);
   EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(dir.file("image.fits")); }),
             dir.file("image.fits") + ": is a FITS file, not voltages (GUPPI RAW, PSRDADA or VDIF)");
+  // Any 16 bytes decode as a VDIF header; one announcing a frame longer than the file is none.
+  std::string dump(64, '\0');
+  dump[8] = dump[9] = dump[10] = '\xff';  // word 2: a frame of 2^24 - 1 eight-byte units
+  write_whole_file(dir.file("dump.dat"), dump);
+  EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(dir.file("dump.dat")); }),
+            dir.file("dump.dat") + ": not a GUPPI RAW, PSRDADA or VDIF file");
   EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(dir.file("missing")); }),
             dir.file("missing") + ": cannot open: No such file or directory");
 }
