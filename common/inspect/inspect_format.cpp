@@ -119,6 +119,7 @@ bool looks_like_layout(std::string_view head) {
 }  // namespace
 
 InspectFormat detect_format_from_bytes(std::string_view head, uint64_t file_size) {
+  if (head.empty()) return InspectFormat::kSpectra;  // whose reader says the file is empty
   if (starts_with(head, "SIMPLE  =")) return detect_fits(head);
   if (starts_with(head, " Data file name without suffix")) return InspectFormat::kPrestoInf;
   if (head.size() >= 16 && head.substr(4, 12) == "HEADER_START") return InspectFormat::kSpectra;
@@ -126,7 +127,7 @@ InspectFormat detect_format_from_bytes(std::string_view head, uint64_t file_size
   if (looks_like_dada(head)) return InspectFormat::kVoltages;
   if (looks_like_layout(head)) return InspectFormat::kLayout;
   if (looks_like_vdif(head, file_size)) return InspectFormat::kVoltages;
-  return InspectFormat::kSpectra;
+  return InspectFormat::kUnknown;
 }
 
 InspectFormat detect_format(const std::string& path) {

@@ -28,6 +28,7 @@ enum class InspectFormat {
   kATermCube,
   kMeasurementSet,
   kLayout,
+  kUnknown,         // none of these (a PRESTO series is known by its suffix and .inf instead)
 };
 
 // Bytes worth reading from the start of a file for detect_format_from_bytes.

@@ -36,12 +36,17 @@ std::string inspect_file(const std::string& path, const InspectSettings& setting
     case InspectFormat::kATermCube: return describe_aterm_cube_file(path, settings);
     case InspectFormat::kMeasurementSet: return describe_measurement_set(path, settings, warnings);
     case InspectFormat::kLayout: return describe_layout_file(path);
-    case InspectFormat::kSpectra: break;
+    case InspectFormat::kSpectra: return describe_spectra_file(path, settings);
+    case InspectFormat::kUnknown: break;
   }
-  // A series whose .inf is missing gets that said rather than "not a filterbank".
+  // A series whose .inf is missing gets that said, with what else the file is not.
   for (const char* suffix : {".dat", ".sdat", ".fft"})
-    if (has_suffix(path, suffix)) return describe_presto_series(path, suffix, settings);
-  return describe_spectra_file(path, settings);
+    if (has_suffix(path, suffix))
+      throw file_error(path, "not a format inspect reads, and no " + strip_suffix(path, suffix) +
+                                 ".inf beside it for a PRESTO series");
+  throw file_error(path, "not a format inspect reads (SIGPROC, PSRFITS, PRESTO .inf and series, "
+                         "GUPPI RAW, PSRDADA, VDIF, UVFITS, Measurement Sets, FITS images, "
+                         "a-term cubes, layout files)");
 }
 
 }  // namespace rapt

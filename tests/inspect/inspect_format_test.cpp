@@ -73,8 +73,8 @@ TEST(InspectFormat, RecognisesVoltageHeaders) {
 TEST(InspectFormat, BelievesVdifOnlyWhenTheFramesAgree) {
   std::string bytes = two_vdif_frames();
   put_word(bytes, 64 + 8, (1u << 29) | 9u);  // second frame claims another length
-  EXPECT_EQ(detect_format_from_bytes(bytes + "x", 129), InspectFormat::kSpectra);
-  EXPECT_EQ(detect_format_from_bytes("this is not FITS", 16), InspectFormat::kSpectra);
+  EXPECT_EQ(detect_format_from_bytes(bytes + "x", 129), InspectFormat::kUnknown);
+  EXPECT_EQ(detect_format_from_bytes("this is not FITS", 16), InspectFormat::kUnknown);
 }
 
 TEST(InspectFormat, RecognisesSigprocPrestoAndLayouts) {
@@ -84,7 +84,9 @@ TEST(InspectFormat, RecognisesSigprocPrestoAndLayouts) {
             InspectFormat::kPrestoInf);
   EXPECT_EQ(detect_format_from_bytes("# telescope: X\n  # frame: itrf\na 1 2 3\n", 40),
             InspectFormat::kLayout);
-  EXPECT_EQ(detect_format_from_bytes("a 1 2 3\nb 4 5 6\n", 16), InspectFormat::kSpectra);
+  // A layout without its header lines needs --layout: alone it is no format.
+  EXPECT_EQ(detect_format_from_bytes("a 1 2 3\nb 4 5 6\n", 16), InspectFormat::kUnknown);
+  EXPECT_EQ(detect_format_from_bytes("", 0), InspectFormat::kSpectra);  // "file is empty"
 }
 
 TEST(ReportText, WritesUtcDatesFromMjd) {

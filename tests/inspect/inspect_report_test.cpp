@@ -113,11 +113,14 @@ TEST(InspectReport, NamesTheFileForEveryProblem) {
   EXPECT_EQ(message_of(dir.file("missing.fil")), dir.file("missing.fil") + ": no such file");
   rapt::testing::write_whole_file(dir.file("junk.fits"), "this is not FITS");
   EXPECT_EQ(message_of(dir.file("junk.fits")),
-            dir.file("junk.fits") + ": not a SIGPROC filterbank or PSRFITS file");
+            dir.file("junk.fits") + ": " +
+                "not a format inspect reads (SIGPROC, PSRFITS, PRESTO .inf and series, GUPPI RAW, "
+                "PSRDADA, VDIF, UVFITS, Measurement Sets, FITS images, a-term cubes, layout files)");
+  // Known by its name alone it would be a PRESTO series: that is said as what is missing.
   rapt::testing::write_whole_file(dir.file("lonely.dat"), std::string(16, '\0'));
   EXPECT_EQ(message_of(dir.file("lonely.dat")),
-            dir.file("lonely.dat") + ": PRESTO series without its .inf (" +
-                dir.file("lonely.inf") + " not found)");
+            dir.file("lonely.dat") + ": not a format inspect reads, and no " +
+                dir.file("lonely.inf") + " beside it for a PRESTO series");
 }
 
 TEST(InspectReport, RefusesSeriesWhoseLengthDisagreesWithTheirInf) {
