@@ -168,14 +168,22 @@ void plot_search_panels(const Pfd& pfd, const PfdTrials& t) {
   }
   const double p0 = pfd.periods[size_t(t.best_period)];
   const double pd0 = pfd.pdots[size_t(t.best_pdot)];
-  const std::vector<double> px = offsets(pfd.periods, p0, 1e6);
+  // Period offsets in us, or ms where they reach 1000 us (PLplot would add its own "(x10^3)"
+  // where the unit is written).
+  double span = 0.0;
+  for (double p : pfd.periods) span = std::max(span, std::abs(p - p0));
+  const bool in_ms = span >= 1e-3;
+  const std::vector<double> px = offsets(pfd.periods, p0, in_ms ? 1e3 : 1e6);
   const std::vector<double> pdx = offsets(pfd.pdots, pd0, 1.0);
-  plot_curve(0.60, 0.73, px, t.period_chi2, format("Period - %.10g s (#gms)", p0));
+  const std::string unit = in_ms ? "ms" : "#gms";
+  plot_curve(0.60, 0.73, px, t.period_chi2,
+             format("Period - %.10g s (" + unit + ")", p0));
   plot_curve(0.40, 0.53, pdx, t.pdot_chi2, format("Pdot - %.4g (s/s)", pd0));
   double x0 = 0.0, x1 = 0.0, y0 = 0.0, y1 = 0.0;
   min_max(px, x0, x1);
   min_max(pdx, y0, y1);
-  frame(0.70, 0.97, 0.07, 0.32, x0, x1, y0, y1, "Period offset (#gms)", "Pdot offset (s/s)");
+  frame(0.70, 0.97, 0.07, 0.32, x0, x1, y0, y1, ("Period offset (" + unit + ")").c_str(),
+        "Pdot offset (s/s)");
   plane(t.ppdot_chi2, int(pfd.pdots.size()), int(pfd.periods.size()), x0, x1, y0, y1);
   plcol0(1);
   plbox("bcst", 0.0, 0, "bcst", 0.0, 0);
@@ -199,8 +207,9 @@ void plot_text_block(const Pfd& pfd, const PfdTrials& t) {
       "RA = " + plot_text(pfd.rastr),
       "Dec = " + plot_text(pfd.decstr),
   };
-  plvpor(0.37, 0.62, 0.70, 0.97);
-  plschr(0.0, 0.65);
+  // Small enough that a line's superscript (chi^2, cm^-3) clears the line above.
+  plvpor(0.37, 0.68, 0.68, 0.985);
+  plschr(0.0, 0.58);
   plwind(0.0, 1.0, 0.0, 1.0);
   plcol0(1);
   for (size_t i = 0; i < lines.size(); ++i)
