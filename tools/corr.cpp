@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
     const rapt::CorrRunSummary s = rapt::run_corr(corr, args.messages);
     const double rate = s.wall_seconds > 0 ? s.input_bytes / s.wall_seconds : 0;
     args.messages.info(rapt::format_string(
-        "%.3f s of data (%lld samples) in %.3f s on %s: %.2fx real time, %.3g GB/s of voltages; "
+        "%.4g s of data (%lld samples) in %.3f s on %s: %.3gx real time, %.3g GB/s of voltages; "
         "%lld integrations, %lld rows", s.seconds_of_data, (long long)s.samples_in, s.wall_seconds,
         s.engine.c_str(), s.wall_seconds > 0 ? s.seconds_of_data / s.wall_seconds : 0.0, rate / 1e9,
         (long long)s.integrations, (long long)s.rows));

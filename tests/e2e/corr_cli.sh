@@ -59,7 +59,7 @@ grep -q "^corr (rapt)" version.txt || fail "--version: $(cat version.txt)"
 $C --nint 1024 -o out.uvfits v.dada > stdout.txt 2> err || fail "corr: $(cat err)"
 [ -s stdout.txt ] && fail "corr wrote to standard output"
 [ "$(ls | grep -c uvfits)" = 1 ] || fail "corr wrote $(ls | tr '\n' ' ')"
-grep -q "^corr: 0.033 s of data (4096 samples) in .* real time, .* GB/s of voltages; 4 integrations, 84 rows$" err \
+grep -q "^corr: 0.03277 s of data (4096 samples) in .* real time, .* GB/s of voltages; 4 integrations, 84 rows$" err \
   || fail "summary line: $(cat err)"
 [ "$(inspect_value out.uvfits Rows)" = 84 ] || fail "rows: $(inspect_value out.uvfits Rows)"
 [ "$(inspect_value out.uvfits Baselines)" = "21 (6 of them autocorrelations)" ] || fail "baselines: $(inspect_value out.uvfits Baselines)"

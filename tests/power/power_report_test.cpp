@@ -55,7 +55,8 @@ TEST(SummaryJson, NamesEverySensorWithEnergyMeanPeakAndTheMarkers) {
   EXPECT_NE(json.find("\"command\": [\"sleep\", \"2\"]"), std::string::npos) << json;
   EXPECT_NE(json.find("\"total_energy_j\": 450,"), std::string::npos) << json;  // 400 + 20 + 30
   EXPECT_NE(json.find("{\"name\": \"gpu0\", \"energy_j\": 400, \"mean_w\": 200, \"peak_w\": 300, "
-                      "\"duration_s\": 2, \"samples\": 3, \"energy_from\": \"counter\"}"),
+                      "\"duration_s\": 2, \"samples\": 3, \"energy_from\": \"counter\", "
+                      "\"in_total\": true}"),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"energy_from\": \"integrated power\""), std::string::npos) << json;
