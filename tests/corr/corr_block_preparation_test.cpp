@@ -126,15 +126,20 @@ TEST(CorrBlockPreparation, FlaggedAndLostSamplesAreZeroedAndCounted) {
         EXPECT_EQ(p.data[((size_t(c) * kAnt + 1) * kSamples + t) * kPol * 2 + k], 0.0f);
 }
 
-TEST(CorrBlockPreparation, TheFilterbanksFirstOutputsAreLeftOut) {
-  // --nchan 4 --ntaps 5: each channelised sample takes 4 input samples, and the first 4 reach
-  // back before the data. They are invalid at every station; later ones are not.
+// --nchan 4 --ntaps 5 --nint 50: each channelised sample takes 4 input samples, and the first 4
+// reach back before the data.
+CorrPlan channelised_plan() {
   CorrOptions o = test_options();
   o.channelise = true;
   o.pfb.design.nfine = 4;
   o.pfb.design.ntaps = 5;
   o.nint = 50;
-  const CorrPlan plan = make_corr_plan(o, test_header(), quiet());
+  return make_corr_plan(o, test_header(), quiet());
+}
+
+TEST(CorrBlockPreparation, TheFilterbanksFirstOutputsAreLeftOut) {
+  // The first 4 channelised samples are invalid at every station; later ones are not.
+  const CorrPlan plan = channelised_plan();
   ASSERT_TRUE(plan.channeliser);
   std::unique_ptr<ChanneliserEngine> engine = make_channeliser(*plan.channeliser, DeviceChoice{}, 1);
   const StationFlags no_flags;  // the preparation keeps a reference
@@ -166,14 +171,9 @@ class RowTimes final : public VisibilityWriter {
 };
 
 TEST(CorrBlockPreparation, TheFirstIntegrationsTimeLeavesTheWarmUpOut) {
-  // --nchan 4 --ntaps 5 --nint 50: the first integration's samples 0-3 are left out, so its
-  // time is the centre of samples 4-49 and its length 46 samples; the second is whole.
-  CorrOptions o = test_options();
-  o.channelise = true;
-  o.pfb.design.nfine = 4;
-  o.pfb.design.ntaps = 5;
-  o.nint = 50;
-  const CorrPlan plan = make_corr_plan(o, test_header(), quiet());
+  // The first integration's samples 0-3 are left out, so its time is the centre of samples
+  // 4-49 and its length 46 samples; the second is whole.
+  const CorrPlan plan = channelised_plan();
   std::unique_ptr<ChanneliserEngine> channeliser = make_channeliser(*plan.channeliser, DeviceChoice{}, 1);
   std::unique_ptr<CorrelatorEngine> engine = make_cpu_correlator(plan.engine, 1);
   const StationFlags no_flags;  // the preparation keeps a reference
