@@ -150,9 +150,15 @@ void read_spectral_window(const MsFile& ms, int spw_row, VisibilitySet& vis) {
     vis.channel_width_hz = vis.channel_freq_hz[1] - vis.channel_freq_hz[0];
   if (spw.tableDesc().isColumn("MEAS_FREQ_REF")) {
     const int ref = ScalarColumn<int>(spw, "MEAS_FREQ_REF").get(spw_row);
+    // casacore's MFrequency types, in their order.
+    static const char* const kFrames[] = {"REST", "LSRK", "LSRD", "BARY", "GEO",
+                                          "TOPO", "GALACTO", "LGROUP", "CMB"};
+    const std::string frame = ref >= 0 && ref < 9 ? std::string(kFrames[ref]) + " (" +
+                                                        std::to_string(ref) + ")"
+                                                  : std::to_string(ref);
     if (ref != kMeasFreqRefTopo)
       ms.warn("SPECTRAL_WINDOW " + std::to_string(spw_row) + " frequencies are in frame " +
-              std::to_string(ref) + " (MEAS_FREQ_REF), not TOPO; used as they are");
+              frame + " (MEAS_FREQ_REF), not TOPO; used as they are");
   }
 }
 

@@ -71,7 +71,14 @@ TEST(MeasurementSetReader, BuildWithoutCasacoreSaysSoInOneLine) {
 TEST(MeasurementSetReader, ReadsPaperSample) {
   RAPT_REQUIRE_CASACORE();
   RAPT_REQUIRE_SHARED_FILE(path, kPaperMs);
-  const VisibilitySet v = read_measurement_set(path);
+  std::vector<std::string> warnings;
+  const VisibilitySet v = read_measurement_set(path, {}, &warnings);
+  // Its spectral window is in the LSRK frame, named as such.
+  bool frame_named = false;
+  for (const std::string& w : warnings)
+    frame_named |= w.find("frequencies are in frame LSRK (1) (MEAS_FREQ_REF), not TOPO") !=
+                   std::string::npos;
+  EXPECT_TRUE(frame_named);
   EXPECT_EQ(v.nrows(), 285u);
   EXPECT_EQ(v.nchan(), 11u);
   EXPECT_EQ(v.stokes, std::vector<int>{-7});
