@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/errors.hpp"
+#include "../idg/idg_test_support.hpp"
 #include "idg/idg_plan.hpp"
 #include "imaging/w_layers.hpp"
 
@@ -112,24 +113,29 @@ TEST(WLayers, ThePlanPlacesEveryVisibilityOnTheLayersAndSubgridsChosen) {
     const double w_m = uniform(random) < 0.2 ? 0 : uv_m * uniform(random) * 3;
     const bool cut = uniform(random) < 0.3;  // long baselines' upper channels weightless
     const int nrows = 200;
-    std::vector<int> a1(nrows), a2(nrows);
-    std::vector<std::array<double, 3>> uvw(nrows);
-    std::vector<float> weight(size_t(nrows) * size_t(nchan), 1.0f);
+    testing::IdgObservation obs;
+    obs.antenna1.resize(nrows);
+    obs.antenna2.resize(nrows);
+    obs.uvw_m.resize(nrows);
+    obs.freq_hz = f;
+    obs.weight.assign(size_t(nrows) * size_t(nchan), 1.0f);
     double max_uv = 0, max_w = 0;
     for (int r = 0; r < nrows; ++r) {
-      a1[size_t(r)] = r % 7;
-      a2[size_t(r)] = r % 7 + 1 + r / 7 % 3;
-      uvw[size_t(r)] = {uv_m * (2 * uniform(random) - 1), uv_m * (2 * uniform(random) - 1),
-                        w_m * (2 * uniform(random) - 1)};
+      obs.antenna1[size_t(r)] = r % 7;
+      obs.antenna2[size_t(r)] = r % 7 + 1 + r / 7 % 3;
+      const std::array<double, 3> uvw = {uv_m * (2 * uniform(random) - 1),
+                                         uv_m * (2 * uniform(random) - 1),
+                                         w_m * (2 * uniform(random) - 1)};
+      obs.uvw_m[size_t(r)] = uvw;
       for (int c = 0; c < nchan; ++c) {
         const double per_m = f[size_t(c)] / kC;
-        const double u = std::abs(uvw[size_t(r)][0]) * per_m, v = std::abs(uvw[size_t(r)][1]) * per_m;
+        const double u = std::abs(uvw[0]) * per_m, v = std::abs(uvw[1]) * per_m;
         if (cut && std::hypot(u, v) > 0.5 * uv_m * f0 / kC) {
-          weight[size_t(r) * size_t(nchan) + size_t(c)] = 0;
+          obs.weight[size_t(r) * size_t(nchan) + size_t(c)] = 0;
           continue;
         }
         max_uv = std::max({max_uv, u, v});
-        max_w = std::max(max_w, std::abs(uvw[size_t(r)][2]) * per_m);
+        max_w = std::max(max_w, std::abs(uvw[2]) * per_m);
       }
     }
     s.max_channels_per_subgrid = channels_fitting_subgrid(s, f, max_uv);
@@ -138,14 +144,7 @@ TEST(WLayers, ThePlanPlacesEveryVisibilityOnTheLayersAndSubgridsChosen) {
     s.nr_w_layers = c.nr_w_layers;
     s.w_step_lambda = c.w_step_lambda;
     s.max_channels_per_subgrid = c.max_channels_per_subgrid;
-    IdgVisibilities vis;
-    vis.nrows = size_t(nrows);
-    vis.nchan = size_t(nchan);
-    vis.antenna1 = a1.data();
-    vis.antenna2 = a2.data();
-    vis.uvw_m = uvw.data();
-    vis.freq_hz = f.data();
-    vis.weight = weight.data();
+    const IdgVisibilities vis = obs.view();
     const IdgPlan plan = make_idg_plan(s, vis, 1);
     EXPECT_EQ(plan.unplaced_w, 0) << "trial " << trial;
     EXPECT_EQ(plan.unplaced_off_grid, 0) << "trial " << trial;
