@@ -153,15 +153,13 @@ void finish_layout(LayoutParseState& state) {
     antenna.itrf_m = state.enu_frame ? enu_to_itrf(state.enu_reference, state.written_xyz_m[a])
                                      : state.written_xyz_m[a];
     // Positions around a site given without their frame line would put the array at the
-    // centre of the Earth: geocentric positions lie on its surface (radius 6357-6378 km).
-    const ItrfPosition& p = antenna.itrf_m;
-    const double from_centre_m = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-    if (!state.enu_frame && !(from_centre_m > 6.2e6 && from_centre_m < 6.5e6))
+    // centre of the Earth.
+    if (!state.enu_frame && !on_earth_surface(antenna.itrf_m))
       throw file_error(state.name, format_string(
           "line %d: antenna '%s' lies %.0f km from the Earth's centre: ITRF positions (the default "
           "frame) are geocentric; for positions around a site give '# frame: enu <lat_deg> "
           "<lon_deg> <height_m>'", state.line_of_name.at(antenna.name), antenna.name.c_str(),
-          from_centre_m / 1000));
+          distance_from_earth_centre_m(antenna.itrf_m) / 1000));
   }
   if (state.reference_line_m) {
     state.layout.reference_itrf_m = *state.reference_line_m;
@@ -173,6 +171,15 @@ void finish_layout(LayoutParseState& state) {
 }
 
 }  // namespace
+
+double distance_from_earth_centre_m(const ItrfPosition& p) {
+  return std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+}
+
+bool on_earth_surface(const ItrfPosition& itrf_m) {
+  const double r = distance_from_earth_centre_m(itrf_m);
+  return r > 6.2e6 && r < 6.5e6;
+}
 
 ArrayLayout parse_layout_text(std::string_view text, const std::string& name) {
   LayoutParseState state(name);

@@ -28,6 +28,11 @@ struct ArrayLayout {
   ItrfPosition mean_antenna_position() const;
 };
 
+// Geocentric positions of a site lie on the Earth's surface (radius 6357-6378 km): this takes
+// 6200 to 6500 km from the centre (an offset around a site, say, is none).
+bool on_earth_surface(const ItrfPosition& itrf_m);
+double distance_from_earth_centre_m(const ItrfPosition& itrf_m);
+
 // Plain-text layout file: one antenna per line "name x y z [diameter]", '#' comments, blank
 // lines ignored, and header lines that set the frame:
 //   # frame: itrf                      (default) x y z are ITRF metres

@@ -232,18 +232,18 @@ void parse_antennas(const DadaKeys& keys, DadaHeader& h) {
     h.warnings.push_back("ANT_NAMES comes without ANT_ITRF: the antennas have no positions");
   // Dish diameters (metres, 0 = unknown) and the array's reference position, where given.
   const std::vector<double> diameters = numbers_of(keys, "ANT_DIAMETER");
+  // 0 (unknown) to 1 km: the largest single dishes are 500 m across.
   const bool have_diameters =
       diameters.size() == list.size() &&
-      std::all_of(diameters.begin(), diameters.end(), [](double d) { return std::isfinite(d) && d >= 0; });
+      std::all_of(diameters.begin(), diameters.end(), [](double d) { return d >= 0 && d <= 1000; });
   if (!diameters.empty() && !have_diameters)
-    h.warnings.push_back("ANT_DIAMETER is not one size of 0 or more per antenna; ignored");
+    h.warnings.push_back("ANT_DIAMETER is not one size of 0 to 1000 m per antenna; ignored");
   const std::vector<double> reference = numbers_of(keys, "ARRAY_ITRF");
   const bool have_reference =
-      reference.size() == 3 &&
-      std::all_of(reference.begin(), reference.end(), [](double x) { return std::isfinite(x); });
+      reference.size() == 3 && on_earth_surface({reference[0], reference[1], reference[2]});
   if (!reference.empty() && !have_reference)
-    h.warnings.push_back("ARRAY_ITRF is not 3 finite numbers; the antennas' mean position is "
-                         "taken as the array's reference");
+    h.warnings.push_back("ARRAY_ITRF is not 3 numbers of a place on the Earth's surface (ITRF "
+                         "metres); the antennas' mean position is taken as the array's reference");
   for (size_t a = 0; a < list.size(); ++a) {
     Antenna antenna;
     antenna.name = list[a];

@@ -6,7 +6,8 @@
 // Any input must either parse or throw DataError; a crash, a sanitizer report or another
 // exception is a bug. A header that parses and that the native writer accepts must come back
 // from format_dada_header and a second parse with the same shape and sample format, and
-// its times, frequencies and antennas within rounding of the text.
+// its times, frequencies and antennas within rounding of the text, its pointing known or not
+// as before, and its dish sizes and array reference the same.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -40,7 +41,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                               (a.start_mjd_seconds - b.start_mjd_seconds);
   if (std::fabs(b.tsamp_s - a.tsamp_s) > 1e-12 * a.tsamp_s || std::fabs(start_diff_s) > 1e-6 ||
       b.centre_freq_mhz != a.centre_freq_mhz || b.bandwidth_mhz != a.bandwidth_mhz ||
-      b.array.size() != a.array.size())
+      b.array.size() != a.array.size() || b.pointing_known != a.pointing_known ||
+      b.array.reference_itrf_m != a.array.reference_itrf_m)
     __builtin_trap();
+  for (int i = 0; i < a.array.size(); ++i)
+    if (b.array.antennas[size_t(i)].dish_diameter_m != a.array.antennas[size_t(i)].dish_diameter_m)
+      __builtin_trap();
   return 0;
 }

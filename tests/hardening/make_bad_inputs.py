@@ -555,6 +555,8 @@ def make_layout(c):
         "frame_enu_without_position": "# frame: enu\n" + good_line + "A02 1 2 3 13.5\n",
         "diameter_negative": head + good_line + "A02  1.0  2.0  0.5  -13.5\n",
         "coordinate_nan": head + good_line + "A02  nan  2.0  0.5  13.5\n",
+        # offsets around a site without their "# frame: enu" line: at the Earth's centre
+        "itrf_off_earth": "# telescope: TEST\n" + good_line + "A02 1.0 2.0 0.5 13.5\n",
     }
     for name, text in cases.items():
         c.case("layout", name, "x.txt", text)

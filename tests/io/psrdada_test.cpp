@@ -531,11 +531,25 @@ TEST(PsrdadaHeader, NotesBadDishSizesAndReferenceAndFallsBack) {
   const rapt::DadaHeader h = rapt::parse_dada_header(
       dada_header_text(keys + "ANT_DIAMETER 25\nARRAY_ITRF 1,2\n"), "x.dada");
   ASSERT_EQ(h.warnings.size(), 2u);
-  EXPECT_EQ(h.warnings[0], "ANT_DIAMETER is not one size of 0 or more per antenna; ignored");
-  EXPECT_EQ(h.warnings[1], "ARRAY_ITRF is not 3 finite numbers; the antennas' mean position is "
-                           "taken as the array's reference");
+  EXPECT_EQ(h.warnings[0], "ANT_DIAMETER is not one size of 0 to 1000 m per antenna; ignored");
+  EXPECT_EQ(h.warnings[1], "ARRAY_ITRF is not 3 numbers of a place on the Earth's surface (ITRF "
+                           "metres); the antennas' mean position is taken as the array's reference");
   EXPECT_EQ(h.voltage.array.antennas[0].dish_diameter_m, 0);
   EXPECT_EQ(h.voltage.array.reference_itrf_m, (rapt::ItrfPosition{3, 4, 5}));
+  // Finite but not physical: a dish 5 km across, a reference at the Earth's centre, NaN.
+  for (const char* bad : {"ANT_DIAMETER 25,5000\nARRAY_ITRF 1,2,3\n",
+                          "ANT_DIAMETER 25,nan\nARRAY_ITRF 5109224,nan,-3239100\n"}) {
+    const rapt::DadaHeader odd = rapt::parse_dada_header(dada_header_text(keys + bad), "x.dada");
+    ASSERT_EQ(odd.warnings.size(), 2u) << bad;
+    EXPECT_EQ(odd.voltage.array.antennas[1].dish_diameter_m, 0) << bad;
+    EXPECT_EQ(odd.voltage.array.reference_itrf_m, (rapt::ItrfPosition{3, 4, 5})) << bad;
+  }
+  // A reference on the Earth's surface is taken.
+  const rapt::DadaHeader good = rapt::parse_dada_header(
+      dada_header_text(keys + "ANT_DIAMETER 25,13.5\nARRAY_ITRF 5109224,2006790,-3239100\n"),
+      "x.dada");
+  EXPECT_EQ(good.voltage.array.antennas[1].dish_diameter_m, 13.5);
+  EXPECT_EQ(good.voltage.array.reference_itrf_m, (rapt::ItrfPosition{5109224, 2006790, -3239100}));
 }
 
 TEST(PsrdadaWriter, WritesNativeHeaderKeysAndAntennas) {
