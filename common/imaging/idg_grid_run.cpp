@@ -89,7 +89,8 @@ void check_plan(const IdgPlan& plan, const IdgGridOptions& o, const UvExtent& ex
     throw file_error(o.input, format_string(
         "%lld visibilities fall off the grid: the largest |u| or |v| is %.0f wavelengths, the "
         "grid (--size %d at --scale %s) holds about %.0f; use a smaller --scale or a larger "
-        "--size, or leave the longer baselines out (--maxuv-l)", (long long)plan.unplaced_off_grid, extent.max_uv_lambda, o.nx,
+        "--size, or leave the longer baselines out (--maxuv-l)", (long long)plan.unplaced_off_grid,
+        extent.max_uv_lambda, o.nx,
         describe_angle(s.cell_rad()).c_str(), holds));
   }
   if (plan.unplaced_w > 0)
@@ -236,12 +237,8 @@ void set_group_beam(const std::vector<size_t>& images, const std::optional<Clean
 // with its settings checked against memory.
 IdgSettings layered_settings(const IdgGridOptions& o, IdgSettings settings, const UvExtent& extent,
                              const std::vector<double>& freq_hz) {
-  settings.max_channels_per_subgrid = channels_fitting_subgrid(settings, freq_hz, extent.max_uv_lambda);
-  const WLayerChoice layers =
-      choose_w_layers(settings, extent.max_w_lambda, o.nwlayers, o.wstep_lambda, freq_hz);
-  settings.nr_w_layers = layers.nr_w_layers;
-  settings.w_step_lambda = layers.w_step_lambda;
-  settings.max_channels_per_subgrid = layers.max_channels_per_subgrid;
+  settings = with_w_layers(settings, extent.max_uv_lambda, extent.max_w_lambda, o.nwlayers,
+                           o.wstep_lambda, freq_hz);
   settings.validate();
   check_memory(settings, o.nx, o.thread_count(), 0);
   return settings;

@@ -260,15 +260,10 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
     correlation_products(vs.stokes, o.input);  // refused before any work
   }
 
-  IdgSettings settings = model_settings(o, model);
   double max_uv = 0, max_w = 0;
   const std::vector<float> weights = unit_weights(vs, &max_uv, &max_w);
-  settings.max_channels_per_subgrid = channels_fitting_subgrid(settings, vs.channel_freq_hz, max_uv);
-  const WLayerChoice layers =
-      choose_w_layers(settings, max_w, o.nwlayers, o.wstep_lambda, vs.channel_freq_hz);
-  settings.nr_w_layers = layers.nr_w_layers;
-  settings.w_step_lambda = layers.w_step_lambda;
-  settings.max_channels_per_subgrid = layers.max_channels_per_subgrid;
+  IdgSettings settings = with_w_layers(model_settings(o, model), max_uv, max_w, o.nwlayers,
+                                       o.wstep_lambda, vs.channel_freq_hz);
   settings.validate();
   check_memory(o, settings, vs);
   const IdgImage image = model_plane(model, settings.grid_size);

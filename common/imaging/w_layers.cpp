@@ -93,4 +93,14 @@ WLayerChoice choose_w_layers(const IdgSettings& settings, double max_w_lambda, i
   return c;
 }
 
+IdgSettings with_w_layers(IdgSettings settings, double max_uv_lambda, double max_w_lambda,
+                          int nwlayers, double wstep_lambda, const std::vector<double>& freq_hz) {
+  settings.max_channels_per_subgrid = channels_fitting_subgrid(settings, freq_hz, max_uv_lambda);
+  const WLayerChoice layers = choose_w_layers(settings, max_w_lambda, nwlayers, wstep_lambda, freq_hz);
+  settings.nr_w_layers = layers.nr_w_layers;
+  settings.w_step_lambda = layers.w_step_lambda;
+  settings.max_channels_per_subgrid = layers.max_channels_per_subgrid;
+  return settings;
+}
+
 }  // namespace rapt

@@ -30,6 +30,11 @@ struct WLayerChoice {
 WLayerChoice choose_w_layers(const IdgSettings& settings, double max_w_lambda, int nwlayers,
                              double wstep_lambda, const std::vector<double>& freq_hz);
 
+// `settings` with the channels a subgrid takes (channels_fitting_subgrid) and the w-layers
+// (choose_w_layers) for data whose |u| and |v| reach max_uv_lambda and |w| max_w_lambda.
+IdgSettings with_w_layers(IdgSettings settings, double max_uv_lambda, double max_w_lambda,
+                          int nwlayers, double wstep_lambda, const std::vector<double>& freq_hz);
+
 // The largest |w - w_centre| (wavelengths) among one subgrid's channels, for subgrids of at most
 // `channels` adjacent channels of freq_hz from the first and data whose |w| reaches max_w_lambda
 // (w scales with frequency: a group of channels lo..hi about its centre spreads by at most
