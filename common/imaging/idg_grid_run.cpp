@@ -30,8 +30,6 @@
 namespace rapt {
 namespace {
 
-constexpr double kSpeedOfLight_m_s = 299792458.0;
-
 // The grid is padded (--padding); the images written are its centre (written_image).
 IdgSettings base_settings(const IdgGridOptions& o) {
   IdgSettings s;
@@ -60,25 +58,13 @@ void check_memory(const IdgSettings& s, int image_size, int threads, double othe
         describe_bytes(available).c_str()));
 }
 
-struct UvExtent {
-  double max_uv_lambda = 0;  // largest |u| or |v| of a weighted sample
-  double max_w_lambda = 0;
-};
-
-UvExtent uv_extent(const VisibilitySet& vs, const ImagingSamples& s) {
-  UvExtent e;
-  for (size_t row = 0; row < vs.nrows(); ++row) {
-    const std::array<double, 3>& uvw = vs.uvw_m[row];
-    for (size_t c = 0; c < s.freq_hz.size(); ++c) {
-      bool weighted = false;
-      for (size_t p = 0; p < s.npol; ++p) weighted |= s.weight[s.index(row, c, p)] > 0;
-      if (!weighted) continue;
-      const double per_m = s.freq_hz[c] / kSpeedOfLight_m_s;
-      e.max_uv_lambda = std::max({e.max_uv_lambda, std::abs(uvw[0]) * per_m, std::abs(uvw[1]) * per_m});
-      e.max_w_lambda = std::max(e.max_w_lambda, std::abs(uvw[2]) * per_m);
-    }
-  }
-  return e;
+// The extent of the samples with weight in any polarisation.
+UvExtent weighted_extent(const VisibilitySet& vs, const ImagingSamples& s) {
+  return uv_extent(vs.uvw_m, s.freq_hz, [&](size_t row, size_t c) {
+    for (size_t p = 0; p < s.npol; ++p)
+      if (s.weight[s.index(row, c, p)] > 0) return true;
+    return false;
+  });
 }
 
 // The plan's unplaced visibilities are an error: an image without them would be silently wrong.
@@ -319,7 +305,7 @@ void grid_channel_group_through_aterms(const IdgGridOptions& o, const Visibility
       make_imaging_samples(vs, group, correlation_outputs(correlations), o.weighting,
                            o.padded(o.nx), o.padded(o.ny), o.cell_rad);
   share_correlation_weights(correlations, samples);
-  const UvExtent extent = uv_extent(vs, samples);
+  const UvExtent extent = weighted_extent(vs, samples);
   settings.npol = 4;
   settings = layered_settings(o, settings, extent, samples.freq_hz);
   const ATermPlanes planes = aterm_planes(aterms.cube, samples.freq_hz);
@@ -420,7 +406,7 @@ void grid_channel_group(const IdgGridOptions& o, const VisibilitySet& vs, const 
   const ImagingSamples samples =
       make_imaging_samples(vs, group, out.pols, o.weighting, o.padded(o.nx), o.padded(o.ny),
                            o.cell_rad);
-  const UvExtent extent = uv_extent(vs, samples);
+  const UvExtent extent = weighted_extent(vs, samples);
   settings = layered_settings(o, settings, extent, samples.freq_hz);
   std::unique_ptr<IdgEngine> engine = make_idg_engine(o, settings);
   result.engine = engine->name();

@@ -26,8 +26,6 @@
 namespace rapt {
 namespace {
 
-constexpr double kSpeedOfLight_m_s = 299792458.0;
-
 enum class PredictOutput { uvfits, measurement_set, model_data };
 
 // Where the prediction goes, refused before any work when it cannot go there.
@@ -71,20 +69,11 @@ IdgSettings model_settings(const IdgGridOptions& o, const FitsImage& model) {
 }
 
 // Every cross-correlation sample is predicted, flagged or not: weight 1, autocorrelations 0.
-// Also the largest |u| or |v|, and |w|, in wavelengths, for the subgrids and w-layers.
-std::vector<float> unit_weights(const VisibilitySet& vs, double* max_uv_lambda, double* max_w_lambda) {
+std::vector<float> unit_weights(const VisibilitySet& vs) {
   std::vector<float> ones(vs.vis.size(), 0.0f);
-  *max_uv_lambda = *max_w_lambda = 0;
-  for (size_t row = 0; row < vs.nrows(); ++row) {
-    if (vs.antenna1[row] == vs.antenna2[row]) continue;
-    std::fill_n(ones.begin() + vs.index(row, 0, 0), vs.nchan() * vs.nstokes(), 1.0f);
-    const std::array<double, 3>& uvw = vs.uvw_m[row];
-    for (double f : vs.channel_freq_hz) {
-      const double per_m = std::abs(f) / kSpeedOfLight_m_s;
-      *max_uv_lambda = std::max({*max_uv_lambda, std::abs(uvw[0]) * per_m, std::abs(uvw[1]) * per_m});
-      *max_w_lambda = std::max(*max_w_lambda, std::abs(uvw[2]) * per_m);
-    }
-  }
+  for (size_t row = 0; row < vs.nrows(); ++row)
+    if (vs.antenna1[row] != vs.antenna2[row])
+      std::fill_n(ones.begin() + vs.index(row, 0, 0), vs.nchan() * vs.nstokes(), 1.0f);
   return ones;
 }
 
@@ -260,10 +249,13 @@ IdgPredictSummary run_idg_predict(const IdgGridOptions& o, const Messages& messa
     correlation_products(vs.stokes, o.input);  // refused before any work
   }
 
-  double max_uv = 0, max_w = 0;
-  const std::vector<float> weights = unit_weights(vs, &max_uv, &max_w);
-  IdgSettings settings = with_w_layers(model_settings(o, model), max_uv, max_w, o.nwlayers,
-                                       o.wstep_lambda, vs.channel_freq_hz);
+  const std::vector<float> weights = unit_weights(vs);
+  const UvExtent extent = uv_extent(vs.uvw_m, vs.channel_freq_hz, [&](size_t row, size_t) {
+    return vs.antenna1[row] != vs.antenna2[row];
+  });
+  IdgSettings settings =
+      with_w_layers(model_settings(o, model), extent.max_uv_lambda, extent.max_w_lambda,
+                    o.nwlayers, o.wstep_lambda, vs.channel_freq_hz);
   settings.validate();
   check_memory(o, settings, vs);
   const IdgImage image = model_plane(model, settings.grid_size);

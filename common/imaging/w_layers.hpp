@@ -5,11 +5,40 @@
 // for the layers' thickness is what that spread leaves; where it would leave little, subgrids
 // take fewer channels.
 #pragma once
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
 #include <vector>
 
+#include "geometry/interferometer_geometry.hpp"  // kSpeedOfLight_m_s
 #include "idg/idg_settings.hpp"
 
 namespace rapt {
+
+// How far the samples reach in the uv plane and in w, in wavelengths: what the subgrids' channels
+// and the w-layers are chosen for.
+struct UvExtent {
+  double max_uv_lambda = 0;  // largest |u| or |v|
+  double max_w_lambda = 0;   // largest |w|
+};
+
+// The extent of the samples counted(row, channel) picks, of rows at uvw_m (metres) and channels
+// at freq_hz.
+template <class Counted>
+UvExtent uv_extent(const std::vector<std::array<double, 3>>& uvw_m,
+                   const std::vector<double>& freq_hz, Counted counted) {
+  UvExtent e;
+  for (size_t row = 0; row < uvw_m.size(); ++row)
+    for (size_t c = 0; c < freq_hz.size(); ++c) {
+      if (!counted(row, c)) continue;
+      const double per_m = std::abs(freq_hz[c]) / kSpeedOfLight_m_s;
+      e.max_uv_lambda = std::max(
+          {e.max_uv_lambda, std::abs(uvw_m[row][0]) * per_m, std::abs(uvw_m[row][1]) * per_m});
+      e.max_w_lambda = std::max(e.max_w_lambda, std::abs(uvw_m[row][2]) * per_m);
+    }
+  return e;
+}
 
 struct WLayerChoice {
   int nr_w_layers = 1;
