@@ -13,6 +13,7 @@
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/text_words.hpp"
 #include "io/value_error_format.hpp"
 
 namespace rapt {
@@ -255,6 +256,16 @@ class AccelTextParser {
     return value;
   }
 
+  // PRESTO sums at most 32 harmonics; a count outside 1 ... 32 is a damaged row (and one past
+  // int's range cannot be converted at all).
+  int harmonic_count(const std::string& cell) const {
+    const double value = number(cell);
+    if (!(value >= 1 && value <= 32) || value != std::floor(value))
+      throw error("the number of harmonics must be a whole number from 1 to 32, found '" +
+                  trimmed(cell) + "'");
+    return static_cast<int>(value);
+  }
+
   AccelCandidate parse_fundamental(const std::string& line, const std::vector<Column>& columns) {
     const auto cells = slice_cells(line, columns);
     if (cells[0].find_first_not_of(' ') == std::string::npos)
@@ -263,7 +274,7 @@ class AccelTextParser {
     c.sigma = number(cells[1]);
     c.summed_power = number(cells[2]);
     c.coherent_power = number(cells[3]);
-    c.numharm = static_cast<int>(number(cells[4]));
+    c.numharm = harmonic_count(cells[4]);
     c.r = parse_value_error(cells[7], 2).value;
     c.z = parse_value_error(cells[9], 2).value;
     c.w = result_.jerk ? parse_value_error(cells[10], 2).value : 0.0;

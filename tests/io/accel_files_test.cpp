@@ -252,6 +252,25 @@ TEST(AccelText, RefusesTextThatIsNotAnAccelFile) {
   }
 }
 
+TEST(AccelText, RefusesAHarmonicCountOutsideOneTo32) {
+  RAPT_REQUIRE_SHARED_FILE(path, "presto-golden/test_DM56.00_red_ACCEL_50");
+  const std::string text = rapt::testing::read_whole_file(path);
+  const std::string row = "1     123.9  7747.5  54873.19   8 ";
+  const size_t at = text.find(row);
+  ASSERT_NE(at, std::string::npos);
+  for (const std::string count : {"0", "64", "2.5", "9e9"}) {
+    std::string damaged = text;
+    damaged.replace(at + row.size() - 2, 1, count);
+    try {
+      rapt::parse_accel_text(damaged, "x_ACCEL_50");
+      FAIL() << "expected a DataError for " << count;
+    } catch (const rapt::DataError& e) {
+      EXPECT_EQ(std::string(e.what()), "x_ACCEL_50: line 4: the number of harmonics must be a "
+                                       "whole number from 1 to 32, found '" + count + "'");
+    }
+  }
+}
+
 TEST(AccelText, RefusesCandRecordsThatDoNotMatchTheTable) {
   rapt::AccelCandidates accel;
   accel.candidates.push_back(synthetic_candidate(1));
