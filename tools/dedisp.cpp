@@ -99,6 +99,8 @@ std::vector<rapt::DmTrialGroup> dm_groups(const cxxopts::ParseResult& r,
   if (r.count("plan")) {
     if (!r.count("dm-max")) throw rapt::UsageError("--plan needs --dm-max");
     if (r.count("dm-list")) throw rapt::UsageError("--plan and --dm-list exclude each other");
+    if (r.count("dmstep") || r.count("numdms"))
+      throw rapt::UsageError("--plan chooses the DM steps: --dmstep and --numdms do not apply");
     rapt::DmPlannerInput in;
     in.nchans = info.nchans, in.fch1_mhz = info.fch1_mhz, in.foff_mhz = info.foff_mhz;
     in.tsamp_s = info.tsamp_s * downsamp, in.dm_const = dm_const;
@@ -112,7 +114,12 @@ std::vector<rapt::DmTrialGroup> dm_groups(const cxxopts::ParseResult& r,
     for (const rapt::DmRange& range : ranges) groups.push_back({range.dms(), range.downsamp * downsamp});
     return groups;
   }
+  // Plan settings without --plan would be ignored in silence.
+  for (const char* name : {"dm-max", "plan-tolerance", "max-downsamp", "pulse-width-ms"})
+    if (r.count(name)) throw rapt::UsageError(std::string("--") + name + " needs --plan");
   if (r.count("dm-list")) {
+    if (r.count("lodm") || r.count("dmstep") || r.count("numdms"))
+      throw rapt::UsageError("--dm-list gives the DMs: --lodm, --dmstep and --numdms do not apply");
     const std::string path = r["dm-list"].as<std::string>();
     std::FILE* file = std::fopen(path.c_str(), "r");
     if (!file) throw rapt::UsageError(path + ": " + rapt::errno_text());
@@ -185,6 +192,7 @@ rapt::DedispRunConfig run_config(const cxxopts::ParseResult& r, bool to_stdout) 
   config.gulp = r["gulp"].as<size_t>();
   config.device = r["device"].as<std::string>();
   config.cpu_threads = r["threads"].as<int>();
+  if (config.cpu_threads < 0) throw rapt::UsageError("--threads must be >= 0");
   config.length = to_stdout || r.count("tim") ? rapt::OutputLength::kComputed
                                               : rapt::OutputLength::kGoodN;
   if (r.count("numout")) {
@@ -201,10 +209,16 @@ std::unique_ptr<rapt::DedispSink> make_sink(const cxxopts::ParseResult& r, const
   rapt::DedispOutputContext context{RAPT_VERSION, config.dm_const, {}};
   if (prep.zerodm) context.extra_notes.push_back("Zero-DM filtered.");
   if (prep.normalise) context.extra_notes.push_back("Channels normalised (median, MAD).");
-  if (prep.clip_sigma > 0)
-    context.extra_notes.push_back("Broadband bursts clipped at " +
-                                  std::to_string(prep.clip_sigma) + " sigma.");
+  if (prep.clip_sigma > 0) {
+    char note[80];
+    std::snprintf(note, sizeof note, "Broadband bursts clipped at %g sigma.", prep.clip_sigma);
+    context.extra_notes.push_back(note);
+  }
   if (r.count("mask")) context.extra_notes.push_back("Mask " + r["mask"].as<std::string>() + ".");
+  // The series' provenance: which channels the sums leave out, as the command line gave them.
+  if (r.count("ignorechan"))
+    context.extra_notes.push_back("Channels left out (0 = lowest frequency): " +
+                                  r["ignorechan"].as<std::string>() + ".");
   // prepsubband replaces its outputs, and so does dedisp.
   if (r.count("tim")) return std::make_unique<rapt::SigprocTimSink>(root, true, context);
   return std::make_unique<rapt::PrestoSeriesSink>(root, true, context);

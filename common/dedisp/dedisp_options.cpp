@@ -1,5 +1,6 @@
 #include "dedisp/dedisp_options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -97,6 +98,15 @@ SpectraPreparation spectra_preparation(const SpectraCleaning& cleaning,
   if (!cleaning.mask_path.empty())
     apply_rfifind_mask(read_rfifind_mask(cleaning.mask_path), cleaning.mask_path, info, zapped,
                        &prep);
+  // With no channel left every series is zero, and a search of it finds nothing in silence.
+  if (std::find(zapped->begin(), zapped->end(), false) == zapped->end()) {
+    if (cleaning.mask_path.empty())
+      throw UsageError("--ignorechan " + cleaning.ignorechan + ": leaves out every channel");
+    throw file_error(cleaning.mask_path,
+                     std::string("zaps every channel") +
+                         (cleaning.ignorechan.empty() ? "" : " not left out by --ignorechan") +
+                         "; nothing is left to dedisperse");
+  }
   prep.zerodm = cleaning.zerodm;
   prep.normalise = cleaning.normalise;
   prep.clip_sigma = cleaning.clip_sigma;

@@ -41,7 +41,8 @@ struct SpectraCleaning {
 };
 
 // The cleaning for this observation, and the channels to leave out (file order) into
-// `zapped`. Throws UsageError for a bad channel list or clip, DataError for a bad mask.
+// `zapped`. Throws UsageError for a bad channel list or clip, DataError for a bad mask; either
+// when no channel is left.
 SpectraPreparation spectra_preparation(const SpectraCleaning& cleaning,
                                        const ObservationInfo& info, std::vector<bool>* zapped);
 

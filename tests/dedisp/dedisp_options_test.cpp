@@ -1,12 +1,14 @@
 // dedisp's option values: DM lists, channel lists, the DM constant, rfifind masks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_options.hpp"
 #include "io/rfifind_mask.hpp"
+#include "test_data.hpp"
 
 namespace {
 
@@ -56,6 +58,42 @@ TEST(DedispOptions, ReadsChannelListsAndRanges) {
             "--ignorechan 10:16: channel 16 is out of range (the data have channels 0 to 15)");
   EXPECT_EQ(usage_error([] { rapt::parse_channel_list("a", 16); }),
             "--ignorechan a: \"a\" is not a channel or a range first:last");
+}
+
+// Every series would be zero, and a search of them would find nothing without a word.
+TEST(DedispOptions, RefusesToLeaveOutEveryChannel) {
+  rapt::SpectraCleaning cleaning;
+  cleaning.ignorechan = "0:3,4:7";
+  std::vector<bool> zapped;
+  EXPECT_EQ(usage_error([&] { rapt::spectra_preparation(cleaning, descending(8), &zapped); }),
+            "--ignorechan 0:3,4:7: leaves out every channel");
+  cleaning.ignorechan = "0:6";
+  EXPECT_NO_THROW(rapt::spectra_preparation(cleaning, descending(8), &zapped));
+  EXPECT_EQ(std::count(zapped.begin(), zapped.end(), true), 7);
+}
+
+TEST(DedispOptions, RefusesAMaskThatZapsEveryChannel) {
+  rapt::testing::ScratchDir dir;
+  rapt::RfifindMask mask;
+  mask.num_chan = 8;
+  mask.num_int = 1;
+  mask.pts_per_int = 100;
+  mask.zap_chans = {0, 1, 2, 3, 4, 5};
+  mask.interval_all_masked = {0};
+  mask.interval_chans = {{}};
+  rapt::write_rfifind_mask(dir.file("obs.mask"), mask, false);
+  rapt::SpectraCleaning cleaning;
+  cleaning.mask_path = dir.file("obs.mask");
+  cleaning.ignorechan = "6:7";
+  std::vector<bool> zapped;
+  try {
+    rapt::spectra_preparation(cleaning, descending(8), &zapped);
+    FAIL() << "expected an error";
+  } catch (const rapt::DataError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.file("obs.mask") +
+                                         ": zaps every channel not left out by --ignorechan; "
+                                         "nothing is left to dedisperse");
+  }
 }
 
 // PRESTO numbers channels from the lowest frequency; SIGPROC files usually store the highest

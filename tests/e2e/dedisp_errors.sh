@@ -29,6 +29,22 @@ expect 2 "dedisp: --ignorechan 60:70: channel 70 is out of range" "$BIN/dedisp" 
 expect 2 "dedisp: --nsub 5 does not divide the 64 channels" "$BIN/dedisp" --nsub 5 -o "$W/x" "$FIL"
 expect 2 "dedisp: --device gpu:" "$BIN/dedisp" --device gpu:99 -o "$W/x" "$FIL"
 expect 1 "dedisp: $W/nothing.fil: " "$BIN/dedisp" -o "$W/x" "$W/nothing.fil"
+# The .inf notes say how the series were cleaned, as the options gave it.
+"$BIN/dedisp" -q --clip 5 --ignorechan 0:3,60 -o "$W/notes" "$FIL" || fail "dedisp --clip --ignorechan"
+grep -qF "    Broadband bursts clipped at 5 sigma." "$W/notes_DM0.00.inf" &&
+  grep -qF "    Channels left out (0 = lowest frequency): 0:3,60." "$W/notes_DM0.00.inf" ||
+  fail "cleaning notes: $(sed -n '/notes/,$p' "$W/notes_DM0.00.inf")"
+rm -f "$W"/notes_DM*
+# Settings that would be ignored, or would leave every series zero, are refused.
+expect 2 "dedisp: --ignorechan 0:31,32:63: leaves out every channel" \
+  "$BIN/dedisp" --ignorechan 0:31,32:63 -o "$W/x" "$FIL"
+expect 2 "dedisp: --dm-max needs --plan" "$BIN/dedisp" --dm-max 100 -o "$W/x" "$FIL"
+expect 2 "dedisp: --plan chooses the DM steps: --dmstep and --numdms do not apply" \
+  "$BIN/dedisp" --plan --dm-max 100 -numdms 50 -o "$W/x" "$FIL"
+printf '10 20\n' > "$W/dms.txt"
+expect 2 "dedisp: --dm-list gives the DMs: --lodm, --dmstep and --numdms do not apply" \
+  "$BIN/dedisp" --dm-list "$W/dms.txt" --lodm 5 -o "$W/x" "$FIL"
+expect 2 "dedisp: --threads must be >= 0" "$BIN/dedisp" --threads -1 -o "$W/x" "$FIL"
 if [ "$(id -u)" -ne 0 ]; then
   mkdir "$W/locked" && chmod 555 "$W/locked"
   expect 1 "dedisp: $W/locked/x_DM0.00.dat: " "$BIN/dedisp" -o "$W/locked/x" "$FIL"
