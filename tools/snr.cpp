@@ -13,6 +13,7 @@
 // joins events over DM, time and width (friends of friends).
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -65,6 +66,33 @@ std::string singlepulse_path(const rapt::SeriesInput& series, const std::string&
     root = outdir + "/" + (slash == std::string::npos ? root : root.substr(slash + 1));
   }
   return root + ".singlepulse";
+}
+
+// Outputs that a finished search could not write (an existing file without --force, a missing
+// directory) are refused before the search (for a filterbank on the CPU, once it is dedispersed
+// in memory, as a pipe is read once), so a refused run leaves no .singlepulse files of some
+// series and none of the others. Two series that would write one file (inputs of one name
+// with --outdir, DMs equal to two decimals) are refused too: the second would replace the first.
+void check_outputs(const std::vector<rapt::SeriesInput>& series, const rapt::SnrRunOptions& run,
+                   bool force) {
+  std::map<std::string, const rapt::SeriesInput*> writers;
+  for (const rapt::SeriesInput& s : series) {
+    const std::string path = singlepulse_path(s, run.outdir);
+    const auto entry = writers.emplace(path, &s);
+    if (!entry.second) {
+      const rapt::SeriesInput& first = *entry.first->second;
+      if (first.path == s.path && first.dm == s.dm)
+        throw rapt::UsageError(s.path + " is given twice");
+      char dms[80];
+      std::snprintf(dms, sizeof dms, "DMs %g and %g", first.dm, s.dm);
+      throw rapt::UsageError((first.path != s.path ? first.path + " and " + s.path : dms) +
+                             std::string(" would both be written as ") + path);
+    }
+    rapt::check_replaceable_output(path, force);
+  }
+  if (run.cands != "-") rapt::check_replaceable_output(run.cands, force);
+  if (!run.json.empty() && run.json != "-") rapt::check_replaceable_output(run.json, force);
+  if (!run.plot.empty()) rapt::check_replaceable_output(run.plot, force);
 }
 
 void write_text(const std::string& path, const std::string& text, bool overwrite) {
@@ -219,13 +247,14 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   plan.threads = run.threads;
   // Outputs that would be refused at the end are refused before hours of data are searched.
   const std::string root = rapt::realtime_root(plan.input);
+  std::vector<rapt::SeriesInput> outputs;
   for (double dm : plan.dms) {
     rapt::SeriesInput s;
     s.root = rapt::dm_trial_root(root, dm);
-    rapt::check_replaceable_output(singlepulse_path(s, run.outdir), args.force);
+    s.dm = dm;
+    outputs.push_back(s);
   }
-  if (run.cands != "-") rapt::check_replaceable_output(run.cands, args.force);
-  if (!run.json.empty() && run.json != "-") rapt::check_replaceable_output(run.json, args.force);
+  check_outputs(outputs, run, args.force);
   const bool streaming = run.cands == "-";
   std::vector<rapt::PulseCandidate> kept;
   bool header_printed = false;  // only once the input has been read: no output for bad input
@@ -335,6 +364,7 @@ int main(int argc, char** argv) {
       throw rapt::UsageError("--device " + run.device + ": several GPUs serve the fused boxcar "
                              "search (a filterbank with --numdms); give gpu:N");
     std::vector<rapt::SeriesInput> series = open_series(run, series_paths, gpu_resident);
+    check_outputs(series, run, args.force);
     if (run.max_width_s > 0.0)
       run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
     restrict_widths_to_data(run.search.widths, series, messages);

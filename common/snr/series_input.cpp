@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "io/presto_series.hpp"
 #include "io/sigproc.hpp"
 
@@ -98,13 +99,17 @@ void check_series_agree(const std::vector<SeriesInput>& series) {
   if (series.empty()) return;
   const SeriesInput& first = series.front();
   for (const SeriesInput& s : series) {
+    // The sampling time first: a DM plan's downsampled ranges differ in both, and the cause
+    // is the sampling time.
+    if (std::fabs(s.dt_s - first.dt_s) > 1e-9 * first.dt_s)
+      throw file_error(s.path, format_string("sampling time %.6g s differs from %s's %.6g s (a "
+                                             "downsampled range of a DM plan?); search series "
+                                             "of one sampling time per call",
+                                             s.dt_s, first.path.c_str(), first.dt_s));
     if (s.total_samples != first.total_samples)
       throw file_error(s.path, "has " + std::to_string(s.total_samples) + " samples but " +
                                    first.path + " has " + std::to_string(first.total_samples) +
                                    "; search series of one length per call");
-    if (std::fabs(s.dt_s - first.dt_s) > 1e-9 * first.dt_s)
-      throw file_error(s.path, "sampling time differs from " + first.path +
-                                   "; search series of one sampling time per call");
   }
 }
 

@@ -77,6 +77,11 @@ std::vector<SinglePulseEvent> chunk_peak_events(const SeriesInput& series, int64
                                                 double threshold) {
   std::vector<SinglePulseEvent> events;
   const std::vector<float>& x = series.samples;
+  // As a boxcar search refuses a series shorter than one detrend block: nothing would be
+  // searched, and no events would look like no pulses.
+  if (int64_t(x.size()) < chunk_len)
+    throw file_error(series.path, std::to_string(x.size()) + " usable samples, fewer than one " +
+                                      "chunk (" + std::to_string(chunk_len) + ")");
   for (int64_t start = 0; start + chunk_len <= int64_t(x.size()); start += chunk_len) {
     double sum = 0.0, sum_sq = 0.0;
     int64_t peak = start;

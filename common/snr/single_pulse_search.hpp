@@ -35,7 +35,7 @@ size_t series_per_batch(int64_t samples_per_series, size_t budget_bytes);
 
 // The per-chunk peak S/N of Sclocco's thesis: for each chunk of `chunk_len` samples (the last
 // partial chunk is left out), (max - mean) / std; an event (width 1, at the maximum) where it
-// exceeds `threshold`.
+// exceeds `threshold`. Throws DataError for a series shorter than one chunk.
 std::vector<SinglePulseEvent> chunk_peak_events(const SeriesInput& series, int64_t chunk_len,
                                                 double threshold);
 

@@ -155,6 +155,8 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
   if (o.chunk_len < 0 || (o.chunk_len > 0 && o.chunk_len < 2))
     throw UsageError("--chunk-len must be at least 2 samples");
   if (o.chunk_len == 0) o.chunk_len = o.search.detrend_len;
+  if (o.mode != SnrMode::kPeak && result.count("chunk-len"))
+    throw UsageError("--chunk-len belongs to --mode peak");
   o.device = result["device"].as<std::string>();
   o.threads = result["threads"].as<int>();
   if (o.threads < 0) throw UsageError("--threads must be >= 0");

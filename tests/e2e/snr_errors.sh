@@ -28,7 +28,7 @@ done
 
 expect 1 "snr: $W/b_DM0.00.dat: has 3000 samples but $W/a_DM0.00.dat has 4000; search series of one length per call" \
   "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/b_DM0.00.dat"
-expect 1 "snr: $W/c_DM0.00.dat: sampling time differs from $W/a_DM0.00.dat" \
+expect 1 "snr: $W/c_DM0.00.dat: sampling time 0.002 s differs from $W/a_DM0.00.dat's 0.001 s" \
   "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/c_DM0.00.dat"
 cp "$W/a_DM0.00.dat" "$W/lonely.dat"
 expect 1 "snr: $W/lonely.dat: no .inf beside it ($W/lonely.inf)" "$BIN/snr" "$W/lonely.dat"
@@ -42,6 +42,9 @@ expect 2 "snr: give one filterbank (with --numdms) or time series, not both" \
   "$BIN/snr" --numdms 2 "$W/a.fil" "$W/b.fil"
 expect 2 "snr: --numdms needs a filterbank input" "$BIN/snr" --numdms 2 "$W/a_DM0.00.dat"
 expect 2 "snr: --mode must be boxcar or peak, not 'fast'" "$BIN/snr" --mode fast "$W/a_DM0.00.dat"
+expect 2 "snr: --chunk-len belongs to --mode peak" "$BIN/snr" --chunk-len 500 "$W/a_DM0.00.dat"
+expect 1 "snr: $W/a_DM0.00.dat: 4000 usable samples, fewer than one chunk (5000)" \
+  "$BIN/snr" --force --mode peak --chunk-len 5000 "$W/a_DM0.00.dat"
 expect 2 "snr: --glob '$W/nothing*.dat' matches no files" "$BIN/snr" -g "$W/nothing*.dat"
 expect 2 "snr: -d/--detrend-factor must be 1..32" "$BIN/snr" -d 40 "$W/a_DM0.00.dat"
 expect 2 "snr: no input files" "$BIN/snr"
@@ -59,4 +62,22 @@ mkdir "$W/rt" || fail mkdir
 out=$("$BIN/snr" --realtime --numdms 2 -o "$W/rt" "$W/a.fil" 2> "$W/err"); status=$?
 [ $status -eq 1 ] && [ -z "$out" ] && grep -qF "a_DM0.00.singlepulse: already exists" "$W/err" ||
   fail "--realtime over its own outputs: status $status, stdout '$out', $(cat "$W/err")"
+# A search of files refuses its outputs before searching: no .singlepulse of some series
+# written and the rest missing.
+mkdir "$W/batch" || fail mkdir
+echo keep > "$W/batch/cands.txt"
+expect 1 "snr: $W/batch/cands.txt: already exists" \
+  "$BIN/snr" -o "$W/batch" --cands "$W/batch/cands.txt" "$W/a_DM0.00.dat"
+[ -f "$W/batch/a_DM0.00.singlepulse" ] && fail "a refused run left a .singlepulse behind"
+# Two series that would write one file are refused, --force or not, rather than one replacing
+# the other: inputs of one name with --outdir, DMs equal to two decimals.
+mkdir "$W/other" && cp "$W/a_DM0.00.dat" "$W/a_DM0.00.inf" "$W/other/" || fail cp
+expect 2 "snr: $W/a_DM0.00.dat and $W/other/a_DM0.00.dat would both be written as $W/batch/a_DM0.00.singlepulse" \
+  "$BIN/snr" --force -o "$W/batch" "$W/a_DM0.00.dat" "$W/other/a_DM0.00.dat"
+expect 2 "snr: $W/a_DM0.00.dat is given twice" "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/a_DM0.00.dat"
+expect 2 "snr: DMs 0 and 0.001 would both be written as $W/batch/a_DM0.00.singlepulse" \
+  "$BIN/snr" --force --lodm 0 --dmstep 0.001 --numdms 2 -o "$W/batch" "$W/a.fil"
+expect 2 "snr: DMs 0 and 0.001 would both be written as $W/batch/a_DM0.00.singlepulse" \
+  "$BIN/snr" --force --realtime --lodm 0 --dmstep 0.001 --numdms 2 -o "$W/batch" "$W/a.fil"
+[ -z "$(ls "$W/batch" | grep -v cands.txt)" ] || fail "refused runs left files: $(ls "$W/batch")"
 exit 0

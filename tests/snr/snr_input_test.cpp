@@ -77,15 +77,20 @@ TEST(SnrSeriesInput, RefusesSeriesOfDifferentLengthsOrSamplingTimes) {
   write_series(dir, "a", 5000, 1e-3, 1);
   write_series(dir, "b", 4000, 1e-3, 2);
   write_series(dir, "c", 5000, 2e-3, 3);
+  write_series(dir, "d", 2500, 2e-3, 4);  // a DM plan's range downsampled by 2
   const SeriesInput a = describe_series(dir.file("a.dat"));
   const SeriesInput b = describe_series(dir.file("b.dat"));
   const SeriesInput c = describe_series(dir.file("c.dat"));
+  const SeriesInput d = describe_series(dir.file("d.dat"));
   EXPECT_EQ(error_of([&] { check_series_agree({a, b}); }),
             dir.file("b.dat") + ": has 4000 samples but " + dir.file("a.dat") +
                 " has 5000; search series of one length per call");
-  EXPECT_EQ(error_of([&] { check_series_agree({a, c}); }),
-            dir.file("c.dat") + ": sampling time differs from " + dir.file("a.dat") +
-                "; search series of one sampling time per call");
+  const std::string longer_samples =
+      ": sampling time 0.002 s differs from " + dir.file("a.dat") +
+      "'s 0.001 s (a downsampled range of a DM plan?); search series of one sampling time per "
+      "call";
+  EXPECT_EQ(error_of([&] { check_series_agree({a, c}); }), dir.file("c.dat") + longer_samples);
+  EXPECT_EQ(error_of([&] { check_series_agree({a, d}); }), dir.file("d.dat") + longer_samples);
   EXPECT_NO_THROW(check_series_agree({a, a}));
 }
 

@@ -117,6 +117,17 @@ TEST(BoxcarSearch, RejectsSeriesShorterThanOneBlock) {
   EXPECT_THROW(search_one(make_series(testing::gaussian_noise(999, 1)), settings), DataError);
 }
 
+TEST(ChunkPeakSearch, RejectsSeriesShorterThanOneChunk) {
+  SeriesInput series = make_series(testing::gaussian_noise(999, 1));
+  try {
+    chunk_peak_events(series, 1000, 5.0);
+    FAIL() << "expected an error";
+  } catch (const DataError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              series.path + ": 999 usable samples, fewer than one chunk (1000)");
+  }
+}
+
 TEST(ChunkPeakSearch, ReportsMaxMinusMeanOverStdPerChunk) {
   std::vector<float> x(4000, 0.0f);
   for (size_t i = 0; i < x.size(); ++i) x[i] = (i % 2) ? 1.0f : -1.0f;  // mean 0, std 1
