@@ -35,16 +35,21 @@ bool dm_from_name(const std::string& path, double& dm) {
 
 namespace {
 
-// <root>.inf or <root>.tim beside the file: the DM its series was searched at.
-bool dm_from_series(const std::string& root, double& dm, std::string& source) {
+// <root>.inf or <root>.tim beside the file: the DM its series was searched at, and its
+// sampling time.
+bool dm_from_series(const std::string& root, SinglePulseFile& file) {
   if (path_exists(root + ".inf")) {
-    dm = read_inf(root + ".inf").dm;
-    source = root + ".inf";
+    const InfFile inf = read_inf(root + ".inf");
+    file.dm = inf.dm;
+    file.dt_s = inf.dt_s;
+    file.dm_source = root + ".inf";
     return true;
   }
   if (path_exists(root + ".tim")) {
-    dm = describe_series(root + ".tim").dm;
-    source = root + ".tim";
+    const SeriesInput series = describe_series(root + ".tim");
+    file.dm = series.dm;
+    file.dt_s = series.dt_s;
+    file.dm_source = root + ".tim";
     return true;
   }
   return false;
@@ -57,7 +62,7 @@ SinglePulseFile read_singlepulse_file(const std::string& path) {
   file.path = path;
   file.events = read_singlepulse(path);
   const std::string root = strip_suffix(path, ".singlepulse");
-  if (!dm_from_series(root, file.dm, file.dm_source)) {
+  if (!dm_from_series(root, file)) {
     if (dm_from_name(path, file.dm)) {
       file.dm_source = "name";
     } else if (!file.events.empty()) {
@@ -81,7 +86,13 @@ SinglePulseFile read_singlepulse_file(const std::string& path) {
 
 SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files) {
   SinglePulseSet set;
+  const SinglePulseFile* timed = nullptr;  // the first file whose sampling time is known
   for (const SinglePulseFile& f : files) {
+    if (f.dt_s > 0.0 && !timed) timed = &f;
+    if (f.dt_s > 0.0 && std::fabs(f.dt_s - timed->dt_s) > 1e-9 * timed->dt_s)
+      throw file_error(f.path, format_string("its series has samples of %.6g s, %s has %.6g s: "
+                                             "give the files of one sampling time per call",
+                                             f.dt_s, timed->path.c_str(), timed->dt_s));
     set.events.insert(set.events.end(), f.events.begin(), f.events.end());
     set.dms.push_back(f.dm);
   }

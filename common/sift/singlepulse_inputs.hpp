@@ -17,6 +17,7 @@ struct SinglePulseFile {
   std::string path;
   double dm = 0.0;
   std::string dm_source;                 // "<root>.inf", "<root>.tim", "name", "events"
+  double dt_s = 0.0;                     // the series' sampling time (.inf, .tim); 0 unknown
   std::vector<SinglePulseEvent> events;  // their DM replaced by `dm`
 };
 
@@ -32,6 +33,9 @@ struct SinglePulseSet {
   std::vector<double> dms;               // every file's DM, with or without events
 };
 
+// Throws DataError naming a file whose series has another sampling time than an earlier
+// file's (a DM plan's downsampled ranges): sample numbers and widths of different lengths
+// cannot be clustered together, and snr refuses such series in one call too.
 SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files);
 
 }  // namespace rapt

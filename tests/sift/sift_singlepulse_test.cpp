@@ -30,12 +30,12 @@ SinglePulseEvent event(double dm, int64_t sample, int width, double snr) {
   return e;
 }
 
-void write_inf_for(const std::string& root, double dm) {
+void write_inf_for(const std::string& root, double dm, double dt_s = kDt) {
   InfFile inf;
   inf.name = root;
   inf.telescope = "Parkes";
   inf.n = 100000;
-  inf.dt_s = kDt;
+  inf.dt_s = dt_s;
   inf.dm = dm;
   inf.lofreq_mhz = 1200.0;
   inf.bandwidth_mhz = 300.0;
@@ -51,6 +51,27 @@ std::string write_trial(const testing::ScratchDir& dir, double dm,
   write_inf_for(root, dm);
   write_singlepulse(root + ".singlepulse", events, true);
   return root + ".singlepulse";
+}
+
+// A DM plan downsamples its higher ranges: their sample numbers count longer samples, and
+// clustering them with the others' would join events by numbers that are not times.
+TEST(SiftSinglePulse, RefusesFilesOfAnotherSamplingTime) {
+  testing::ScratchDir dir;
+  const std::string fine = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
+  const std::string root = dir.file("obs_DM200.00");
+  write_inf_for(root, 200.0, 2 * kDt);
+  write_singlepulse(root + ".singlepulse", {event(200.0, 500, 2, 7.0)}, true);
+  const std::vector<SinglePulseFile> files = {read_singlepulse_file(fine),
+                                              read_singlepulse_file(root + ".singlepulse")};
+  EXPECT_EQ(files[1].dt_s, 2 * kDt);
+  try {
+    merge_singlepulse_files(files);
+    FAIL() << "expected an error";
+  } catch (const DataError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              root + ".singlepulse: its series has samples of 0.000512 s, " + fine +
+                  " has 0.000256 s: give the files of one sampling time per call");
+  }
 }
 
 TEST(SiftSinglePulse, ClustersTheFilesAsSnrClustersTheEventsInMemory) {
