@@ -49,7 +49,7 @@ cxxopts::Options dedisp_options() {
       ("dm-const", "dispersion constant k (s MHz^2 cm^3/pc), 'presto' (1/2.41e-4, the default) "
                    "or 'sigproc' (4148.808)", cxxopts::value<std::string>()->default_value("presto"));
   options.add_options("Processing")
-      ("downsamp", "add this many consecutive samples into one", cxxopts::value<int>()->default_value("1"))
+      ("downsamp", "average this many consecutive samples into one", cxxopts::value<int>()->default_value("1"))
       ("nsub", "two-stage dedispersion through N subbands (0 = direct)",
        cxxopts::value<int>()->default_value("0"))
       ("zerodm", "subtract each spectrum's channel mean (zero-DM filter)")

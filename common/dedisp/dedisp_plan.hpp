@@ -18,7 +18,7 @@ struct DedispPlan {
   double tsamp_s = 0.0;    // input sampling time
   std::vector<double> dms;
   double dm_const = kDispersionConstantPresto;
-  int downsamp = 1;        // output sample = sum of `downsamp` input samples
+  int downsamp = 1;        // output sample = sum of `downsamp` input samples (the runner averages)
   // Channels to leave out (true = zapped): --ignorechan and a mask's always-zapped channels.
   std::vector<bool> zapped;
 

@@ -108,6 +108,7 @@ class Runner {
   std::vector<std::unique_ptr<DedispPass>> passes_;
   std::vector<std::vector<size_t>> pass_trials_;  // per pass: the run's index of each trial
   std::vector<std::vector<size_t>> rounds_;  // per DM group: its passes, one per worker, run at once
+  std::vector<float> averaged_;  // a downsampled trial's samples on their way to the sink
   std::vector<DedispTrial> trials_;
   std::vector<int32_t> trial_delays_;
   std::vector<int64_t> computed_;       // per trial: samples taken from the engines
@@ -167,7 +168,8 @@ void Runner::check_delays_against_known_length() const {
 }
 
 // Hands `count` computed samples of a trial to the sink, minus any computed past the end of
-// the real data (only at the end) and any beyond a requested length.
+// the real data (only at the end) and any beyond a requested length. The passes sum `downsamp`
+// spectra a sample; the series are their mean, as prepsubband's (which averages them).
 void Runner::emit(size_t trial, const float* samples, size_t count, bool at_end) {
   const int ds = trials_[trial].downsamp;
   int64_t wanted = int64_t(count);
@@ -177,6 +179,11 @@ void Runner::emit(size_t trial, const float* samples, size_t count, bool at_end)
   if (config_.length == OutputLength::kNumout)
     wanted = std::min(wanted, config_.numout - written_[trial]);
   if (wanted <= 0) return;
+  if (ds > 1) {
+    averaged_.resize(size_t(wanted));
+    for (size_t k = 0; k < averaged_.size(); ++k) averaged_[k] = samples[k] / float(ds);
+    samples = averaged_.data();
+  }
   sink_.append(trial, samples, size_t(wanted));
   written_[trial] += wanted;
 }
@@ -266,8 +273,8 @@ int64_t Runner::target_length(size_t trial) const {
   return computed;
 }
 
-// Pads every series to its length with its expected mean: downsamp x the sum of the means of
-// the channels it uses.
+// Pads every series to its length with its expected mean: the sum of the means of the channels
+// it uses.
 void Runner::finish_trials(const std::vector<double>& channel_means) {
   double used_sum = 0.0;
   for (int c = 0; c < info_.nchans; ++c)
@@ -277,7 +284,7 @@ void Runner::finish_trials(const std::vector<double>& channel_means) {
   for (size_t i = 0; i < trials_.size(); ++i) {
     TrialSummary& summary = summaries[i];
     const int ds = trials_[i].downsamp;
-    summary.pad_value = float(used_sum * ds);
+    summary.pad_value = float(used_sum);
     summary.nsamples = target_length(i);
     summary.real_samples = std::min((nspectra_ - trial_delays_[i]) / ds, summary.nsamples);
     while (written_[i] < summary.nsamples) {

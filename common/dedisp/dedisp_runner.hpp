@@ -4,9 +4,9 @@
 // Gulps overlap by the largest delay, so the output never depends on the gulp size. The end of
 // the data is padded with each channel's mean, so every input sample reaches the output: a trial
 // at downsampling d gets ceil(N/d) computed samples, of which the first
-// floor((N - delay(DM)) / d) saw real data in every channel ("real"); then, as PRESTO does, the
-// series is padded with its mean value (downsamp x the sum of the channel means) up to the
-// chosen length, or cut there. Sinks learn where the real data end, for .inf on/off pairs.
+// floor((N - delay(DM)) / d) saw real data in every channel ("real"). A downsampled sample is
+// the mean of d spectra's sums, as prepsubband's. Then, as PRESTO does, the series is padded
+// with its mean value (the sum of the channel means) up to the chosen length, or cut there. Sinks learn where the real data end, for .inf on/off pairs.
 #pragma once
 #include <cstdint>
 #include <functional>

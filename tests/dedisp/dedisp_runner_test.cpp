@@ -50,7 +50,8 @@ long reference_delay(const rapt::ObservationInfo& info, int c, double dm) {
   return long(std::floor(dm / 2.41e-4 * (1.0 / (f * f) - 1.0 / (top * top)) / info.tsamp_s + 0.5));
 }
 
-// Direct double-precision dedispersion of the samples that lie wholly in the data.
+// Direct double-precision dedispersion of the samples that lie wholly in the data, each the
+// mean of `downsamp` spectra's sums (prepsubband's -downsamp).
 std::vector<double> reference_series(const rapt::ObservationInfo& info,
                                      const std::vector<float>& data, double dm, int downsamp) {
   const size_t nspectra = data.size() / info.nchans;
@@ -60,6 +61,7 @@ std::vector<double> reference_series(const rapt::ObservationInfo& info,
     for (int j = 0; j < downsamp; ++j)
       for (int c = 0; c < info.nchans; ++c)
         out[k] += data[(k * downsamp + j + reference_delay(info, c, dm)) * info.nchans + c];
+  for (double& v : out) v /= downsamp;
   return out;
 }
 
@@ -107,7 +109,8 @@ TEST(DedispRunner, DmZeroTrialEqualsTheChannelSum) {
   EXPECT_EQ(sink.summaries[0].real_samples, 1000);
 }
 
-// Stated tolerance for downsampling: exact for integer samples, as the float sums are exact.
+// Stated tolerance for downsampling: exact for integer samples, as the float sums are exact
+// and dividing them by 4 is too.
 TEST(DedispRunner, DownsampledSeriesEqualTheDirectReference) {
   const rapt::ObservationInfo info = observation(48);
   const std::vector<float> data = integer_noise(3001 * 48, 4);
@@ -210,6 +213,10 @@ TEST(DedispRunner, NumoutCutsOrPadsToExactlyThatLength) {
   EXPECT_EQ(sink.series[2].size(), 600u);
   EXPECT_EQ(sink.summaries[2].real_samples, (900 - reference_delay(info, 15, 20.0)) / 2);
   EXPECT_EQ(sink.series[2][599], sink.summaries[2].pad_value);
+  // Downsampled series are means of spectra, so their padding is the channel means' sum.
+  double channel_mean_sum = 0.0;
+  for (float v : data) channel_mean_sum += v;
+  EXPECT_NEAR(sink.summaries[2].pad_value, channel_mean_sum / 900.0, 1e-3);
 }
 
 TEST(DedispRunner, RefusesADmWhoseDelayExceedsTheData) {
