@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     // prepfold's "-pd -6.769e-6": a negative number is a value, not an option.
     std::vector<std::string> args =
         rapt::join_negative_values(std::vector<std::string>(argv, argv + argc));
+    rapt::refuse_missing_prepfold_options(args);
     std::vector<char*> arg_pointers;
     for (std::string& a : args) arg_pointers.push_back(a.data());
     const rapt::ParsedOptions parsed = rapt::parse_options(

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "io/accel_files.hpp"
@@ -81,7 +82,17 @@ std::vector<FoldCandidate> accel_candidates(const std::string& accelfile,
   const size_t accel = accelfile.find("_ACCEL");
   if (accel == std::string::npos)
     throw file_error(accelfile, "name has no _ACCEL, so the search's .inf cannot be found");
-  const InfFile inf = read_inf(accelfile.substr(0, accel) + ".inf");
+  // prepfold reads the binary records; the text list beside them is a common slip.
+  if (accelfile.size() < 5 || accelfile.compare(accelfile.size() - 5, 5, ".cand") != 0) {
+    if (path_exists(accelfile + ".cand"))
+      throw file_error(accelfile, "is accelsearch's text list; give its binary records, " +
+                                      accelfile + ".cand");
+  }
+  const std::string inf_path = accelfile.substr(0, accel) + ".inf";
+  if (!path_exists(inf_path))
+    throw file_error(accelfile, "the search's " + inf_path +
+                                    " (its length turns r and z into f and f') is missing");
+  const InfFile inf = read_inf(inf_path);
   const double t_obs = double(inf.n) * inf.dt_s;
   const std::vector<FourierProps> records = read_cand_file(accelfile);
   const bool jerk = accelfile.find("_JERK") != std::string::npos;

@@ -1,6 +1,7 @@
 #include "fold/fold_options.hpp"
 
 #include <cctype>
+#include <utility>
 
 #include "cli/errors.hpp"
 #include "gpu_device.hpp"
@@ -65,6 +66,28 @@ std::vector<std::string> fold_presto_names() {
       "topo", "noxwin"};
 }
 
+void refuse_missing_prepfold_options(const std::vector<std::string>& args) {
+  static const std::pair<const char*, const char*> missing[] = {
+      {"timing", "prepfold's TEMPO timing mode is not available (fold with --par -nosearch)"},
+      {"psr", "there is no pulsar catalogue (give the ephemeris with --par)"},
+      {"polycos", "polyco folding is not available (give the ephemeris with --par)"},
+      {"searchpdd", "fold does not search P''"},
+      {"slow", "not available (set --npfact, --pstep and --pdstep)"},
+      {"mask", "not available (dedisp --mask, then fold the series)"},
+      {"zerodm", "not available (dedisp --zerodm, then fold the series)"},
+      {"events", "photon event lists are not read"},
+      {"bin", "binary orbits are not folded"},
+      {"pb", "binary orbits are not folded"},
+      {"To", "binary orbits are not folded"}};
+  for (const std::string& arg : args) {
+    const size_t dashes = arg.rfind("--", 0) == 0 ? 2 : 1;
+    if (arg.size() <= dashes || arg[0] != '-') continue;
+    const std::string name = arg.substr(dashes, arg.find('=') - dashes);
+    for (const auto& [option, why] : missing)
+      if (name == option) throw UsageError("-" + name + ": " + why);
+  }
+}
+
 std::vector<std::string> join_negative_values(const std::vector<std::string>& args) {
   std::vector<std::string> out;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -75,7 +98,10 @@ std::vector<std::string> join_negative_values(const std::vector<std::string>& ar
       const std::string& next = args[i + 1];
       if (next.size() > 1 && next[0] == '-' &&
           (std::isdigit(static_cast<unsigned char>(next[1])) || next[1] == '.')) {
-        out.push_back(a + "=" + next);
+        // A one-letter option takes its value straight after it (-p-0.1); "=" would become
+        // part of the value.
+        const bool short_option = a.size() == 2;
+        out.push_back(a + (short_option ? "" : "=") + next);
         ++i;
         continue;
       }

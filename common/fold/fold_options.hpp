@@ -38,12 +38,17 @@ std::vector<std::string> fold_presto_names();
 FoldOptions read_fold_options(const cxxopts::ParseResult& result,
                               const std::vector<std::string>& positional);
 
-// Rewrites "--name -1e-6" to "--name=-1e-6" for options that take a number, so a negative value
-// (prepfold's "-pd -6.769e-6") is not read as an option.
 // --brute-force's options (the files are the DM trials). Throws UsageError.
 BruteForceRunOptions read_brute_force_options(const cxxopts::ParseResult& result,
                                               const std::vector<std::string>& positional);
 
+// Rewrites "--name -1e-6" to "--name=-1e-6" (and "-p -0.1" to "-p-0.1") for options that take
+// a number, so a negative value (prepfold's "-pd -6.769e-6") is not read as an option.
 std::vector<std::string> join_negative_values(const std::vector<std::string>& args);
+
+// Throws UsageError naming the first of prepfold's options that fold does not have (-timing,
+// -psr, -polycos, -mask, -searchpdd, ...) and what to do instead, which the option parser
+// would otherwise report as an unknown one-letter option or a bad value.
+void refuse_missing_prepfold_options(const std::vector<std::string>& args);
 
 }  // namespace rapt

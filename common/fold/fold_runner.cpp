@@ -120,15 +120,20 @@ std::vector<FoldJob> plan_jobs(const FoldOptions& o, const FoldObservation& obs,
     require_enough_periods(obs, c);
     FoldJob job;
     job.candidate = c;
-    // Parts without a sample have no statistics; short data get fewer parts.
-    job.layout.npart = int(std::min<int64_t>(o.npart, obs.nsamples));
+    // A part needs two samples for a variance (one alone gives prof_var 0 and a chi^2 of
+    // 0/0); short data get fewer parts.
+    job.layout.npart = int(std::min<int64_t>(o.npart, std::max<int64_t>(1, obs.nsamples / 2)));
     job.layout.nsub = nsub;
     job.layout.nbins = profile_bins(o, obs, c);
     job.layout.total_samples = obs.nsamples;
     job.layout.dt_s = obs.dt_s;
     job.layout.spin = c.spin;
     job.names = fold_output_names(root, c.name);
-    for (const std::string& path : {job.names.pfd, job.names.bestprof})
+    // Every output refused before any folding, the plot too: a clash found afterwards would
+    // leave the .pfd and .bestprof written and the run failed.
+    std::vector<std::string> outputs = {job.names.pfd, job.names.bestprof};
+    if (o.plot) outputs.push_back(job.names.pfd + ".png");
+    for (const std::string& path : outputs)
       if (!force && path_exists(path))
         throw file_error(path, "already exists (use --force to overwrite)");
     jobs.push_back(std::move(job));

@@ -9,6 +9,7 @@
 #include "dedisp/dedisp_plan.hpp"
 #include "dedisp/parallel_for.hpp"
 #include "fold/fold_search_gpu.hpp"
+#include "fold/pfd_trials.hpp"
 
 namespace rapt {
 
@@ -112,11 +113,11 @@ typedef float Float8 __attribute__((vector_size(32)));
 #define RAPT_FOLD_CLONES
 #endif
 
-// Sums bins [8 block0, 8 (block0 + kBlocks)) of the shifted parts into out[block0 ...], the
+// Sums bins [8 block0, 8 (block0 + kBlocks)) of the shifted parts into out[8 block0 ...], the
 // partial sums held in registers.
 template <int kBlocks>
 inline void add_shifted_window(const CentredParts& c, const int* shifts, size_t nparts,
-                               int block0, Float8* out) {
+                               int block0, float* out) {
   Float8 acc[kBlocks] = {};
   for (size_t p = 0; p < nparts; ++p) {
     const float* src = &c.values[p * c.stride + (c.nbins - shifts[p]) + 8 * block0];
@@ -126,13 +127,16 @@ inline void add_shifted_window(const CentredParts& c, const int* shifts, size_t 
       acc[k] += v;
     }
   }
-  for (int k = 0; k < kBlocks; ++k) out[block0 + k] = acc[k];
+  // Unaligned stores: the AVX2 clone takes Float8 to be 32-byte aligned, but memory allocated
+  // by the default-target code is only 16-byte aligned for it.
+  for (int k = 0; k < kBlocks; ++k)
+    __builtin_memcpy(out + 8 * (block0 + k), &acc[k], sizeof acc[k]);
 }
 
 // Reduced chi^2 of the parts summed with right shifts `shifts` (uncorrected, as the search
-// compares trials). `sum` is scratch of c.padded / 8 vectors.
+// compares trials). `sum` is scratch of c.padded floats.
 RAPT_FOLD_CLONES
-double shifted_redchi(const CentredParts& c, const int* shifts, size_t nparts, Float8* sum) {
+double shifted_redchi(const CentredParts& c, const int* shifts, size_t nparts, float* sum) {
   const int blocks = c.padded / 8;
   int block = 0;
   for (; block + 8 <= blocks; block += 8) add_shifted_window<8>(c, shifts, nparts, block, sum);
@@ -146,9 +150,8 @@ double shifted_redchi(const CentredParts& c, const int* shifts, size_t nparts, F
     case 1: add_shifted_window<1>(c, shifts, nparts, block, sum); break;
     default: break;
   }
-  const float* bins = reinterpret_cast<const float*>(sum);
   double chi2 = 0.0;
-  for (int b = 0; b < c.nbins; ++b) chi2 += double(bins[b]) * bins[b];
+  for (int b = 0; b < c.nbins; ++b) chi2 += double(sum[b]) * sum[b];
   return chi2 / c.variance / (c.nbins - 1.0);
 }
 
@@ -204,28 +207,6 @@ void dedisperse_parts(const Pfd& pfd, double dm, std::vector<double>& profiles,
       st.prof_var += in.prof_var;
     }
   }
-}
-
-void combine_parts(const std::vector<double>& profiles, const std::vector<FoldStats>& stats,
-                   int nbins, const std::vector<double>& delays_bins, std::vector<double>& out,
-                   FoldStats& out_stats) {
-  const size_t nparts = stats.size();
-  out.assign(size_t(nbins), 0.0);
-  out_stats = FoldStats{};
-  out_stats.numprof = nbins;
-  for (size_t p = 0; p < nparts; ++p) {
-    const int shift = right_shift(delays_bins[p], nbins);
-    for (int b = 0; b < nbins; ++b) out[(b + shift) % nbins] += profiles[p * nbins + b];
-    out_stats.numdata += stats[p].numdata;
-    out_stats.data_avg += stats[p].data_avg;
-    out_stats.data_var += stats[p].data_var;
-    out_stats.prof_avg += stats[p].prof_avg;
-    out_stats.prof_var += stats[p].prof_var;
-  }
-  out_stats.data_avg /= double(nparts);
-  out_stats.data_var /= double(nparts);
-  out_stats.redchi =
-      profile_chi2(out.data(), nbins, out_stats.prof_avg, out_stats.prof_var) / (nbins - 1.0);
 }
 
 namespace {
@@ -318,7 +299,7 @@ Best search_grid(const Pfd& pfd, const Grid& grid, const std::vector<int>& dms,
         pd_bins[p] = 0.5 * grid.dfdot[ipd] * times[p] * times[p] * nbins;
       std::vector<int> shifts(nparts);
       const FastShift shift_of(nbins);
-      std::vector<Float8> sum(size_t(centred.padded / 8));
+      std::vector<float> sum(size_t(centred.padded));
       Best& mine = per_pd[item];
       for (int ip : ps) {
         for (size_t p = 0; p < nparts; ++p)
@@ -369,23 +350,19 @@ Grid make_spin_grids(Pfd& pfd, const FoldSearchOptions& options, double t_obs) {
 }
 
 // The best trial's profile, rebuilt in double precision, with the statistics prepfold reports;
-// the best P, P', P'' go into the .pfd.
-void finish_result(Pfd& pfd, const Grid& grid, double n_samples, FoldSearchResult& result) {
+// the best P, P', P'' go into the .pfd. prepfold writes the .bestprof from its plot's sum of the
+// parts (prepfold_plot.c), which rounds a half-bin delay its own way, so the profile and
+// reduced chi^2 come from that same sum (pfd_best_profile), and the plot and the file agree.
+void finish_result(Pfd& pfd, double n_samples, FoldSearchResult& result) {
   const int nbins = pfd.proflen;
-  std::vector<double> profiles;
-  std::vector<FoldStats> stats;
-  dedisperse_parts(pfd, pfd.nsub > 1 ? pfd.bestdm : 0.0, profiles, stats);
-  const std::vector<double> times = part_start_times(pfd);
-  std::vector<double> delays(times.size());
-  for (size_t p = 0; p < times.size(); ++p)
-    delays[p] = (grid.df_hz[result.p_index] * times[p] +
-                 0.5 * grid.dfdot[result.pd_index] * times[p] * times[p]) * nbins;
-  combine_parts(profiles, stats, nbins, delays, result.profile, result.stats);
-
   const double best_p = pfd.periods[result.p_index], best_pd = pfd.pdots[result.pd_index];
   const double best_pdd = period_second_derivative(pfd.fold.p1, pfd.fold.p2, pfd.fold.p3);
+  PfdPosition& position = pfd.fold.pow == 1.0f ? pfd.bary : pfd.topo;
+  position.p1 = best_p;
+  position.p2 = best_pd;
+  position.p3 = best_pdd;
+  result.stats = pfd_best_profile(pfd, result.profile);  // redchi corrected
   const double correction = dof_correction(best_p / nbins / pfd.dt_s);
-  result.stats.redchi /= correction;
   result.dof_effective = (nbins - 1.0) * correction;
   // The effective (fractional) degrees of freedom, as the PRESTO that made the golden files.
   result.log_prob_noise =
@@ -393,10 +370,6 @@ void finish_result(Pfd& pfd, const Grid& grid, double n_samples, FoldSearchResul
   result.sigma = gaussian_sigma_from_log_p(result.log_prob_noise);
   result.errors = fold_errors(result.profile, pfd.dt_s, n_samples, result.stats.data_var, best_p,
                               best_pd, best_pdd);
-  PfdPosition& position = pfd.fold.pow == 1.0f ? pfd.bary : pfd.topo;
-  position.p1 = best_p;
-  position.p2 = best_pd;
-  position.p3 = best_pdd;
 }
 
 }  // namespace
@@ -429,7 +402,7 @@ FoldSearchResult search_fold(Pfd& pfd, const FoldSearchOptions& options) {
   result.pd_index = best.pd;
   result.trials = (long long)dms.size() * (long long)pds.size() * (long long)ps.size();
   if (pfd.nsub > 1) pfd.bestdm = pfd.dms[best.dm];
-  finish_result(pfd, grid, n_samples, result);
+  finish_result(pfd, n_samples, result);
   return result;
 }
 

@@ -59,11 +59,5 @@ std::vector<double> part_start_times(const Pfd& pfd);
 // per-part statistics summed over subbands (numdata: one subband's).
 void dedisperse_parts(const Pfd& pfd, double dm, std::vector<double>& profiles,
                       std::vector<FoldStats>& stats);
-// Sum of the parts' profiles, part p shifted right by delays_bins[p] rounded, and the summed
-// statistics (data averages and variances averaged over parts, profile ones summed, redchi
-// without the drizzle correction), as PRESTO's combine_profs.
-void combine_parts(const std::vector<double>& profiles, const std::vector<FoldStats>& stats,
-                   int nbins, const std::vector<double>& delays_bins, std::vector<double>& out,
-                   FoldStats& out_stats);
 
 }  // namespace rapt

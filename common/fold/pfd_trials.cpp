@@ -153,10 +153,15 @@ TrialContext make_context(const Pfd& pfd, const PfdTrials& t, double best_pddot)
   const double dfdd = best_pddot == 0.0 ? 0.0
       : 2.0 * c.fold_pdot * c.fold_pdot / (c.fold_p * c.fold_p * c.fold_p) -
             best_pddot / (c.fold_p * c.fold_p) - pfd.fold.p3;
+  double samples = 0.0;  // before part k: k times part_s in prepfold's equal parts
   for (int k = 0; k < pfd.npart; ++k) {
-    const double time = k * t.part_s;
+    // prepfold_plot.c holds the part times in single precision (gen_freqs). That rounding
+    // decides the shift of a part whose delay is exactly half a bin (pstep 2 puts parts
+    // npart/4 and 3 npart/4 there for an odd period offset), so the best profile is the same.
+    const double time = double(float(samples * pfd.dt_s));
     c.part_times.push_back(time);
     c.fddot_turns.push_back(dfdd * time * time * time / 6.0);
+    samples += pfd.stat(k, 0).numdata;
   }
   return c;
 }
@@ -233,10 +238,19 @@ std::vector<double> pfd_subband_delays(const Pfd& pfd, double dm) {
   return delays;
 }
 
-PfdTrials compute_pfd_trials(const Pfd& pfd) {
+namespace {
+
+// The best trial's inputs: the parts at the best DM and each part's delay at the best P, P'.
+struct BestTrial {
+  TrialContext context;
+  double dm = 0.0;
+  std::vector<double> parts, delays;
+  std::vector<FoldStats> stats;
+};
+
+// Fills t's best indices, times and chi2_factor, and returns what the best sum needs.
+BestTrial prepare_best_trial(const Pfd& pfd, PfdTrials& t) {
   check_trials(pfd);
-  PfdTrials t;
-  const int n = pfd.proflen;
   const bool bary = pfd.fold.pow == 1.0f;
   t.best_p_s = bary ? pfd.bary.p1 : pfd.topo.p1;
   t.best_pdot_ss = bary ? pfd.bary.p2 : pfd.topo.p2;
@@ -245,16 +259,37 @@ PfdTrials compute_pfd_trials(const Pfd& pfd) {
   t.total_s = t.numdata * pfd.dt_s;
   t.best_period = nearest_index(pfd.periods, t.best_p_s);
   t.best_pdot = nearest_index(pfd.pdots, t.best_pdot_ss);
-  const TrialContext c = make_context(pfd, t, bary ? pfd.bary.p3 : pfd.topo.p3);
-  t.chi2_factor = c.chi2_factor;
-  const bool dm_search = pfd.nsub > 1 && !pfd.dms.empty();
-  if (dm_search) t.best_dm = nearest_index(pfd.dms, pfd.bestdm);
-  const double best_dm = dm_search ? pfd.dms[size_t(t.best_dm)] : 0.0;
-  std::vector<double> parts, sum;
-  std::vector<FoldStats> stats;
-  dedisperse_parts(pfd, best_dm, parts, stats);
-  const std::vector<double> best =
-      part_delays(c, 1.0 / t.best_p_s - pfd.fold.p1, fdot_error(pfd, c, t.best_pdot_ss));
+  BestTrial b;
+  b.context = make_context(pfd, t, bary ? pfd.bary.p3 : pfd.topo.p3);
+  t.chi2_factor = b.context.chi2_factor;
+  if (pfd.nsub > 1 && !pfd.dms.empty()) {
+    t.best_dm = nearest_index(pfd.dms, pfd.bestdm);
+    b.dm = pfd.dms[size_t(t.best_dm)];
+  }
+  dedisperse_parts(pfd, b.dm, b.parts, b.stats);
+  b.delays = part_delays(b.context, 1.0 / t.best_p_s - pfd.fold.p1,
+                         fdot_error(pfd, b.context, t.best_pdot_ss));
+  return b;
+}
+
+}  // namespace
+
+FoldStats pfd_best_profile(const Pfd& pfd, std::vector<double>& profile) {
+  PfdTrials t;
+  const BestTrial b = prepare_best_trial(pfd, t);
+  return sum_parts(b.context, b.parts, b.stats, b.delays, true, profile);
+}
+
+PfdTrials compute_pfd_trials(const Pfd& pfd) {
+  PfdTrials t;
+  const int n = pfd.proflen;
+  const BestTrial b = prepare_best_trial(pfd, t);
+  const TrialContext& c = b.context;
+  const bool dm_search = t.best_dm >= 0;
+  const double best_dm = b.dm;
+  std::vector<double> parts = b.parts, sum;
+  std::vector<FoldStats> stats = b.stats;
+  const std::vector<double>& best = b.delays;
   t.time_profiles.assign(size_t(pfd.npart) * size_t(n), 0.0);
   t.best_stats = sum_parts(c, parts, stats, best, true, t.best_profile, &t.time_profiles,
                            &t.time_chi2);

@@ -56,4 +56,8 @@ struct PfdTrials {
 // Throws DataError naming pfd.candnm if the pfd has no period or Pdot trials or no profiles.
 PfdTrials compute_pfd_trials(const Pfd& pfd);
 
+// Only the best profile and its statistics (compute_pfd_trials' best_profile and best_stats,
+// redchi corrected): what prepfold writes to the .bestprof, so plot and file agree.
+FoldStats pfd_best_profile(const Pfd& pfd, std::vector<double>& profile);
+
 }  // namespace rapt

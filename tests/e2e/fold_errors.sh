@@ -22,6 +22,23 @@ mkdir "$W/out"
 "$BIN/fold" -q -p 0.1 -o "$W/out/ok" "$W/a_DM0.00.dat" || fail "fold of a good series"
 [ -f "$W/out/ok_100.00ms_Cand.pfd" ] && [ -f "$W/out/ok_100.00ms_Cand.pfd.bestprof" ] || fail "no outputs"
 rm -f "$W/out"/*
+# More parts than the series can fill with two samples each: fewer parts, not a refusal.
+"$BIN/fold" -q -p 0.1 -npart 4000 -o "$W/out/many" "$W/a_DM0.00.dat" 2> "$W/err" \
+  || fail "fold -npart 4000 of 4000 samples: $(cat "$W/err")"
+rm -f "$W/out"/*
+# An existing plot is refused before anything is folded or written (builds with PLplot).
+if "$BIN/fold" -q --plot -p 0.1 -o "$W/out/probe" "$W/a_DM0.00.dat" 2> /dev/null; then
+  rm -f "$W/out"/*
+  : > "$W/out/x_100.00ms_Cand.pfd.png"
+  expect 1 "fold: $W/out/x_100.00ms_Cand.pfd.png: already exists (use --force to overwrite)" \
+    "$BIN/fold" --plot -p 0.1 -o "$W/out/x" "$W/a_DM0.00.dat"
+  rm -f "$W/out"/*
+fi
+# prepfold's options that fold lacks are refused by name.
+expect 2 "fold: -timing: prepfold's TEMPO timing mode is not available (fold with --par -nosearch)" \
+  "$BIN/fold" -timing "$W/psr.par" -o "$W/out/x" "$W/a_DM0.00.dat"
+# A negative period after a one-letter option is refused as such.
+expect 2 "fold: -p: the period must be positive" "$BIN/fold" -p -0.1 -o "$W/out/x" "$W/a_DM0.00.dat"
 
 expect 1 "fold: $W/a_DM0.00.dat: 0.30ms_Cand: period 0.0003 s is shorter than 2 samples (0.002 s)" \
   "$BIN/fold" -p 0.0003 -o "$W/out/x" "$W/a_DM0.00.dat"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # fold against prepfold itself, on PRESTO's golden data:
 #   1. candidate 2 of test_DM56.00_ACCEL_50.cand folded from test_DM56.00.dat (the 87.3 ms
-#      pulsar): P, P', reduced chi^2 and profile shape as prepfold's test_DM56.00_ACCEL_Cand_2;
+#      pulsar): P, P', reduced chi^2 and profile shape as prepfold's test_DM56.00_ACCEL_Cand_2
+#      (chi^2 563.03 against 562.23: prepfold never folds its last partial turn, 233 samples);
 #   2. the raw filterbank (regenerated with PRESTO's mkfil.py) folded with -nosearch at
 #      P 0.0873, P' -6.769e-6, DM 56 in 32 subbands, as prepfold's rawfold_ns_87.30ms_Cand
 #      (prepfold folded 153600 of the 262144 samples, we fold all: chi^2 differs, shape not);
@@ -56,7 +57,7 @@ PYEOF
 compare "$W/test_DM56.00_ACCEL_Cand_2.pfd.bestprof" "$GOLDEN/test_DM56.00_ACCEL_Cand_2.pfd.bestprof" \
   "abs(num(a,'P_topo (ms)') - num(b,'P_topo (ms)')) < 1e-6;
    abs(num(a,\"P'_topo (s/s)\") - num(b,\"P'_topo (s/s)\")) < 1e-12;
-   abs(num(a,'Reduced chi-sqr') / num(b,'Reduced chi-sqr') - 1) < 0.1;
+   abs(num(a,'Reduced chi-sqr') / num(b,'Reduced chi-sqr') - 1) < 0.002;
    num(a,'Data Folded') == num(b,'Data Folded');
    corr(a['profile'], b['profile']) > 0.99"
 

@@ -55,6 +55,28 @@ TEST(FoldCandidate, TurnsAccelMidpointValuesIntoStartValues) {
   }
 }
 
+TEST(FoldCandidate, NamesTheMissingInfAndTheTextListGivenForTheCandFile) {
+  rapt::testing::ScratchDir dir;
+  rapt::write_cand_file(dir.file("obs_ACCEL_50.cand"), {rapt::FourierProps{}}, false);
+  rapt::testing::write_whole_file(dir.file("obs_ACCEL_50"), "text list\n");
+  try {
+    rapt::accel_candidates(dir.file("obs_ACCEL_50.cand"), {1});
+    FAIL() << "no .inf accepted";
+  } catch (const rapt::DataError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.file("obs_ACCEL_50.cand") + ": the search's " +
+                                         dir.file("obs.inf") +
+                                         " (its length turns r and z into f and f') is missing");
+  }
+  try {
+    rapt::accel_candidates(dir.file("obs_ACCEL_50"), {1});
+    FAIL() << "the text list accepted";
+  } catch (const rapt::DataError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.file("obs_ACCEL_50") +
+                                         ": is accelsearch's text list; give its binary "
+                                         "records, " + dir.file("obs_ACCEL_50.cand"));
+  }
+}
+
 TEST(FoldCandidate, ReadsParFilesAndMovesTheSpinToTheFoldEpoch) {
   rapt::testing::ScratchDir dir;
   rapt::testing::write_whole_file(dir.file("p.par"),
@@ -92,4 +114,24 @@ TEST(FoldOptions, JoinsNegativeValuesToTheirOptions) {
   const std::vector<std::string> want = {"fold", "-pd=-6.769e-6", "-p", "0.0873", "--fd=-.5",
                                          "x.dat"};
   EXPECT_EQ(rapt::join_negative_values(in), want);
+  // A one-letter option's value follows it directly, so that -p -0.1 is refused as a negative
+  // period, not as the unreadable value "=-0.1".
+  EXPECT_EQ(rapt::join_negative_values({"fold", "-p", "-0.1", "-f", "-2"}),
+            std::vector<std::string>({"fold", "-p-0.1", "-f-2"}));
+}
+
+TEST(FoldOptions, RefusesPrepfoldsMissingOptionsByName) {
+  try {
+    rapt::refuse_missing_prepfold_options({"fold", "-timing", "x.par", "x.dat"});
+    FAIL() << "-timing accepted";
+  } catch (const rapt::UsageError& e) {
+    EXPECT_STREQ(e.what(),
+                 "-timing: prepfold's TEMPO timing mode is not available (fold with --par "
+                 "-nosearch)");
+  }
+  EXPECT_THROW(rapt::refuse_missing_prepfold_options({"fold", "--mask=x.mask"}), rapt::UsageError);
+  EXPECT_THROW(rapt::refuse_missing_prepfold_options({"fold", "-psr", "B1937+21"}),
+               rapt::UsageError);
+  EXPECT_NO_THROW(rapt::refuse_missing_prepfold_options(
+      {"fold", "-p", "0.1", "-pd", "-1e-6", "-o", "-", "-npart", "32", "x.dat"}));
 }
