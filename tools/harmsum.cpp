@@ -9,13 +9,16 @@
 // touches nothing but its own input's plane and file.
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "accel/accel_options.hpp"
 #include "accel/accel_run.hpp"
 #include "accel/harmonic_sum.hpp"
 #include "accel/plane_builder.hpp"
 #include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
 #include "cli/program.hpp"
+#include "io/presto_inf.hpp"
 
 namespace {
 
@@ -45,6 +48,21 @@ std::string format_dump(const rapt::AccelPlan& plan, const rapt::FfdotPlane& pla
   return text;
 }
 
+// The dump of each input this run searches; an existing one is refused before any search,
+// so that a clash never leaves the other outputs of an input written without their dump.
+std::vector<std::string> dump_paths(const rapt::AccelRunOptions& run) {
+  std::vector<std::string> paths;
+  for (const std::string& file : rapt::accel_part_files(run)) {
+    std::string root = file;
+    for (const char* suffix : {".fft", ".dat", ".sdat"}) {
+      root = rapt::strip_suffix(file, suffix);
+      if (root != file) break;
+    }
+    paths.push_back(root + "_HARMSUM.txt");
+  }
+  return paths;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -61,6 +79,11 @@ int main(int argc, char** argv) {
         rapt::read_accel_options(args.result, args.positional, false);
     rapt::AccelInputHook dump;
     if (args.result.count("dump")) {
+      if (!args.force) {
+        for (const std::string& path : dump_paths(run))
+          if (rapt::path_exists(path))
+            throw rapt::file_error(path, "already exists (use --force to overwrite)");
+      }
       dump = [&](const std::string& root, const std::vector<std::complex<float>>& spectrum,
                  const rapt::AccelPlan& plan) {
         const rapt::FfdotPlane plane = rapt::build_ffdot_plane_cpu(spectrum, plan, 1);

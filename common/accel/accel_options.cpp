@@ -9,6 +9,8 @@ void add_accel_options(cxxopts::Options& options, bool with_acceleration) {
   if (with_acceleration) {
     add("zmax", "largest drift searched, in Fourier bins (rounded up to even; 0 to 1200)",
         cxxopts::value<int>()->default_value("200"))
+       ("wmax", "largest jerk searched: only 0 (no jerk search; accepted for PRESTO scripts)",
+        cxxopts::value<int>()->default_value("0"))
        ("noharmpolish", "optimise each harmonic on its own instead of together")
        ("noharmremove", "keep harmonically related candidates");
   }
@@ -51,7 +53,7 @@ std::vector<std::string> accel_presto_option_names(bool with_acceleration) {
                                     "lobin", "photon", "median", "locpow", "zaplist",
                                     "baryv", "inmem", "ncpus"};
   if (with_acceleration) {
-    for (const char* name : {"zmax", "noharmpolish", "noharmremove"}) {
+    for (const char* name : {"zmax", "wmax", "noharmpolish", "noharmremove"}) {
       names.emplace_back(name);
     }
   }
@@ -65,6 +67,12 @@ AccelRunOptions read_accel_options(const cxxopts::ParseResult& result,
   AccelSearchOptions& s = run.search;
   if (with_acceleration) {
     s.zmax = result["zmax"].as<int>();
+    // Refused by name: a script asking accelsearch for a jerk search must not get a plain
+    // acceleration search that looks like one.
+    const int wmax = result["wmax"].as<int>();
+    if (wmax != 0)
+      throw UsageError("-wmax " + std::to_string(wmax) +
+                       ": the jerk search is not available (only -wmax 0)");
     s.harmonic_polish = result.count("noharmpolish") == 0;
     s.remove_harmonics = result.count("noharmremove") == 0;
   } else {

@@ -26,6 +26,9 @@ void choose_search_range(AccelPlan& plan) {
   // asked for bins explicitly (rlo/rhi >= 0 here).
   plan.rlo = o.rlo >= 0.0 ? o.rlo : std::floor(o.flo_hz * T);
   if (plan.rlo < static_cast<double>(o.lobin)) plan.rlo = static_cast<double>(o.lobin);
+  // Bin 0 holds the mean (and, packed in a .fft, the Nyquist amplitude), no periodic signal:
+  // -flo 0 would make it a candidate of infinite period.
+  if (plan.rlo < 1.0) plan.rlo = 1.0;
   if (plan.rlo > static_cast<double>(last_bin)) {
     throw UsageError("-flo/-rlo: the lowest frequency to search is above the highest bin (" +
                      std::to_string(last_bin) + ")");

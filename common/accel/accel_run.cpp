@@ -54,8 +54,14 @@ SearchedInput load_and_search(const std::string& path, const AccelRunOptions& ru
                         run.search.plane_mode == PlaneMode::Interbin ? 0 : run.search.zmax);
   input.inf_text = read_file_contents(input.spectrum.root + ".inf");
   if (!run.zaplist.empty()) {
-    zap_birdies(input.spectrum.packed,
-                birdie_bins(read_zaplist(run.zaplist), input.spectrum.T_s, run.baryv));
+    std::vector<BirdieBins> birdies =
+        birdie_bins(read_zaplist(run.zaplist), input.spectrum.T_s, run.baryv);
+    // The list's bins count from 0 Hz; a spectrum cut at -lobin holds bin lobin first.
+    for (BirdieBins& b : birdies) {
+      b.lobin -= double(run.search.lobin);
+      b.hibin -= double(run.search.lobin);
+    }
+    zap_birdies(input.spectrum.packed, birdies);
   }
   const bool log_txtcand = input.spectrum.source == SpectrumSource::FftFile;
   input.result = find_accel_candidates(input.spectrum.packed, run.search,
@@ -102,9 +108,11 @@ void run_files_on_device(const std::vector<std::string>& files, const std::strin
     optimise_accel_candidates(input.result, input.spectrum.packed, input.inf_text, threads,
                               *maximiser);
     if (stop) break;
-    if (hook) hook(input.spectrum.root, input.spectrum.packed, input.result.plan);
     const bool log_txtcand = input.spectrum.source == SpectrumSource::FftFile;
+    // The search's own files first: they refuse to replace an existing file before anything
+    // is written, so a refused input leaves no hook output behind either.
     write_accel_outputs(input.spectrum.root, input.result, log_txtcand, args.force);
+    if (hook) hook(input.spectrum.root, input.spectrum.packed, input.result.plan);
     // One fprintf per line: the parts' lines never mix within a line.
     args.messages.info(summary(input));
   }

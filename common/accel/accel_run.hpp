@@ -17,7 +17,7 @@
 
 namespace rapt {
 
-// Called after each input's search, before its files are written (harmsum --dump uses it).
+// Called after each input's search, once its files are written (harmsum --dump uses it).
 using AccelInputHook = std::function<void(const std::string& root,
                                           const std::vector<std::complex<float>>& spectrum,
                                           const AccelPlan& plan)>;

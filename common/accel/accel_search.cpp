@@ -1,6 +1,7 @@
 #include "accel/accel_search.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <memory>
 
 #include "accel/accel_sigma.hpp"
@@ -101,6 +102,10 @@ void write_accel_outputs(const std::string& root, const AccelSearchResult& resul
   if (!result.accel.candidates.empty()) {
     write_accel_text(name, result.accel, overwrite);
     write_cand_file(name + ".cand", result.records, overwrite);
+  } else if (overwrite) {
+    // --force replaces an earlier run's files; finding nothing replaces its candidates with
+    // none, or they would stay beside this run's .txtcand as if this run had found them.
+    for (const std::string& path : {name, name + ".cand"}) std::remove(path.c_str());
   }
   if (log_txtcand) write_file_atomically(name + ".txtcand", result.txtcand, overwrite);
 }

@@ -36,6 +36,14 @@ TEST(AccelPlan, UsesThePublishedSegmentLengthsForZmax100And200) {
   EXPECT_EQ(z200.uselen, 1544);
 }
 
+TEST(AccelPlan, NeverSearchesTheDcBin) {
+  AccelSearchOptions o = options_with(0, 1);
+  o.flo_hz = 0.0;
+  EXPECT_EQ(make_accel_plan(o, 131072, 67.108864).rlo, 1.0);
+  o.rlo = 0.0;
+  EXPECT_EQ(make_accel_plan(o, 131072, 67.108864).rlo, 1.0);
+}
+
 TEST(AccelPlan, RoundsAnOddZmaxUpToEven) {
   EXPECT_EQ(make_accel_plan(options_with(51, 1), 131072, 67.1).options.zmax, 52);
 }

@@ -35,12 +35,27 @@ rm "$A.cand"
 expect 1 "already exists" "$BIN/accelgpu" -zmax 50 -numharm 8 "$W/test_DM56.00.fft"
 [ -e "$A.cand" ] && fail "wrote a .cand next to an existing _ACCEL file"
 "$BIN/accelgpu" -q --force -zmax 50 -numharm 8 "$W/test_DM56.00.fft" || fail "--force"
+# A --force rerun that finds nothing leaves none of the earlier run's candidates behind.
+cp "$A" "$W/first_run.txt"
+"$BIN/accelgpu" -q --force -zmax 50 -numharm 8 -sigma 5000 "$W/test_DM56.00.fft" || fail "-sigma 5000"
+[ -e "$A" ] || [ -e "$A.cand" ] && fail "--force run with no candidates kept the earlier _ACCEL/.cand"
+[ -e "$A.txtcand" ] || fail "--force run with no candidates wrote no .txtcand"
+"$BIN/accelgpu" -q --force -zmax 50 -numharm 8 "$W/test_DM56.00.fft" || fail "--force again"
+cmp -s "$A" "$W/first_run.txt" || fail "the same search gave a different _ACCEL file"
 
 # Time series: FFT'd and de-reddened in memory; no .txtcand, as accelsearch.
 "$BIN/harmsum" -q --dump -numharm 4 "$W/test_DM56.00.dat" || fail "harmsum .dat"
 [ -s "$W/test_DM56.00_ACCEL_0" ] || fail "harmsum wrote no _ACCEL_0"
 [ -e "$W/test_DM56.00_ACCEL_0.txtcand" ] && fail "time-series input wrote a .txtcand"
 head -1 "$W/test_DM56.00_HARMSUM.txt" | grep -q "P1  P2  P4" || fail "dump header"
+# A clash with either kind of output is refused before anything of the input is written.
+mv "$W/test_DM56.00_HARMSUM.txt" "$W/dump.txt"
+expect 1 "test_DM56.00_ACCEL_0: already exists" "$BIN/harmsum" --dump -numharm 4 "$W/test_DM56.00.dat"
+[ -e "$W/test_DM56.00_HARMSUM.txt" ] && fail "harmsum --dump wrote a dump beside an existing _ACCEL_0"
+mv "$W/test_DM56.00_ACCEL_0" "$W/accel0.txt"; mv "$W/dump.txt" "$W/test_DM56.00_HARMSUM.txt"
+expect 1 "test_DM56.00_HARMSUM.txt: already exists" "$BIN/harmsum" --dump -numharm 4 "$W/test_DM56.00.dat"
+[ -e "$W/test_DM56.00_ACCEL_0" ] && fail "harmsum --dump wrote an _ACCEL_0 beside an existing dump"
+mv "$W/accel0.txt" "$W/test_DM56.00_ACCEL_0"
 grep -q "^ *1 " "$W/test_DM56.00_ACCEL_0" || fail "harmsum found nothing"
 cp "$W/test_DM56.00_ACCEL_0" "$W/harmsum32.txt"
 "$BIN/harmsum" -q --force --fp16 -numharm 4 "$W/test_DM56.00.dat" || fail "harmsum --fp16"
@@ -50,7 +65,7 @@ cmp -s "$W/test_DM56.00_ACCEL_0" "$W/harmsum32.txt" && fail "harmsum --fp16 chan
 # Options: each changes what it says.
 cands() { awk 'NR > 3 && NF == 0 { exit } NR > 3' "$1" | wc -l; }
 run() { out=$1; shift; "$BIN/accelgpu" -q --force "$@" "$W/test_DM56.00.fft" || fail "accelgpu $*"; cp "$A" "$W/$out"; }
-run plain.txt -zmax 50 -numharm 8 --device cpu -inmem -ncpus 2
+run plain.txt -zmax 50 -numharm 8 --device cpu -inmem -ncpus 2 -wmax 0
 run keep.txt -zmax 50 -numharm 8 --device cpu -noharmremove
 [ "$(cands "$W/keep.txt")" -gt "$(cands "$W/plain.txt")" ] || fail "-noharmremove kept no more candidates"
 { echo "# the pulsar and its first 16 harmonics"; for h in $(seq 1 16); do
@@ -62,6 +77,9 @@ awk -v z="$(sigma_of_pulsar "$W/zapped.txt")" -v p="$(sigma_of_pulsar "$W/plain.
 run band.txt -zmax 50 -numharm 1 --device cpu -rlo 3000 -rhi 5000
 awk 'NR > 3 && NF == 0 { exit } NR > 3 { r = $8; sub(/\(.*/, "", r); if (r < 2999 || r > 5001) bad = 1 } END { exit bad }' \
     "$W/band.txt" || fail "-rlo/-rhi: a candidate outside bins 3000-5000"
+run dc.txt -zmax 0 -numharm 1 --device cpu -flo 0
+awk 'NR > 3 && NF == 0 { exit } NR > 3 && tolower($0) ~ /nan|inf/ { bad = 1 } END { exit !bad }' \
+    "$W/dc.txt" && fail "-flo 0: a candidate of no period: $(sed -n 4p "$W/dc.txt")"
 run locpow.txt -zmax 50 -numharm 8 --device cpu -locpow
 sed -n 5p "$W/locpow.txt" | grep -q "87.077" || sed -n 4p "$W/locpow.txt" | grep -q "87.077" \
     || fail "-locpow lost the pulsar"
@@ -79,10 +97,16 @@ dd if="$W/test_DM56.00.fft" of="$W/cut/test_DM56.00.fft" bs=8 skip=500 2>/dev/nu
 "$BIN/accelgpu" -q --device cpu -zmax 50 -numharm 8 -lobin 500 "$W/cut/test_DM56.00.fft" \
     || fail "accelgpu -lobin 500"
 grep -q "770.688(63)" "$W/cut/test_DM56.00_ACCEL_50" || fail "-lobin: the pulsar moved"
+# ... and -zaplist zaps the same frequencies in it as in the whole spectrum.
+"$BIN/accelgpu" -q --force --device cpu -zmax 50 -numharm 8 -lobin 500 -zaplist "$W/zap.txt" \
+    "$W/cut/test_DM56.00.fft" || fail "accelgpu -lobin 500 -zaplist"
+awk -v z="$(sigma_of_pulsar "$W/cut/test_DM56.00_ACCEL_50")" -v p="$(sigma_of_pulsar "$W/plain.txt")" \
+    'BEGIN { exit !(z == "" || z < 0.8 * p) }' || fail "-lobin with -zaplist did not weaken the pulsar"
 
 # Bad input.
 expect 2 "numharm" "$BIN/accelgpu" -numharm 3 "$W/test_DM56.00.fft"
 expect 2 "zmax" "$BIN/accelgpu" -zmax 2000 "$W/test_DM56.00.fft"
+expect 2 "-wmax 20: the jerk search is not available" "$BIN/accelgpu" -zmax 50 -wmax 20 "$W/test_DM56.00.fft"
 expect 2 "-median and -locpow" "$BIN/accelgpu" -median -locpow "$W/test_DM56.00.fft"
 printf '11.48 oops\n' > "$W/badzap.txt"
 expect 1 "badzap.txt" "$BIN/accelgpu" --force -zaplist "$W/badzap.txt" "$W/test_DM56.00.fft"
