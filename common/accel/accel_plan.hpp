@@ -22,7 +22,7 @@ enum class SpectrumNormalisation { BlockMedian, LocalPower, Photon };
 
 // How the plane's columns are made. Correlation is accelsearch's (f-fdot response kernels);
 // Interbin is the fast zmax = 0 path: powers at whole bins and at half bins from
-// (pi/4)(F_k - F_k+1), with no correlation.
+// (F_k - F_k+1) / sqrt(2) (unit mean in noise, as the whole bins), with no correlation.
 enum class PlaneMode { Correlation, Interbin };
 
 // How plane powers are stored. Float16 (--fp16) halves the plane's memory and the traffic of

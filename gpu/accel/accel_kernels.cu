@@ -324,7 +324,7 @@ __global__ void interbin_powers_kernel(const float2* amplitudes,
   const int64_t column = segment.first_column + i;
   if (column >= segment.column_limit || column >= plane_columns) return;
   const float2* a = amplitudes + size_t(blockIdx.y) * half + first_amplitude + i / 2;
-  constexpr float kInterbinScale = 0.78539816f;  // pi / 4
+  constexpr float kInterbinScale = 0.70710678f;  // 1 / sqrt(2): unit mean in noise, as the CPU's
   const float2 v = (i % 2 == 0) ? a[0]
                                 : make_float2(kInterbinScale * (a[0].x - a[1].x),
                                               kInterbinScale * (a[0].y - a[1].y));

@@ -46,7 +46,7 @@ void launch_correlate_fused(const float2* segment_spectra, const float2* kernels
                             int64_t plane_columns, cudaStream_t stream);
 
 // harmsum's fast path: plane row 0 from the normalised amplitudes without correlation: whole
-// bins |A_k|^2 and interbins |(pi/4)(A_k - A_k+1)|^2, for amplitude k = first_amplitude + i/2.
+// bins |A_k|^2 and interbins |A_k - A_k+1|^2 / 2, for amplitude k = first_amplitude + i/2.
 template <typename Power>
 void launch_interbin_powers(const float2* amplitudes, const AccelSegmentGeometry* segments,
                             int nsegments, int half, int first_amplitude, int uselen,
