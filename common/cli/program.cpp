@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -39,25 +40,55 @@ std::vector<std::string>& parsed_arguments() {
   return arguments;
 }
 
+// Whether cxxopts' message quotes TEXT whole, followed by AFTER (its quotes are typographic
+// or plain).
+bool quotes(const std::string& message, const std::string& text, const std::string& after = "") {
+  return message.find("\xe2\x80\x98" + text + "\xe2\x80\x99" + after) != std::string::npos ||
+         message.find("'" + text + "'" + after) != std::string::npos;
+}
+
 // cxxopts says "Argument 'abc' failed to parse" without the option: find the option given that
-// value ("--nchan abc" or "--nchan=abc"), or "" if none was.
+// value ("--nchan abc", "--nchan=abc", "-t abc" or "-tabc"), or "" if none was.
 std::string option_given(const std::string& message) {
   const std::vector<std::string>& args = parsed_arguments();
   for (size_t k = 0; k < args.size(); ++k) {
     const std::string& arg = args[k];
-    if (arg.rfind("--", 0) != 0) continue;
-    const size_t equals = arg.find('=');
-    const std::string name = arg.substr(0, equals);
-    const std::string value = equals != std::string::npos ? arg.substr(equals + 1)
-                              : k + 1 < args.size()       ? args[k + 1]
-                                                          : std::string();
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    std::string name, value;
+    if (arg[1] == '-') {
+      const size_t equals = arg.find('=');
+      name = arg.substr(0, equals);
+      value = equals != std::string::npos ? arg.substr(equals + 1)
+              : k + 1 < args.size()       ? args[k + 1]
+                                          : std::string();
+    } else if (std::isalpha(static_cast<unsigned char>(arg[1]))) {
+      name = arg.substr(0, 2);
+      value = arg.size() > 2 ? arg.substr(2) : k + 1 < args.size() ? args[k + 1] : std::string();
+    }
     // The whole quoted value: "8" must not match the "-8" that failed.
-    if (!value.empty() &&
-        message.find("\xe2\x80\x98" + value + "\xe2\x80\x99 failed") != std::string::npos)
-      return name;
-    if (!value.empty() && message.find("'" + value + "' failed") != std::string::npos) return name;
+    if (!value.empty() && quotes(message, value, " failed")) return name;
   }
   return "";
+}
+
+// A word given one dash that is no long option either ("-zmax" to harmsum) is read by cxxopts as
+// the one-letter options -z -m ..., or as -z with the value "max": its message then names the
+// letter or that value. Returns that word, or "" if the message is about something else.
+std::string single_dash_word(const std::string& message) {
+  for (const std::string& arg : parsed_arguments()) {
+    if (arg.size() < 3 || arg[0] != '-' || !std::isalpha(static_cast<unsigned char>(arg[1])))
+      continue;
+    if (quotes(message, arg.substr(1, 1)) || quotes(message, arg.substr(2))) return arg;
+  }
+  return "";
+}
+
+// The usage error cxxopts' MESSAGE stands for, put down to the option that caused it.
+std::string option_error(const std::string& message) {
+  const std::string word = single_dash_word(message);
+  if (!word.empty()) return word + ": no such option";
+  const std::string option = option_given(message);
+  return option.empty() ? message : option + ": " + message;
 }
 
 // Removes the temporaries of outputs not yet committed, then dies by the same signal, so the
@@ -100,6 +131,27 @@ void refuse_partial_numbers(const cxxopts::ParseResult& r) {
   }
 }
 
+bool has_long_option(const cxxopts::Options& options, const std::string& name) {
+  for (const std::string& group : options.groups())
+    for (const cxxopts::HelpOptionDetails& option : options.group_help(group).options)
+      for (const std::string& long_name : option.l)
+        if (long_name == name) return true;
+  return false;
+}
+
+// A long option given one dash ("-threads") would be read as the one-letter options -t -h ...
+void refuse_single_dash_long_options(const cxxopts::Options& options,
+                                     const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    if (arg == "--") return;
+    if (arg.size() < 3 || arg[0] != '-' || !std::isalpha(static_cast<unsigned char>(arg[1])))
+      continue;
+    const std::string word = arg.substr(1);
+    if (has_long_option(options, word.substr(0, word.find('='))))
+      throw UsageError(arg + ": long options take two dashes (--" + word + ")");
+  }
+}
+
 }  // namespace
 
 void install_termination_cleanup() {
@@ -127,16 +179,8 @@ int run_program(const char* program, const std::function<int()>& body) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     std::fprintf(stderr, "%s: see '%s --help'\n", program, program);
     return 2;
-  } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
-    const std::string option = option_given(e.what());
-    if (option.empty())
-      std::fprintf(stderr, "%s: %s\n", program, e.what());
-    else
-      std::fprintf(stderr, "%s: %s: %s\n", program, option.c_str(), e.what());
-    std::fprintf(stderr, "%s: see '%s --help'\n", program, program);
-    return 2;
   } catch (const cxxopts::exceptions::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    std::fprintf(stderr, "%s: %s\n", program, option_error(e.what()).c_str());
     std::fprintf(stderr, "%s: see '%s --help'\n", program, program);
     return 2;
   } catch (const DataError& e) {
@@ -197,6 +241,7 @@ ParsedOptions parse_options(cxxopts::Options& options, int argc, char** argv,
   for (std::string& a : args) pointers.push_back(a.data());
 
   parsed_arguments() = args;
+  refuse_single_dash_long_options(options, args);
   ParsedOptions parsed;
   parsed.result = options.parse(static_cast<int>(pointers.size()), pointers.data());
   const auto& r = parsed.result;

@@ -93,6 +93,43 @@ TEST(RunProgram, NamesTheOptionWhoseValueFailsToParse) {
   EXPECT_EQ(err2.rfind("prog: --seed: Argument ", 0), 0u) << err2;
 }
 
+// A word given one dash is read by cxxopts as one-letter options: the error names the word,
+// and says where it is a long option given one dash, whether its first letter is no option
+// (-zmax) or one that takes a value (-threads as -t "hreads").
+TEST(RunProgram, NamesALongOptionGivenOneDashAndShortOptionsWhoseValueFails) {
+  auto run = [](const std::vector<std::string>& given) {
+    std::vector<std::string> args = {"prog"};
+    args.insert(args.end(), given.begin(), given.end());
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    ::testing::internal::CaptureStderr();
+    const int status = rapt::run_program("prog", [&] {
+      cxxopts::Options options = rapt::program_options("prog", "a test");
+      options.add_options()("t,threshold", "sigma", cxxopts::value<double>()->default_value("6"))(
+          "threads", "CPU threads", cxxopts::value<int>()->default_value("0"));
+      const rapt::ParsedOptions parsed = rapt::parse_options(options, int(argv.size()), argv.data());
+      return int(parsed.result["threshold"].as<double>());
+    });
+    return std::make_pair(status, ::testing::internal::GetCapturedStderr());
+  };
+  auto [status, err] = run({"-threads", "2"});
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(err.rfind("prog: -threads: long options take two dashes (--threads)\n", 0), 0u) << err;
+  std::tie(status, err) = run({"-threads=2"});
+  EXPECT_EQ(err.rfind("prog: -threads=2: long options take two dashes (--threads=2)\n", 0), 0u)
+      << err;
+  std::tie(status, err) = run({"-zmax", "0"});
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(err.rfind("prog: -zmax: no such option\n", 0), 0u) << err;
+  std::tie(status, err) = run({"-thx"});  // -t with the value "hx"
+  EXPECT_EQ(err.rfind("prog: -thx: no such option\n", 0), 0u) << err;
+  std::tie(status, err) = run({"-t", "abc"});
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(err.rfind("prog: -t: Argument ", 0), 0u) << err;
+  std::tie(status, err) = run({"-t", "7", "--threads", "2"});
+  EXPECT_EQ(status, 7) << err;
+}
+
 TEST(RunProgram, RefusesAFloatingPointValueWithJunkAfterTheNumber) {
   // cxxopts alone would read "10mJy" as 10 and "1,5" as 1.
   auto run = [](const std::vector<std::string>& given, double* value) {
