@@ -15,9 +15,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/atomic_output.hpp"
@@ -85,6 +87,16 @@ Settings read_settings(const rapt::ParsedOptions& args, std::vector<std::string>
   if (settings.seconds > 0 && settings.dump_path.empty()) {
     throw rapt::UsageError("--seconds goes with --dump");
   }
+  // Two of them on one file would leave one output (or the input) in place of the other.
+  const std::pair<const char*, std::string> files[] = {
+      {"--csv", settings.csv_path}, {"--json", settings.json_path == "-" ? "" : settings.json_path},
+      {"--dump", settings.dump_path}, {"--replay", settings.replay_path},
+      {"--marker-fifo", settings.marker_fifo}};
+  for (size_t i = 0; i < std::size(files); ++i)
+    for (size_t j = i + 1; j < std::size(files); ++j)
+      if (!files[i].second.empty() && files[i].second == files[j].second)
+        throw rapt::UsageError(std::string(files[i].first) + " and " + files[j].first +
+                               " name the same file, " + files[i].second);
   if (settings.emulate) {
     if (!settings.selection.device.empty()) throw rapt::UsageError("--emulate replaces --device");
     if (settings.selection.kinds == std::vector<std::string>{"auto"}) {
@@ -250,7 +262,7 @@ int main(int argc, char** argv) {
         ("marker-fifo", "named pipe whose lines become markers in the trace",
          cxxopts::value<std::string>())
         ("emulate", "read a built-in PowerSensor3 emulator on a pseudo-terminal (demonstrations)")
-        ("replay", "summarise a recorded trace (timestamp and watt columns, M markers)",
+        ("replay", "summarise a recorded trace: a PMT/PowerSensor log or a --csv/--dump trace",
          cxxopts::value<std::string>())
         ("files", "the command to measure (after --)", cxxopts::value<std::vector<std::string>>());
     options.parse_positional({"files"});

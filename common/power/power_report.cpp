@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "cli/errors.hpp"
@@ -43,6 +44,125 @@ std::string number(double value, const char* format = "%.6g") {
 }
 
 std::string cell(double value) { return std::isnan(value) ? "" : number(value, "%.6f"); }
+
+// A figure of the human summary: "-" where there is none (a mean over no time), not "nan".
+std::string text_number(double value) { return std::isfinite(value) ? number(value, "%.3f") : "-"; }
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() > suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> cells;
+  std::istringstream in(text);
+  for (std::string value; std::getline(in, value, ',');) cells.push_back(value);
+  if (!text.empty() && text.back() == ',') cells.emplace_back();
+  return cells;
+}
+
+// A CSV cell: a number, or NAN when empty. False when it is neither.
+bool parse_cell(const std::string& text, double* value) {
+  if (text.empty()) {
+    *value = NAN;
+    return true;
+  }
+  char* end = nullptr;
+  *value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
+// The columns of a CSV trace's header time_s,NAME_W[,NAME_J]...,marker: the sensors, and for
+// each the column of its watts and of its joules (0: no counter). Empty when it is not one.
+struct CsvColumns {
+  std::vector<PowerSensorInfo> sensors;
+  std::vector<size_t> watts, joules;
+  size_t count = 0;
+};
+
+CsvColumns csv_columns(const std::string& header, const std::string& path, int line_number) {
+  CsvColumns columns;
+  const std::vector<std::string> names = split_commas(header);
+  columns.count = names.size();
+  for (size_t c = 1; c < names.size(); ++c) {
+    const std::string& name = names[c];
+    const std::string sensor = name.substr(0, name.size() - 2);
+    if (ends_with(name, "_W")) {
+      columns.sensors.push_back({sensor, false});
+      columns.watts.push_back(c);
+      columns.joules.push_back(0);
+    } else if (ends_with(name, "_J") && !columns.sensors.empty() &&
+               columns.sensors.back().name == sensor) {
+      columns.sensors.back().has_energy_counter = true;
+      columns.joules.back() = c;
+    } else if (name != "marker") {
+      throw file_error(path, "line " + std::to_string(line_number) + ": column '" + name +
+                                 "' is not SENSOR_W, SENSOR_J or marker");
+    }
+  }
+  if (columns.sensors.empty())
+    throw file_error(path,
+                     "line " + std::to_string(line_number) + ": header names no sensor column");
+  return columns;
+}
+
+// powersensor-read's own trace (--csv, --dump), as CsvTraceWriter writes it: sample rows with
+// empty cells for readings not taken, marker rows with the time and the quoted text.
+RecordedTrace parse_csv_trace(const std::string& text, const std::string& path) {
+  RecordedTrace trace;
+  CsvColumns columns;
+  double first_time_s = NAN;
+  std::istringstream lines(text);
+  std::string line;
+  int line_number = 0;
+  while (std::getline(lines, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    const auto fail = [&](const std::string& problem) {
+      return file_error(path, "line " + std::to_string(line_number) + ": " + problem);
+    };
+    if (columns.count == 0) {
+      columns = csv_columns(line, path, line_number);
+      trace.sensors = columns.sensors;
+      continue;
+    }
+    const size_t quote = line.find('"');
+    const std::vector<std::string> cells = split_commas(line.substr(0, quote));
+    double time_s = NAN;
+    if (cells.empty() || !parse_cell(cells[0], &time_s) || std::isnan(time_s))
+      throw fail("not a number: " + line);
+    if (quote != std::string::npos) {
+      std::string name;
+      const size_t close = line.rfind('"');
+      for (size_t i = quote + 1; i < close; ++i) {
+        if (line[i] == '"' && i + 1 < close && line[i + 1] == '"') ++i;  // "" is one quote
+        name += line[i];
+      }
+      trace.markers.emplace_back(time_s, name);
+      continue;
+    }
+    if (cells.size() != columns.count)
+      throw fail("expected " + std::to_string(columns.count) + " columns, found " +
+                 std::to_string(cells.size()));
+    if (std::isnan(first_time_s)) first_time_s = time_s;
+    if (!trace.times_s.empty() && time_s - first_time_s < trace.times_s.back())
+      throw fail("time " + number(time_s, "%.15g") + " is earlier than the row before");
+    std::vector<double> watts(trace.sensors.size()), joules(trace.sensors.size(), NAN);
+    for (size_t i = 0; i < trace.sensors.size(); ++i) {
+      if (!parse_cell(cells[columns.watts[i]], &watts[i]) ||
+          (columns.joules[i] && !parse_cell(cells[columns.joules[i]], &joules[i])))
+        throw fail("not a number: " + line);
+    }
+    trace.times_s.push_back(time_s - first_time_s);
+    trace.watts.push_back(watts);
+    trace.joules.push_back(joules);
+  }
+  if (trace.times_s.empty()) throw file_error(path, "no samples in the trace");
+  // Marker rows carry seconds since the start of the run, as the sample rows do.
+  for (auto& marker : trace.markers) marker.first -= first_time_s;
+  return trace;
+}
 
 }  // namespace
 
@@ -122,17 +242,19 @@ std::string summary_text(const RunDescription& run, const EnergyIntegrator& inte
                 "mean_W", "peak_W", "seconds", "samples");
   out << line;
   for (const SensorSummary& s : integrator.summaries()) {
-    std::snprintf(line, sizeof line, "%-18s %12.3f %10.3f %10.3f %10.3f %8lld%s%s\n",
-                  s.name.c_str(), s.energy_j, s.mean_w, s.peak_w, s.duration_s, s.samples,
+    std::snprintf(line, sizeof line, "%-18s %12s %10s %10s %10.3f %8lld%s%s\n", s.name.c_str(),
+                  text_number(s.energy_j).c_str(), text_number(s.mean_w).c_str(),
+                  text_number(s.peak_w).c_str(), s.duration_s, s.samples,
                   s.from_counter ? "" : "  (integrated)",
                   s.in_total ? "" : "  (another reading of a device counted above: not in the total)");
     out << line;
   }
-  std::snprintf(line, sizeof line, "%-18s %12.3f %10.3f %10s %10.3f\n", "total",
-                integrator.total_energy_j(),
-                integrator.duration_s() > 0 ? integrator.total_energy_j() / integrator.duration_s()
-                                            : NAN,
-                "", integrator.duration_s());
+  const double total_w = integrator.duration_s() > 0
+                             ? integrator.total_energy_j() / integrator.duration_s()
+                             : NAN;
+  std::snprintf(line, sizeof line, "%-18s %12s %10s %10s %10.3f\n", "total",
+                text_number(integrator.total_energy_j()).c_str(), text_number(total_w).c_str(), "",
+                integrator.duration_s());
   out << line;
   // Each marker with the energy so far, and the phase since the previous marker.
   double previous_s = 0, previous_j = 0;
@@ -150,6 +272,11 @@ std::string summary_text(const RunDescription& run, const EnergyIntegrator& inte
 }
 
 RecordedTrace parse_recorded_trace(const std::string& text, const std::string& path) {
+  // A header with commas is a trace this program wrote; PMT and PowerSensor logs use spaces.
+  const size_t header = text.find_first_not_of("\r\n");
+  if (header != std::string::npos && text[header] != '#' &&
+      text.find(',', header) < text.find('\n', header))
+    return parse_csv_trace(text, path);
   RecordedTrace trace;
   std::istringstream lines(text);
   std::string line;
@@ -202,6 +329,9 @@ RecordedTrace parse_recorded_trace(const std::string& text, const std::string& p
     double time_s = 0;
     if (!(fields >> time_s)) throw fail("not a number: " + line);
     if (std::isnan(first_time_s)) first_time_s = time_s;
+    // Rows out of order would subtract energy; a trace is recorded forwards.
+    if (!trace.times_s.empty() && time_s - first_time_s < trace.times_s.back())
+      throw fail("time " + number(time_s, "%.15g") + " is earlier than the row before");
     std::vector<double> row(trace.sensors.size());
     for (double& watts : row) {
       if (!(fields >> watts)) {
@@ -224,7 +354,10 @@ void replay_trace(const RecordedTrace& trace, TraceSink& sink) {
       sink.marker(trace.markers[next_marker].first, trace.markers[next_marker].second);
       ++next_marker;
     }
-    for (size_t i = 0; i < values.size(); ++i) values[i].watts = trace.watts[row][i];
+    for (size_t i = 0; i < values.size(); ++i) {
+      values[i].watts = trace.watts[row][i];
+      if (!trace.joules.empty()) values[i].joules = trace.joules[row][i];
+    }
     sink.sample(trace.times_s[row], values);
   }
   for (; next_marker < trace.markers.size(); ++next_marker) {

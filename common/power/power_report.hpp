@@ -42,10 +42,12 @@ std::string summary_text(const RunDescription& run, const EnergyIntegrator& inte
 //   1733935225.009 28.873 23.595             rows: time in seconds, watts
 //   M 10.098 "start"                         markers: seconds since the first row, text
 // Lines starting with '#' are comments. Times in the result are relative to the first row.
+// The CSV that CsvTraceWriter writes (--csv, --dump) is read too, its counters with it.
 struct RecordedTrace {
   std::vector<PowerSensorInfo> sensors;
   std::vector<double> times_s;
-  std::vector<std::vector<double>> watts;  // [row][sensor]
+  std::vector<std::vector<double>> watts;   // [row][sensor]
+  std::vector<std::vector<double>> joules;  // [row][sensor], NAN without a counter; empty if none
   std::vector<std::pair<double, std::string>> markers;
 };
 

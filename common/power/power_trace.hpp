@@ -35,6 +35,8 @@ struct SensorSummary {
 
 // Energy per sensor: the difference of the meter's cumulative counter where it has one,
 // otherwise the trapezoidal integral of the watts. Samples without a value (NAN) are skipped.
+// A marker that falls between two samples (a recorded trace has no row at its markers) gets
+// the energy up to its own time, from the readings interpolated linearly between the two.
 class EnergyIntegrator : public TraceSink {
  public:
   explicit EnergyIntegrator(std::vector<PowerSensorInfo> sensors);
@@ -57,11 +59,15 @@ class EnergyIntegrator : public TraceSink {
     double first_joules = NAN, last_joules = NAN;
     double peak_w = NAN;
   };
-  double energy_j(size_t sensor) const;
+  static void accumulate(Accumulator& sum, double time_s, const SensorValue& value);
+  double energy_j(const std::vector<Accumulator>& sums, size_t sensor) const;
+  double total_energy_j(const std::vector<Accumulator>& sums) const;
+  void complete_markers(double time_s, const std::vector<SensorValue>& values);
 
   std::vector<PowerSensorInfo> sensors_;
   std::vector<Accumulator> accumulators_;
   std::vector<TraceMarker> markers_;
+  size_t markers_done_ = 0;  // markers before this index have their final energy
   double first_time_s_ = 0, last_time_s_ = 0;
   long long rows_ = 0;
 };

@@ -83,6 +83,10 @@ PowerSensor3Source::PowerSensor3Source(const std::string& device_path, double ti
   send('S');
   started_s_ = steady_seconds();
   thread_ = std::thread(&PowerSensor3Source::stream_loop, this);
+  // A run's first sample follows at once: wait for the first frame, so that it has a reading
+  // and the energy counts from it. A device that stays silent is reported by read().
+  while (frames_decoded() == 0 && steady_seconds() - started_s_ < timeout_s_)
+    usleep(1000);
 }
 
 PowerSensor3Source::~PowerSensor3Source() {
@@ -135,7 +139,14 @@ std::vector<SensorValue> PowerSensor3Source::read() {
     }
   }
   if (!failure_.empty()) throw file_error(device_path_, failure_);
-  return pair_values_;
+  // Frames arrive in USB-sized batches, milliseconds apart: the energy since the last one is
+  // added at the last power read, or every sample would miss up to a batch of it.
+  std::vector<SensorValue> values = pair_values_;
+  if (last_frame_s_ >= 0) {
+    const double since_s = steady_seconds() - last_frame_s_;
+    for (SensorValue& value : values) value.joules += value.watts * since_s;
+  }
+  return values;
 }
 
 long long PowerSensor3Source::frames_decoded() const {

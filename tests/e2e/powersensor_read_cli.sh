@@ -65,6 +65,12 @@ rows=$(wc -l < "$tmp/dump.csv")
 ls -a "$tmp" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
 "$P" --emulate -q --dump "$tmp/short.csv" --seconds 0.2 || fail "--dump --seconds failed"
 [ -f "$tmp/short.csv" ] || fail "--dump --seconds left no file"
+# A recorded trace replays: its counters give the ~60 W of the emulator's 12 V rail.
+"$P" --replay "$tmp/dump.csv" --json "$tmp/replay.json" -q || fail "--replay of a --dump trace failed"
+mean=$(sed -n 's/.*"name": "ps3.12V".*"mean_w": \([0-9.e+]*\).*/\1/p' "$tmp/replay.json")
+between "$mean" 59 61 || fail "replayed 12 V rail mean $mean W, expected ~60 W"
+grep -q '"name": "ps3.12V".*"energy_from": "counter"' "$tmp/replay.json" \
+    || fail "replayed energy not from the trace's counter"
 
 # 4. RAPL on a fake powercap tree; the command moves the counter across its wrap.
 d="$tmp/sys/class/powercap/intel-rapl:0"
@@ -92,6 +98,11 @@ grep -q "^powersensor-read: $tmp/run.json: already exists (use --force to overwr
 
 # 6. Bad usage exits 2.
 "$P" --emulate 2>/dev/null; [ $? -eq 2 ] || fail "no command and no --dump must exit 2"
+# Two outputs on one file: refused before the command runs.
+"$P" --emulate --csv "$tmp/same" --json "$tmp/same" -- touch "$tmp/ran2" 2>"$tmp/err"; status=$?
+[ $status -eq 2 ] || fail "--csv and --json on one file exited $status, expected 2"
+grep -q "^powersensor-read: --csv and --json name the same file" "$tmp/err" || fail "$(cat "$tmp/err")"
+[ -e "$tmp/ran2" ] && fail "the command ran although the outputs clash"
 "$P" --source bogus -- true 2>/dev/null; [ $? -eq 2 ] || fail "--source bogus must exit 2"
 "$P" --interval-ms 0 -- true 2>/dev/null; [ $? -eq 2 ] || fail "--interval-ms 0 must exit 2"
 

@@ -30,6 +30,39 @@ TEST(CsvTraceWriter, WritesWattsJoulesAndQuotedMarkerRows) {
             "0.100000,52.500000,5.125000,60.000000,\n");
 }
 
+TEST(CsvTraceWriter, WritesATraceThatReplaysToTheSameEnergies) {
+  rapt::testing::ScratchDir dir;
+  const std::string path = dir.file("trace.csv");
+  const std::vector<rapt::PowerSensorInfo> sensors = {{"gpu0", true}, {"ps3.12V", false}};
+  rapt::EnergyIntegrator measured(sensors);
+  {
+    rapt::CsvTraceWriter csv(path, sensors, false);
+    for (rapt::TraceSink* sink : {static_cast<rapt::TraceSink*>(&csv),
+                                  static_cast<rapt::TraceSink*>(&measured)}) {
+      sink->sample(0.5, {value(50, 100), value(NAN)});
+      sink->sample(1.5, {value(52, 151), value(60)});
+      sink->marker(1.5, "say \"hi\", twice");
+      sink->sample(2.5, {value(54, 204), value(62)});
+    }
+    csv.commit();
+  }
+  const rapt::RecordedTrace trace =
+      rapt::parse_recorded_trace(rapt::testing::read_whole_file(path), path);
+  ASSERT_EQ(trace.sensors.size(), 2u);
+  EXPECT_TRUE(trace.sensors[0].has_energy_counter);
+  EXPECT_FALSE(trace.sensors[1].has_energy_counter);
+  ASSERT_EQ(trace.markers.size(), 1u);
+  EXPECT_EQ(trace.markers[0].second, "say \"hi\", twice");
+  EXPECT_DOUBLE_EQ(trace.markers[0].first, 1.0);  // times from the first row, as in PMT logs
+  rapt::EnergyIntegrator replayed(trace.sensors);
+  rapt::replay_trace(trace, replayed);
+  EXPECT_TRUE(replayed.summaries()[0].from_counter);
+  EXPECT_DOUBLE_EQ(replayed.summaries()[0].energy_j, 104.0);  // the counter, not the watts
+  EXPECT_DOUBLE_EQ(replayed.summaries()[1].energy_j, measured.summaries()[1].energy_j);
+  EXPECT_DOUBLE_EQ(replayed.total_energy_j(), measured.total_energy_j());
+  EXPECT_DOUBLE_EQ(replayed.markers()[0].total_joules, measured.markers()[0].total_joules);
+}
+
 TEST(CsvTraceWriter, LeavesNothingBehindWithoutCommit) {
   rapt::testing::ScratchDir dir;
   {
@@ -70,6 +103,16 @@ TEST(SummaryJson, WritesNullForAQuantityThatHasNoValue) {
   integrator.sample(0.0, {value(NAN)});
   const std::string json = rapt::summary_json(rapt::RunDescription{}, integrator);
   EXPECT_NE(json.find("\"mean_w\": null, \"peak_w\": null"), std::string::npos) << json;
+}
+
+TEST(SummaryText, PrintsADashForAMeanOverNoTime) {
+  rapt::EnergyIntegrator integrator({{"a", false}});
+  integrator.sample(0.0, {value(5)});  // a trace of one row
+  const std::string text = rapt::summary_text(rapt::RunDescription{}, integrator);
+  EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+  EXPECT_NE(text.find("a                         0.000          -      5.000      0.000"),
+            std::string::npos)
+      << text;
 }
 
 TEST(SummaryText, PrintsOneLinePerSensorAndATotal) {

@@ -90,7 +90,8 @@ TEST(RecordedTrace, ParsesHeaderRowsAndQuotedMarkers) {
   // gpu_instant: (10+30)/2 + 30 = 50 J; gpu_average: 20 + 30 = 50 J
   EXPECT_DOUBLE_EQ(integrator.summaries()[0].energy_j, 50.0);
   EXPECT_DOUBLE_EQ(integrator.summaries()[1].energy_j, 50.0);
-  EXPECT_DOUBLE_EQ(integrator.markers()[0].total_joules, 0.0);  // before the second row
+  // At 0.5 s, halfway from 10 W to 30 W: 0.5 s x (10 + 20) / 2 W, not the first row's 0 J.
+  EXPECT_DOUBLE_EQ(integrator.markers()[0].total_joules, 7.5);
   // Two readings of one GPU: the average is reported, and the total is the GPU's energy once.
   EXPECT_TRUE(trace.sensors[0].in_total);
   EXPECT_FALSE(trace.sensors[1].in_total);
@@ -100,6 +101,38 @@ TEST(RecordedTrace, ParsesHeaderRowsAndQuotedMarkers) {
   const rapt::RecordedTrace two = rapt::parse_recorded_trace("t gpu0 gpu1_average\n0 1 2\n", "t.log");
   EXPECT_TRUE(two.sensors[0].in_total);
   EXPECT_TRUE(two.sensors[1].in_total);
+}
+
+TEST(EnergyIntegrator, GivesAMarkerBetweenRowsTheEnergyUpToItsTime) {
+  rapt::EnergyIntegrator integrator({{"a", false}, {"b", true}});
+  auto reading = [](double w, double j) {
+    rapt::SensorValue v;
+    v.watts = w;
+    v.joules = j;
+    return v;
+  };
+  integrator.sample(0.0, {reading(100, NAN), reading(4, 0)});
+  integrator.sample(1.0, {reading(100, NAN), reading(4, 4)});
+  integrator.marker(1.25, "between");
+  integrator.sample(2.0, {reading(100, NAN), reading(4, 8)});
+  integrator.marker(3.0, "after the end");
+  ASSERT_EQ(integrator.markers().size(), 2u);
+  // a: 125 J of integrated watts; b: its counter at 1.25 s, 5 J.
+  EXPECT_DOUBLE_EQ(integrator.markers()[0].total_joules, 130.0);
+  EXPECT_DOUBLE_EQ(integrator.markers()[1].total_joules, 208.0);  // as far as the trace goes
+  EXPECT_DOUBLE_EQ(integrator.total_energy_j(), 208.0);
+}
+
+TEST(RecordedTrace, RefusesRowsThatGoBackInTime) {
+  try {
+    rapt::parse_recorded_trace("t a\n10 5\n12 5\n11 5\n", "t.log");
+    FAIL() << "a row earlier than the one before was accepted";
+  } catch (const rapt::DataError& e) {
+    EXPECT_STREQ(e.what(), "t.log: line 4: time 11 is earlier than the row before");
+  }
+  // Two rows at the same time (a coarse clock) are kept.
+  const rapt::RecordedTrace same = rapt::parse_recorded_trace("t a\n10 5\n10 5\n11 5\n", "t.log");
+  EXPECT_EQ(same.times_s.size(), 3u);
 }
 
 TEST(RecordedTrace, NamesTheLineOfAShortRow) {
