@@ -90,9 +90,13 @@ rapt::ObservationSpec observation_from(const cxxopts::ParseResult& r) {
     obs.nsamples = r["nsamples"].as<int64_t>();
   } else {
     const double tobs_s = r.count("tobs") ? r["tobs"].as<double>() : 10.0;
-    if (!(tobs_s > 0) || !(tobs_s / obs.tsamp_s < 1e15))
+    if (!(tobs_s > 0) || !std::isfinite(tobs_s))
       throw rapt::UsageError("--tobs must be positive and finite");
-    obs.nsamples = std::llround(tobs_s / obs.tsamp_s);
+    // A --tsamp of 0 or less is left to the plan's check, which names --tsamp, not --tobs.
+    const double nsamples = obs.tsamp_s > 0 ? tobs_s / obs.tsamp_s : 0.0;
+    if (!(nsamples < 1e15))
+      throw rapt::UsageError("--tobs / --tsamp gives too many samples (at most 1e15)");
+    obs.nsamples = std::llround(nsamples);
   }
   obs.nbits = r["nbits"].as<int>();
   obs.tstart_mjd = r["tstart"].as<double>();
@@ -200,13 +204,18 @@ int run(int argc, char** argv) {
   describe_plan(sim, args.messages);
   rapt::SigprocWriter writer(output, rapt::sigproc_header_for(plan.obs, output), args.force);
   write_observation(sim, writer, gulp, args.messages);
+  // Float output is not clipped: an overflow would be written as infinities, so no file.
+  if (plan.obs.nbits == 32 && sim.values_out_of_range() > 0)
+    throw rapt::UsageError(std::to_string(sim.values_out_of_range()) +
+                           " values overflow 32-bit floats; lower --noise-mean, --noise-rms or "
+                           "the signals' amplitudes");
   writer.commit();
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double bytes = static_cast<double>(plan.obs.nsamples) * plan.obs.nchans * plan.obs.nbits / 8;
   char line[256];
   const int64_t clipped = sim.values_out_of_range();
-  if (clipped > 0 && plan.obs.nbits >= 8) {
+  if (clipped > 0 && plan.obs.nbits >= 8 && plan.obs.nbits < 32) {
     std::snprintf(line, sizeof line, "%lld samples (%.3g%%) clipped to the %d-bit range",
                   static_cast<long long>(clipped),
                   100.0 * clipped / (static_cast<double>(plan.obs.nsamples) * plan.obs.nchans),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <future>
@@ -50,6 +51,11 @@ void write_voltages(ArrayVoltageSimulator& sim, VoltageWriter& writer, const Vol
     block.nsamples = n;
     block.data.resize(header.block_values(n));
     sim.generate_block(first, n, block.data.data());
+    // Floats are written as they are, not clipped: an overflow would be infinities in the file.
+    const auto finite = [](float v) { return std::isfinite(v); };
+    if (header.nbits == 32 && !std::all_of(block.data.begin(), block.data.end(), finite))
+      throw UsageError("the voltages overflow 32-bit floats; lower --gain or --noise-rms, the "
+                       "sources' flux or the signals' amplitudes");
     if (pending.valid()) pending.get();
     pending = std::async(std::launch::async, [&writer, &block] { writer.write(block); });
     if (messages.progress)
@@ -137,6 +143,10 @@ void run_visibility_simulation(const cxxopts::ParseResult& r, const Messages& me
   const std::string format = visibility_format_from(r, output);
   const VisibilityPlan plan = visibility_plan_from(r);
   const VisibilitySet set = simulate_visibilities(plan);
+  for (const std::complex<float>& v : set.vis)
+    if (!std::isfinite(v.real()) || !std::isfinite(v.imag()))
+      throw UsageError("the visibilities overflow 32-bit floats; lower the sources' flux or "
+                       "--vis-noise");
   if (format == "ms")
     write_measurement_set(output, set, overwrite);
   else

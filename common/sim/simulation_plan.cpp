@@ -210,6 +210,10 @@ std::vector<std::string> SimulationPlan::warnings() const {
     if (impulse.t_s >= length_s || impulse.t_s + std::max(impulse.width_s, obs.tsamp_s) <= 0)
       lines.push_back(quoted("--rfi-impulse", impulse.text) + "lies outside the observation (" +
                       number(length_s) + " s)");
+  // The header writer keeps what PRESTO's 80-byte buffers hold.
+  if (obs.source_name.size() > 79)
+    lines.push_back("--source-name has " + std::to_string(obs.source_name.size()) +
+                    " characters; the header keeps the first 79, as SIGPROC and PRESTO read them");
   return lines;
 }
 

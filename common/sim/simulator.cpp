@@ -1,6 +1,7 @@
 #include "sim/simulator.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <exception>
@@ -112,10 +113,10 @@ void Simulator::generate_block(int64_t first_sample, size_t nsamples, float* out
 int64_t Simulator::generate_rows(int worker, int64_t first_sample, int64_t nsamples, float* out) {
   const int64_t chunk_rows = std::max<int64_t>(1, static_cast<int64_t>(kChunkValues) / nchans_);
   std::vector<SignalCache>& caches = caches_[worker];
-  // Values that round to a level the output can store (any value for float output).
+  // Values that round to a level the output can store (any finite value for float output).
   const bool integer = plan_.obs.nbits < 32;
-  const float low = integer ? -0.5f : -INFINITY;
-  const float high = integer ? static_cast<float>(std::ldexp(1.0, plan_.obs.nbits) - 0.5) : INFINITY;
+  const float low = integer ? -0.5f : -FLT_MAX;
+  const float high = integer ? static_cast<float>(std::ldexp(1.0, plan_.obs.nbits) - 0.5) : FLT_MAX;
   int64_t outside = 0;
   for (int64_t done = 0; done < nsamples; done += chunk_rows) {
     const int rows = static_cast<int>(std::min(chunk_rows, nsamples - done));

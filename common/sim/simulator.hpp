@@ -34,7 +34,7 @@ class Simulator {
 
   const SimulationPlan& plan() const { return plan_; }
   // How many values generated so far lie outside what plan.obs.nbits can store (they will be
-  // clipped when quantised); always 0 for 32-bit float output.
+  // clipped when quantised); for 32-bit float output, those that overflowed to infinity.
   int64_t values_out_of_range() const { return out_of_range_; }
   const std::vector<float>& bandpass() const { return gain_; }
   // One line per injected signal: amplitude and S/N as defined in the man page.

@@ -101,7 +101,7 @@ void VisibilityPlan::validate() const {
     throw UsageError("--freq " + number(centre_freq_mhz) + " with --bw " + number(bandwidth_mhz) +
                      " reaches below 0 MHz");
   if (!(integration_s > 0) || !(integration_s <= 86400))
-    throw UsageError("--int-time must be between 0 and 86400 s (got " + number(integration_s) + ")");
+    throw UsageError("--int-time must be above 0 and at most 86400 s (got " + number(integration_s) + ")");
   if (nintegrations < 1 || nintegrations > 10000000)
     throw UsageError("--nints must be between 1 and 1e7 (got " + std::to_string(nintegrations) + ")");
   if (stokes.empty()) throw UsageError("--products names no product");

@@ -133,6 +133,12 @@ expect_usage '--source "ra=1,dec=2": missing flux=' $common --source ra=1,dec=2 
 expect_usage "--nbits 16 is not supported for voltages" $common --nbits 16 -o "$dir/x.dada"
 expect_usage "cannot tell the format of" $vis -o "$dir/x.txt"
 expect_usage "--antenna zz: no such antenna" $common --antenna zz -o "$dir/x.dada"
+# Floats beyond their range would be written as infinities: refused, and no file left.
+expect_usage "the voltages overflow 32-bit floats" $common --nbits 32 --gain 1e38 --nsamples 256 \
+    -o "$dir/inf.dada"
+expect_usage "the visibilities overflow 32-bit floats" $vis --source ra=04:00:00,dec=-30:00:00,flux=1e39 \
+    -o "$dir/inf.uvfits"
+[ -e "$dir/inf.dada" ] || [ -e "$dir/inf.uvfits" ] && fail "an overflowing simulation left a file"
 "$SIM" --voltages --layout "$dir/missing.txt" -o "$dir/x.dada" 2> "$dir/err"; status=$?
 [ $status = 1 ] || fail "missing layout: exit $status, expected 1"
 grep -q "missing.txt" "$dir/err" || fail "missing layout message: $(cat "$dir/err")"

@@ -156,6 +156,10 @@ expect_usage "--nchans must be between 1 and 1048576 (got 0)" --nchans 0
 expect_usage "--threads must be between 1 and 1024" --threads 0
 expect_usage "--gulp must be at least 1" --gulp 0
 expect_usage "--tobs must be positive" --tobs 0
+# A zero sampling time is a bad --tsamp, not a bad --tobs (the default --tobs is used).
+expect_usage "--tsamp must be between 1e-9 and 1000 s (got 0)" --tsamp 0
+# Float output beyond its range would be infinities: refused, and no file left behind.
+expect_usage "values overflow 32-bit floats" --nbits 32 --noise-mean 1e40 --nchans 16 --tobs 0.01
 expect_usage "--noise-rms must be positive" --noise-rms 0
 expect_usage "--npol must be 1 or 2" --npol 3
 expect_usage "--sefd must be positive" --sefd -1

@@ -163,3 +163,14 @@ TEST(SimulationPlan, WarnsAboutSignalsOutsideTheData) {
       "--rfi-impulse \"t=-0.5,amp=5,width=0.2\": lies outside the observation (10 s)"};
   EXPECT_EQ(plan.warnings(), expected);
 }
+
+TEST(SimulationPlan, WarnsThatALongSourceNameIsCut) {
+  rapt::SimulationPlan plan = rapt::testing::small_test_plan(1000);
+  plan.obs.source_name = std::string(79, 'x');
+  EXPECT_TRUE(plan.warnings().empty());
+  plan.obs.source_name += "y";
+  const std::vector<std::string> expected{
+      "--source-name has 80 characters; the header keeps the first 79, as SIGPROC and PRESTO "
+      "read them"};
+  EXPECT_EQ(plan.warnings(), expected);
+}
