@@ -1,6 +1,7 @@
 // inspect: the header and basic statistics of any file rapt reads, like PRESTO's readfile:
-// filterbank, PSRFITS and PRESTO files, voltages (GUPPI RAW, PSRDADA, VDIF), visibilities
-// (UVFITS, Measurement Sets), FITS images and array layout files, recognised by content.
+// filterbank, PSRFITS and PRESTO files (series, ACCEL tables, .pfd), voltages (GUPPI RAW,
+// PSRDADA, VDIF), visibilities (UVFITS, Measurement Sets), FITS images and array layout files,
+// recognised by content.
 //
 //   inspect obs.fil              header and whole-file statistics
 //   inspect --header-only *.fil  headers only (fast)

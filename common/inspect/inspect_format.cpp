@@ -85,6 +85,9 @@ InspectFormat detect_format_from_bytes(std::string_view head, uint64_t file_size
   if (starts_with(head, "SIMPLE  =")) return detect_fits(head);
   if (starts_with(head, " Data file name without suffix")) return InspectFormat::kPrestoInf;
   if (head.size() >= 16 && head.substr(4, 12) == "HEADER_START") return InspectFormat::kSpectra;
+  // An ACCEL table's first line titles its columns: "             Summed  Coherent  Num ...".
+  if (head.substr(0, head.find('\n')).find("Summed  Coherent  Num") != std::string_view::npos)
+    return InspectFormat::kAccelCandidates;
   if (looks_like_guppi(head)) return InspectFormat::kVoltages;
   if (looks_like_dada(head)) return InspectFormat::kVoltages;
   if (looks_like_layout(head)) return InspectFormat::kLayout;

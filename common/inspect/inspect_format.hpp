@@ -7,7 +7,7 @@
 //   GUPPI RAW (80-byte cards, '=' in column 9), PSRDADA (text header with HDR_SIZE),
 //   VDIF (a frame header whose length repeats at the next frame) -> voltages
 //   SIGPROC (int 12 then "HEADER_START") -> spectra
-//   PRESTO .inf (its first line)
+//   PRESTO .inf (its first line), accelsearch's ACCEL table (its column titles)
 //   plain-text array layout: printable text with a line starting "# frame:"
 //   a directory holding table.dat -> Measurement Set
 // Anything else, and anything that is not a regular file (a pipe is read once), goes to the
@@ -28,7 +28,8 @@ enum class InspectFormat {
   kATermCube,
   kMeasurementSet,
   kLayout,
-  kUnknown,         // none of these (a PRESTO series is known by its suffix and .inf instead)
+  kAccelCandidates,
+  kUnknown,         // none of these (a PRESTO series and a .pfd are known by their suffix)
 };
 
 // Bytes worth reading from the start of a file for detect_format_from_bytes.

@@ -10,7 +10,8 @@
 namespace rapt {
 
 // SIGPROC filterbank/.tim and PSRFITS search mode (also "-", standard input).
-std::string describe_spectra_file(const std::string& path, const InspectSettings& settings);
+std::string describe_spectra_file(const std::string& path, const InspectSettings& settings,
+                                  std::vector<std::string>* warnings);
 // A PRESTO .inf, or a .dat/.sdat/.fft series through its .inf (suffix ".dat", ".sdat", ".fft").
 std::string describe_inf_file(const std::string& path);
 std::string describe_presto_series(const std::string& path, const std::string& suffix,
@@ -31,5 +32,8 @@ std::string describe_fits_image_file(const std::string& path, const InspectSetti
 std::string describe_aterm_cube_file(const std::string& path, const InspectSettings& settings);
 // A plain-text array layout file.
 std::string describe_layout_file(const std::string& path);
+// accelsearch's ACCEL candidate table and prepfold's .pfd.
+std::string describe_accel_file(const std::string& path);
+std::string describe_pfd_file(const std::string& path);
 
 }  // namespace rapt

@@ -12,6 +12,8 @@
 #include "io/header_validation.hpp"
 #include "io/presto_inf.hpp"
 #include "io/presto_series.hpp"
+#include "io/psrfits.hpp"
+#include "io/sigproc.hpp"
 #include "io/spectra_source.hpp"
 
 namespace rapt {
@@ -53,13 +55,18 @@ std::string stats_line(const char* label, const RunningStats& s) {
   return buffer;
 }
 
+std::string non_finite_line(int64_t count) {
+  return report_line("Non-finite samples",
+                     std::to_string(count) + " (NaN or infinite; left out of the statistics)");
+}
+
 std::string describe_spectra_statistics(SpectraSource& source, const InspectSettings& settings) {
   const int nchans = source.info().nchans;
   const size_t block = std::max<size_t>(1, (size_t(1) << 22) / size_t(nchans));
   std::vector<float> data(block * nchans);
   std::vector<RunningStats> channel(nchans);
   RunningStats all, zero_dm;
-  int64_t spectra = 0;
+  int64_t spectra = 0, non_finite = 0;
   for (;;) {
     size_t want = block;
     if (settings.max_spectra > 0)
@@ -71,6 +78,11 @@ std::string describe_spectra_statistics(SpectraSource& source, const InspectSett
       const float* spectrum = &data[s * nchans];
       double sum = 0.0;
       for (int c = 0; c < nchans; ++c) {
+        // A NaN or infinity in float data would make every figure NaN: count it instead.
+        if (!std::isfinite(spectrum[c])) {
+          ++non_finite;
+          continue;
+        }
         channel[c].add(spectrum[c]);
         sum += spectrum[c];
       }
@@ -82,6 +94,7 @@ std::string describe_spectra_statistics(SpectraSource& source, const InspectSett
   std::string out = "Statistics of " + std::to_string(spectra) + " spectra:\n";
   out += stats_line("All samples", all);
   out += stats_line("Channel sum (DM 0)", zero_dm);
+  if (non_finite > 0) out += non_finite_line(non_finite);
   if (settings.per_channel) {
     out += "  channel  freq_MHz      mean          stddev\n";
     for (int c = 0; c < nchans; ++c) {
@@ -98,13 +111,24 @@ std::string describe_inf_fields(const InfFile& inf) {
   std::string out;
   out += report_line("Data file root", inf.name);
   out += report_line("Telescope", inf.telescope);
+  out += report_line("Instrument", inf.instrument);
   out += report_line("Object", inf.object);
+  out += report_line("RA (J2000)", sexagesimal(inf.ra_deg, true));
+  out += report_line("Dec (J2000)", sexagesimal(inf.dec_deg, false));
   out += report_line("Epoch (MJD)", report_number("%.12f", inf.epoch_mjd()));
+  out += report_line("Barycentric", inf.barycentered ? "yes" : "no");
   out += report_line("Samples", std::to_string(inf.n));
   out += report_line("Sample time (s)", report_number("%.15g", inf.dt_s));
   out += report_line("Duration (s)", report_number("%.6f", inf.n * inf.dt_s));
   out += report_line("DM (pc cm^-3)", report_number("%.12g", inf.dm));
   out += report_line("Band", inf.band);
+  // The radio fields fold and the searches take the band from.
+  if (inf.band == "Radio") {
+    out += report_line("Lowest channel (MHz)", report_number("%.6f", inf.lofreq_mhz));
+    out += report_line("Channels", std::to_string(inf.num_channels));
+    out += report_line("Channel width (MHz)", report_number("%.6f", inf.chan_bw_mhz));
+    out += report_line("Total bandwidth (MHz)", report_number("%.6f", inf.bandwidth_mhz));
+  }
   std::string pairs;
   for (const auto& p : inf.onoff)
     pairs += "(" + std::to_string(p.first) + ", " + std::to_string(p.second) + ") ";
@@ -118,10 +142,18 @@ std::string describe_series_statistics(const std::string& path) {
   RawSeriesReader<Sample> reader(path);
   std::vector<Sample> block(size_t(1) << 20);
   RunningStats stats;
-  for (size_t got; (got = reader.read(block.data(), block.size())) > 0;)
-    for (size_t i = 0; i < got; ++i) stats.add(double(block[i]));
-  std::string out = "Statistics of " + std::to_string(stats.count) + " samples:\n";
+  int64_t non_finite = 0;
+  for (size_t got; (got = reader.read(block.data(), block.size())) > 0;) {
+    for (size_t i = 0; i < got; ++i) {
+      if (std::isfinite(double(block[i])))
+        stats.add(double(block[i]));
+      else
+        ++non_finite;
+    }
+  }
+  std::string out = "Statistics of " + std::to_string(stats.count + non_finite) + " samples:\n";
   out += stats_line("Samples", stats);
+  if (non_finite > 0) out += non_finite_line(non_finite);
   return out;
 }
 
@@ -170,10 +202,26 @@ void check_series_length(const std::string& path, const std::string& inf_path,
 
 }  // namespace
 
-std::string describe_spectra_file(const std::string& path, const InspectSettings& settings) {
+std::string describe_spectra_file(const std::string& path, const InspectSettings& settings,
+                                  std::vector<std::string>* warnings) {
   std::unique_ptr<SpectraSource> source = open_spectra_source(path);
   std::string out = describe_observation(source->info());
+  // A dedispersed .tim says its DM (refdm): the first thing to check in one.
+  const auto* sigproc = dynamic_cast<const SigprocReader*>(source.get());
+  if (sigproc && sigproc->header().refdm)
+    out += report_line("DM (pc cm^-3)", report_number("%.12g", *sigproc->header().refdm));
   if (!settings.header_only) out += describe_spectra_statistics(*source, settings);
+  // The readers' notes (bytes left over after the last whole spectrum, header values replaced)
+  // are what someone inspecting a damaged file needs to see; they are collected after the data,
+  // as a pipe's partial last spectrum is found only there.
+  if (warnings) {
+    const std::vector<std::string>* notes = nullptr;
+    if (sigproc)
+      notes = &sigproc->warnings();
+    else if (const auto* psrfits = dynamic_cast<const PsrfitsReader*>(source.get()))
+      notes = &psrfits->warnings();
+    if (notes) warnings->insert(warnings->end(), notes->begin(), notes->end());
+  }
   return out;
 }
 

@@ -106,15 +106,20 @@ std::string describe_visibility_statistics(const VisibilitySet& vis) {
   std::vector<RunningStats> amplitude(nprod);
   RunningStats every;  // flags ignored: files flagged throughout still show their data
   std::vector<size_t> flagged(nprod, 0), total(nprod, 0);
+  size_t non_finite = 0;
   for (size_t i = 0; i < vis.vis.size(); ++i) {
     const size_t p = i % nprod;
     ++total[p];
-    every.add(std::abs(vis.vis[i]));
-    if (i < vis.flag.size() && vis.flag[i]) {
-      ++flagged[p];
+    const bool is_flagged = i < vis.flag.size() && vis.flag[i];
+    if (is_flagged) ++flagged[p];
+    // Some writers store flagged data as NaN: counted apart, or every figure would be NaN.
+    const float amplitude_i = std::abs(vis.vis[i]);
+    if (!std::isfinite(amplitude_i)) {
+      ++non_finite;
       continue;
     }
-    amplitude[p].add(std::abs(vis.vis[i]));
+    every.add(amplitude_i);
+    if (!is_flagged) amplitude[p].add(amplitude_i);
   }
   const auto row = [](const std::string& label, const RunningStats& s, size_t nflag, size_t n) {
     char buffer[200];
@@ -133,6 +138,9 @@ std::string describe_visibility_statistics(const VisibilitySet& vis) {
   }
   out += row("All products", all, all_flagged, vis.vis.size());
   if (all_flagged > 0) out += row("All, flags ignored", every, 0, vis.vis.size());
+  if (non_finite > 0)
+    out += report_line("Non-finite values", std::to_string(non_finite) +
+                                                " (NaN or infinite; left out of the statistics)");
   return out;
 }
 

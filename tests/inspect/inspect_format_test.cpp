@@ -44,6 +44,15 @@ std::string two_vdif_frames() {
 
 }  // namespace
 
+TEST(InspectFormat, KnowsAnAccelTableByItsColumnTitles) {
+  const std::string head =
+      "             Summed  Coherent  Num        Period          Frequency         FFT 'r'\n"
+      "Cand  Sigma  Power    Power    Harm        (ms)             (Hz)             (bin)\n";
+  EXPECT_EQ(detect_format_from_bytes(head, head.size()), InspectFormat::kAccelCandidates);
+  // The titles on a later line are not a table's.
+  EXPECT_EQ(detect_format_from_bytes("notes\n" + head, head.size() + 6), InspectFormat::kUnknown);
+}
+
 TEST(InspectFormat, TellsTheFitsKindsApart) {
   EXPECT_EQ(detect_format_from_bytes(fits_header(card("NAXIS", "7") + card("NAXIS1", "0") +
                                                  card("GROUPS", "T")), 100000),

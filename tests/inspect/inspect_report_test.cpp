@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -72,10 +73,65 @@ TEST(InspectReport, ShowsHeaderAndExactStatisticsOfAFilterbank) {
   EXPECT_TRUE(contains(report, "Channel sum (DM 0)           mean 64  ")) << report;
 }
 
+TEST(InspectReport, ShowsTheDmOfADedispersedTimeSeries) {
+  ScratchDir dir;
+  rapt::SigprocHeader h;
+  h.tsamp = 64e-6;
+  h.nbits = 32;
+  h.nchans = 1;
+  h.fch1 = 1500.0;
+  h.foff = -400.0;
+  h.refdm = 56.25;
+  const std::vector<float> samples = {1.0f, 2.0f};
+  const std::string path = dir.file("x_DM56.25.tim");
+  rapt::SigprocWriter writer(path, h, false);
+  writer.write(samples.data(), 2);
+  writer.commit();
+  const std::string report = rapt::inspect_file(path, {true, false, 0});
+  EXPECT_TRUE(contains(report, "DM (pc cm^-3)                56.25\n")) << report;
+  // A filterbank has no refdm and no DM line.
+  EXPECT_FALSE(contains(rapt::inspect_file(write_small_filterbank(dir), {}), "DM (pc"));
+}
+
 TEST(InspectReport, HeaderOnlyReadsNoData) {
   ScratchDir dir;
   const std::string report = rapt::inspect_file(write_small_filterbank(dir), {true, false, 0});
   EXPECT_FALSE(contains(report, "Statistics"));
+}
+
+TEST(InspectReport, WarnsOfBytesAfterTheLastWholeSpectrum) {
+  ScratchDir dir;
+  const std::string path = write_small_filterbank(dir);
+  // Three bytes of a seventh 4-byte spectrum: a file cut short while being copied.
+  rapt::testing::write_whole_file(path, rapt::testing::read_whole_file(path) + "abc");
+  std::vector<std::string> warnings;
+  const std::string report = rapt::inspect_file(path, {}, &warnings);
+  EXPECT_TRUE(contains(report, "Spectra                      6\n")) << report;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0],
+            path + ": ignored 3 bytes at the end (less than one spectrum of 4 bytes)");
+}
+
+TEST(InspectReport, CountsNonFiniteFloatSamplesApartFromTheStatistics) {
+  ScratchDir dir;
+  rapt::SigprocHeader h;
+  h.tsamp = 64e-6;
+  h.nbits = 32;
+  h.nchans = 2;
+  h.fch1 = 1500.0;
+  h.foff = -2.0;
+  const std::vector<float> samples = {1.0f, 2.0f, NAN, 4.0f, 5.0f, INFINITY};
+  const std::string path = dir.file("float.fil");
+  rapt::SigprocWriter writer(path, h, false);
+  writer.write(samples.data(), 3);
+  writer.commit();
+  const std::string report = rapt::inspect_file(path, {});
+  // Finite samples 1, 2, 4, 5: mean 3; channel sums 3, 4, 5: mean 4.
+  EXPECT_TRUE(contains(report, "All samples                  mean 3  ")) << report;
+  EXPECT_TRUE(contains(report, "min 1  max 5")) << report;
+  EXPECT_TRUE(contains(report, "Channel sum (DM 0)           mean 4  ")) << report;
+  EXPECT_TRUE(contains(report, "Non-finite samples           2 (NaN or infinite; left out of the "
+                               "statistics)\n")) << report;
 }
 
 TEST(InspectReport, PerChannelTableAndSpectrumLimit) {
@@ -92,10 +148,22 @@ TEST(InspectReport, DatUsesItsInfAndReportsSampleStatistics) {
   inf.n = 4;
   inf.dt_s = 1e-3;
   inf.dm = 10.0;
+  inf.ra_deg = 83.6329167;  // 05:34:31.90
+  inf.dec_deg = -22.5;
+  inf.lofreq_mhz = 1182.0;
+  inf.num_channels = 64;
+  inf.chan_bw_mhz = 4.0;
+  inf.bandwidth_mhz = 256.0;
   rapt::write_inf(dir.file("x_DM10.00.inf"), inf, false);
   rapt::write_dat(dir.file("x_DM10.00.dat"), {1.0f, 2.0f, 3.0f, 6.0f}, false);
   const std::string report = rapt::inspect_file(dir.file("x_DM10.00.dat"), {});
   EXPECT_TRUE(contains(report, "DM (pc cm^-3)                10")) << report;
+  // What fold and the searches read from the .inf: position and band.
+  EXPECT_TRUE(contains(report, "RA (J2000)                   05:34:31.9000\n")) << report;
+  EXPECT_TRUE(contains(report, "Dec (J2000)                  -22:30:00.000\n")) << report;
+  EXPECT_TRUE(contains(report, "Lowest channel (MHz)         1182.000000\n")) << report;
+  EXPECT_TRUE(contains(report, "Channels                     64\n")) << report;
+  EXPECT_TRUE(contains(report, "Total bandwidth (MHz)        256.000000\n")) << report;
   EXPECT_TRUE(contains(report, "Statistics of 4 samples")) << report;
   EXPECT_TRUE(contains(report, "mean 3  ")) << report;
 }
@@ -114,8 +182,9 @@ TEST(InspectReport, NamesTheFileForEveryProblem) {
   rapt::testing::write_whole_file(dir.file("junk.fits"), "this is not FITS");
   EXPECT_EQ(message_of(dir.file("junk.fits")),
             dir.file("junk.fits") + ": " +
-                "not a format inspect reads (SIGPROC, PSRFITS, PRESTO .inf and series, GUPPI RAW, "
-                "PSRDADA, VDIF, UVFITS, Measurement Sets, FITS images, a-term cubes, layout files)");
+                "not a format inspect reads (SIGPROC, PSRFITS, PRESTO .inf and series, ACCEL, "
+                ".pfd, GUPPI RAW, PSRDADA, VDIF, UVFITS, Measurement Sets, FITS images, a-term "
+                "cubes, layout files)");
   // Known by its name alone it would be a PRESTO series: that is said as what is missing.
   rapt::testing::write_whole_file(dir.file("lonely.dat"), std::string(16, '\0'));
   EXPECT_EQ(message_of(dir.file("lonely.dat")),
@@ -162,4 +231,23 @@ TEST(InspectReport, ReadsRealParkesData) {
   EXPECT_TRUE(contains(report, "(PSRFITS search)")) << report;
   EXPECT_TRUE(contains(report, "Channels                     416"));
   EXPECT_TRUE(contains(report, "Statistics of 4096 spectra"));
+}
+
+// accelsearch's table and prepfold's .pfd of PRESTO's own run: the figures its .bestprof and
+// table print (presto-golden/README.md).
+TEST(InspectReport, ReadsPrestoCandidatesAndFolds) {
+  RAPT_REQUIRE_SHARED_FILE(accel, "presto-golden/test_DM56.00_ACCEL_50");
+  const std::string table = rapt::inspect_file(accel, {});
+  EXPECT_TRUE(contains(table, "(PRESTO ACCEL candidates)")) << table;
+  EXPECT_TRUE(contains(table, "Candidates                   46\n")) << table;
+  EXPECT_TRUE(contains(table, "Observation length (s)       67.108864\n")) << table;
+  // Candidate 2, the pulsar: 87.077(7) ms, 11.4841(9) Hz, z 4.00, 2.32(14)x10^4 m/s^2.
+  EXPECT_TRUE(contains(table, "        2  153.80       8  87.0765654        11.4841461       4   "
+                              "       2.319e+04\n")) << table;
+  RAPT_REQUIRE_SHARED_FILE(pfd, "presto-golden/test_DM56.00_ACCEL_Cand_2.pfd");
+  const std::string fold = rapt::inspect_file(pfd, {});
+  EXPECT_TRUE(contains(fold, "Candidate                    ACCEL_Cand_2\n")) << fold;
+  EXPECT_TRUE(contains(fold, "Epoch topo (MJD)             60000.123456788999\n")) << fold;
+  EXPECT_TRUE(contains(fold, "Topocentric P (ms), P'       87.2996320176  -6.76956e-06\n")) << fold;
+  EXPECT_TRUE(contains(fold, "Search grid (DM, P, P')      0 x 257 x 257\n")) << fold;
 }

@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <complex>
 #include <string>
 
@@ -161,6 +162,23 @@ TEST(InspectVisibilities, RoundTripsOurUvfitsWriter) {
   const std::string report = rapt::inspect_file(dir.file("small.uvfits"), {});
   EXPECT_TRUE(contains(report, "(UVFITS)")) << report;
   expect_small_visibility_report(report);
+}
+
+TEST(InspectVisibilities, LeavesNaNValuesOutOfTheAmplitudes) {
+  ScratchDir dir;
+  rapt::VisibilitySet vis = small_visibilities();
+  vis.vis[23] = {NAN, 0.0f};  // the flagged YY sample, stored as NaN as some writers do
+  vis.vis[4] = {3.0f, NAN};   // an unflagged XX sample
+  ASSERT_TRUE(vis.flag[23]);
+  rapt::write_uvfits(dir.file("nan.uvfits"), vis, false);
+  const std::string report = rapt::inspect_file(dir.file("nan.uvfits"), {});
+  // XX is 5 and YY 1 wherever they are finite.
+  EXPECT_DOUBLE_EQ(number_after(report_line_of(report, "XX"), "mean "), 5.0) << report;
+  EXPECT_DOUBLE_EQ(number_after(report_line_of(report, "YY"), "mean "), 1.0) << report;
+  EXPECT_DOUBLE_EQ(number_after(report_line_of(report, "All, flags ignored"), "max "), 5.0)
+      << report;
+  EXPECT_TRUE(contains(report, "Non-finite values            2 (NaN or infinite; left out of "
+                               "the statistics)\n")) << report;
 }
 
 TEST(InspectVisibilities, RoundTripsOurMeasurementSetWriter) {
