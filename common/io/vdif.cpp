@@ -96,11 +96,16 @@ VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
   if (fstat(fileno(file_), &st) != 0 || !S_ISREG(st.st_mode))
     throw file_error(path, "VDIF input must be a regular file");
   first_ = frame_header_at(0);
-  if (st.st_size % first_.frame_bytes != 0)
-    throw file_error(path, "file size " + std::to_string(st.st_size) +
-                               " bytes is not a multiple of the VDIF frame length " +
-                               std::to_string(first_.frame_bytes) + " bytes");
+  // A recording cut short (an interrupted copy, head -c) ends in part of a frame: its whole
+  // frames are read, as a filterbank's whole spectra are, and the rest is reported.
   nframes_ = st.st_size / first_.frame_bytes;
+  if (nframes_ == 0)
+    throw file_error(path, "file size " + std::to_string(st.st_size) +
+                               " bytes is less than one VDIF frame of " +
+                               std::to_string(first_.frame_bytes) + " bytes");
+  if (const int64_t rest = st.st_size % first_.frame_bytes)
+    warnings_.push_back("ignored " + std::to_string(rest) + " bytes at the end (less than one " +
+                        "VDIF frame of " + std::to_string(first_.frame_bytes) + " bytes)");
   const bool bits_ok = options.twos_complement
                            ? (first_.bits == 2 || first_.bits == 4 || first_.bits == 8)
                            : (first_.bits == 1 || first_.bits == 2 || first_.bits == 4 || first_.bits == 8);
@@ -127,7 +132,7 @@ VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
   h.centre_freq_mhz = options.centre_freq_mhz;
   if (!(options.centre_freq_mhz > 0))
     warnings_.push_back("VDIF carries no sky frequency: the channels are at baseband "
-                        "frequencies unless one is given (--vdif-freq of bf, corr and channelize)");
+                        "frequencies unless one is given (--vdif-freq of bf, corr, channelize and inspect)");
   h.nsamples = ngroups_ * spf_;
   h.start_mjd_day = int(vdif_epoch_mjd(first_.ref_epoch));
   h.start_mjd_seconds = double(first_.seconds) + double(first_.frame_nr) * spf_ / rate_hz;

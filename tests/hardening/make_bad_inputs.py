@@ -475,13 +475,11 @@ def make_vdif(c):
     if good is None:
         return
     word2 = struct.unpack_from("<I", good, 8)[0]
-    frame_bytes = (word2 & 0xFFFFFF) * 8
 
     def with_length(units):
         return good[:8] + struct.pack("<I", (word2 & ~0xFFFFFF) | units) + good[12:]
 
     cases = {
-        "frame_length_not_dividing_file": good[: len(good) - frame_bytes // 2],
         "frame_length_zero": with_length(0),
         "frame_length_larger_than_file": with_length(len(good) // 8 + 100),
         "header_only": good[:32],

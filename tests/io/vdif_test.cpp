@@ -2,6 +2,7 @@
 // two's-complement int8) samples' known answers, and bad files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -165,13 +166,26 @@ TEST(VdifReader, NeedsTheSampleRateWhenHeadersLackIt) {
   EXPECT_EQ(error.rfind(path + ": VDIF sample rate unknown", 0), 0u) << error;
 }
 
-TEST(VdifReader, RejectsFrameLengthNotDividingTheFile) {
+TEST(VdifReader, ReadsTheWholeFramesOfAFileCutShortAndSaysSo) {
   RAPT_REQUIRE_SHARED_FILE(path, "baseband/sample_mwa.vdif");
   ScratchDir dir;
   const std::string cut = dir.file("cut.vdif");
-  write_whole_file(cut, read_whole_file(path).substr(0, 5000));
-  EXPECT_EQ(data_error_text([&] { rapt::VdifReader reader(cut, {}); }),
-            cut + ": file size 5000 bytes is not a multiple of the VDIF frame length 544 bytes");
+  write_whole_file(cut, read_whole_file(path).substr(0, 5000));  // 9 frames of 544, 104 bytes
+  rapt::VdifReadOptions options;
+  options.sample_rate_hz = 1.28e6;
+  rapt::VdifReader reader(cut, options), whole(path, options);
+  EXPECT_EQ(reader.header().nsamples, 9 * 128);
+  const std::vector<std::string>& warnings = reader.warnings();
+  EXPECT_NE(std::find(warnings.begin(), warnings.end(),
+                      "ignored 104 bytes at the end (less than one VDIF frame of 544 bytes)"),
+            warnings.end());
+  rapt::VoltageBlock got, expected;
+  ASSERT_EQ(reader.read(2000, got), 9 * 128);
+  ASSERT_EQ(whole.read(9 * 128, expected), 9 * 128);
+  EXPECT_EQ(got.data, expected.data);
+  write_whole_file(cut, read_whole_file(path).substr(0, 500));
+  EXPECT_EQ(data_error_text([&] { rapt::VdifReader reader(cut, options); }),
+            cut + ": file size 500 bytes is less than one VDIF frame of 544 bytes");
 }
 
 TEST(VdifReader, RejectsUnsupportedSampleSize) {
