@@ -287,6 +287,7 @@ int main(int argc, char** argv) {
     rapt::SpectraSource& feed = prepared ? *prepared : *source;
     auto* raw = prepared ? nullptr : dynamic_cast<rapt::SigprocReader*>(source.get());
     const rapt::DedispRunReport report = rapt::run_dedispersion(feed, raw, config, *sink);
+    for (const std::string& warning : source->warnings()) args.messages.warning(warning);
     args.messages.detail("engine: " + report.engine +
                          (report.packed_input ? "; packed samples to the engine" : ""));
     for (const std::string& note : report.notes) args.messages.detail(note);

@@ -92,6 +92,7 @@ class SubbandInput final : public FoldInput {
 
   void set_subbands(int nsub, double dm) override;
   int nsub() const override { return nsub_; }
+  std::vector<std::string> warnings() const override { return source_->warnings(); }
   size_t read(float* out, size_t stride, size_t max_samples) override;
 
  private:

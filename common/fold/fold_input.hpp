@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace rapt {
 
@@ -44,6 +45,8 @@ class FoldInput {
   // Up to max_samples samples of every subband: out[sub * stride + k]. Returns how many; 0 at
   // the end. Throws DataError naming the file on a read error.
   [[nodiscard]] virtual size_t read(float* out, size_t stride, size_t max_samples) = 0;
+  // Raw data: what its reader let pass (SpectraSource::warnings), complete once it is read.
+  virtual std::vector<std::string> warnings() const { return {}; }
 
  protected:
   FoldObservation observation_;

@@ -188,6 +188,7 @@ std::vector<FoldProduct> run_fold(const FoldOptions& o, bool force, const Messag
     messages.warning(o.par + ": the binary orbit is not applied; the fold uses the spin alone");
   std::vector<FoldJob> jobs = plan_jobs(o, obs, candidates, nsub, force);
   fold_all(*input, jobs, messages);
+  for (const std::string& warning : input->warnings()) messages.warning(warning);
 
   FoldSearchOptions search = o.search;
   search.threads = o.threads > 0 ? o.threads : int(std::max(1u, std::thread::hardware_concurrency()));

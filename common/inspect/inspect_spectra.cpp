@@ -12,7 +12,6 @@
 #include "io/header_validation.hpp"
 #include "io/presto_inf.hpp"
 #include "io/presto_series.hpp"
-#include "io/psrfits.hpp"
 #include "io/sigproc.hpp"
 #include "io/spectra_source.hpp"
 
@@ -215,12 +214,8 @@ std::string describe_spectra_file(const std::string& path, const InspectSettings
   // are what someone inspecting a damaged file needs to see; they are collected after the data,
   // as a pipe's partial last spectrum is found only there.
   if (warnings) {
-    const std::vector<std::string>* notes = nullptr;
-    if (sigproc)
-      notes = &sigproc->warnings();
-    else if (const auto* psrfits = dynamic_cast<const PsrfitsReader*>(source.get()))
-      notes = &psrfits->warnings();
-    if (notes) warnings->insert(warnings->end(), notes->begin(), notes->end());
+    const std::vector<std::string>& notes = source->warnings();
+    warnings->insert(warnings->end(), notes.begin(), notes.end());
   }
   return out;
 }

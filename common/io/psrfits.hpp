@@ -64,7 +64,7 @@ class PsrfitsReader : public SpectraSource {
   const ObservationInfo& info() const override { return info_; }
   const PsrfitsSampleLayout& layout() const;
   // Lines about header values that were unusable and replaced (RA, DEC, NCHNOFFS).
-  const std::vector<std::string>& warnings() const;
+  const std::vector<std::string>& warnings() const override;
   [[nodiscard]] size_t read(float* out, size_t max_spectra) override;
   size_t skip(size_t spectra) override;  // whole rows are passed over without reading them
 

@@ -89,7 +89,7 @@ class SigprocReader : public SpectraSource {
 
   const ObservationInfo& info() const override { return info_; }
   const SigprocHeader& header() const { return header_; }
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  const std::vector<std::string>& warnings() const override { return warnings_; }
   [[nodiscard]] size_t read(float* out, size_t max_spectra) override;  // IFs are summed
   // The stored bytes of up to max_spectra spectra (bytes_per_spectrum() each), unconverted.
   [[nodiscard]] size_t read_raw(uint8_t* out, size_t max_spectra);

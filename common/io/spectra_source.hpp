@@ -51,6 +51,11 @@ class SpectraSource {
 
   // Skips spectra (seeks where possible). Returns the number skipped.
   virtual size_t skip(size_t spectra);
+
+  // What the reader let pass, one line each naming the file: header values it replaced, bytes
+  // after the last whole spectrum (found only at the end of a pipe, so programs report these
+  // once the data are read).
+  virtual const std::vector<std::string>& warnings() const;
 };
 
 // Opens `path` ("-" = stdin), recognising the format from its first bytes. Throws DataError

@@ -50,4 +50,12 @@ if [ "$(id -u)" -ne 0 ]; then
   expect 1 "dedisp: $W/locked/x_DM0.00.dat: " "$BIN/dedisp" -o "$W/locked/x" "$FIL"
 fi
 ls "$W" | grep -q 'x_DM' && fail "a failed run left output files behind"
+# A file cut mid-spectrum (64 one-byte channels here) is read to its last whole spectrum, and
+# the bytes left are reported, from a file and from a pipe alike.
+head -c 100000 "$FIL" > "$W/cut.fil"
+"$BIN/dedisp" -q --force --lodm 10 -o "$W/cut" "$W/cut.fil" 2> "$W/err" || fail "dedisp of a cut file"
+grep -qF "warning: $W/cut.fil: ignored " "$W/err" || fail "no warning of the cut spectrum: $(cat "$W/err")"
+"$BIN/dedisp" -q --force --lodm 10 --tim -o - - < "$W/cut.fil" 2> "$W/err" > /dev/null ||
+  fail "dedisp of a cut pipe"
+grep -qF "warning: -: ignored " "$W/err" || fail "no warning of the piped cut spectrum: $(cat "$W/err")"
 exit 0

@@ -22,6 +22,11 @@ mkdir "$W/out"
 "$BIN/fold" -q -p 0.1 -o "$W/out/ok" "$W/a_DM0.00.dat" || fail "fold of a good series"
 [ -f "$W/out/ok_100.00ms_Cand.pfd" ] && [ -f "$W/out/ok_100.00ms_Cand.pfd.bestprof" ] || fail "no outputs"
 rm -f "$W/out"/*
+# Raw data cut mid-spectrum are folded to their last whole spectrum, and the rest is reported.
+head -c $(( $(wc -c < "$W/a.fil") - 5 )) "$W/a.fil" > "$W/cut.fil"
+"$BIN/fold" -q -p 0.1 --nsub 16 -nosearch -o "$W/out/cut" "$W/cut.fil" 2> "$W/err" || fail "fold of a cut file: $(cat "$W/err")"
+grep -qF "warning: $W/cut.fil: ignored " "$W/err" || fail "no warning of the cut spectrum: $(cat "$W/err")"
+rm -f "$W/out"/*
 # More parts than the series can fill with two samples each: fewer parts, not a refusal.
 "$BIN/fold" -q -p 0.1 -npart 4000 -o "$W/out/many" "$W/a_DM0.00.dat" 2> "$W/err" \
   || fail "fold -npart 4000 of 4000 samples: $(cat "$W/err")"
