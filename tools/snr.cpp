@@ -13,7 +13,9 @@
 // joins events over DM, time and width (friends of friends).
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -112,10 +114,37 @@ bool is_fused(const std::vector<std::string>& paths) {
                      [](const std::string& p) { return rapt::is_filterbank_path(p); });
 }
 
+// What the filterbank's reader let pass (bytes after the last whole spectrum, header values
+// replaced), each line once however many times the input is read (per GPU, per batch of DMs),
+// reported once the search is done.
+class ReaderWarnings {
+ public:
+  std::function<void(const std::string&)> sink() {
+    return [this](const std::string& warning) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (std::find(lines_.begin(), lines_.end(), warning) == lines_.end())
+        lines_.push_back(warning);
+    };
+  }
+  void report(const rapt::Messages& messages) const {
+    for (const std::string& line : lines_) messages.warning(line);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
+
+ReaderWarnings& reader_warnings() {
+  static ReaderWarnings warnings;
+  return warnings;
+}
+
 // The fused plan of this call: its --part's share of the DM trials.
 rapt::FusedDedispPlan fused_plan(const rapt::SnrRunOptions& run, const std::string& path) {
   rapt::FusedDedispPlan plan{path, run.lodm, run.dmstep, run.numdms, run.device, run.threads};
   plan.cleaning = run.cleaning;
+  plan.reader_warning = reader_warnings().sink();
   const rapt::ItemRange share = rapt::part_items(size_t(std::max(run.numdms, 0)), run.part);
   plan.first_trial = share.begin;
   plan.trial_count = share.size();
@@ -245,6 +274,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   plan.chunk = run.realtime_chunk;
   plan.device = run.device;
   plan.threads = run.threads;
+  plan.reader_warning = reader_warnings().sink();
   // Outputs that would be refused at the end are refused before hours of data are searched.
   const std::string root = rapt::realtime_root(plan.input);
   std::vector<rapt::SeriesInput> outputs;
@@ -275,6 +305,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   };
   const rapt::RealtimeResult result = rapt::run_realtime_search(plan, on_candidates, on_chunk);
   if (args.messages.progress) std::fputc('\n', stderr);
+  reader_warnings().report(args.messages);
   if (streaming && !header_printed) std::fputs(rapt::format_candidates({}).c_str(), stdout);
   if (!streaming) write_text(run.cands, rapt::format_candidates(kept), args.force);
   std::vector<rapt::SinglePulseEvent> all;
@@ -383,6 +414,7 @@ int main(int argc, char** argv) {
     const SearchResult found = gpu_resident
         ? search_on_gpu(series_paths.front(), series, run, devices, args)
         : search_all(series, run, *engine, threads, args);
+    reader_warnings().report(messages);
     const auto candidates = rapt::cluster_events(found.events, found.dms, run.cluster);
     write_text(run.cands, rapt::format_candidates(candidates), args.force);
     if (!run.plot.empty()) {

@@ -106,6 +106,11 @@ FusedInput::~FusedInput() = default;
 
 SpectraSource& FusedInput::source() { return prepared_ ? *prepared_ : *file_; }
 
+void FusedInput::report_warnings(const std::function<void(const std::string&)>& to) const {
+  if (to)
+    for (const std::string& warning : file_->warnings()) to(warning);
+}
+
 SigprocReader* FusedInput::raw() {
   return prepared_ ? nullptr : dynamic_cast<SigprocReader*>(file_.get());
 }
@@ -201,6 +206,7 @@ std::vector<SeriesInput> dedisperse_in_memory(const FusedDedispPlan& plan) {
   config.zapped = input.zapped();
   MemorySeriesSink sink(fused_input_root(plan.input));
   run_dedispersion(input.source(), input.raw(), config, sink);
+  input.report_warnings(plan.reader_warning);
   return sink.take();
 }
 

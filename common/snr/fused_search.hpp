@@ -3,6 +3,7 @@
 // the same lengths and padding, the same on/off pairs, so the same events as
 // `dedisp ... && snr <root>_DM*.dat`.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ struct FusedDedispPlan {
   size_t first_trial = 0;
   size_t trial_count = 0;
   double gpu_memory_share = 0.5;  // GPU-resident search: of the free GPU memory, for the series
+  // Given what the input's reader let pass (SpectraSource::warnings) once the data are read;
+  // from every reading of the input (one a GPU, one a batch of DMs) and from several threads.
+  std::function<void(const std::string&)> reader_warning = {};
 };
 
 class PreparedSpectra;
@@ -47,6 +51,8 @@ class FusedInput {
   SigprocReader* raw();
   const ObservationInfo& info() const { return file_->info(); }
   const std::vector<bool>& zapped() const { return zapped_; }
+  // Hands the reader's warnings to `to` (if set): once the data are read, when they are all in.
+  void report_warnings(const std::function<void(const std::string&)>& to) const;
 
  private:
   std::unique_ptr<SpectraSource> file_;

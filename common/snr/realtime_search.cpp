@@ -190,6 +190,7 @@ RealtimeResult run_realtime_search(
                                      " spectra: the real-time search needs the largest delay (" +
                                      std::to_string(delay) + ") plus one detrend block (" +
                                      std::to_string(len) + ")");
+  file.report_warnings(plan.reader_warning);
   const int64_t searched = int64_t(std::llround(progress.data_s / info.tsamp_s));
   for (double dm : plan.dms)
     result.series.push_back(fused_series(root, dm, info.tsamp_s, searched, searched));

@@ -33,6 +33,8 @@ struct RealtimePlan {
   int64_t chunk = 0;           // new samples per chunk; 0 = about 2^16, whole detrend blocks
   std::string device = "auto";
   int threads = 0;             // 0 = all cores
+  // Given what the input's reader let pass (SpectraSource::warnings) at the end of the data.
+  std::function<void(const std::string&)> reader_warning = {};
 };
 
 struct RealtimeProgress {

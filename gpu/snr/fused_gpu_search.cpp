@@ -57,6 +57,7 @@ void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dm
     buffer.shift(kGulp);                                               // is done: reads overlap
   }
   engine->synchronize();
+  file.report_warnings(fused.reader_warning);
 }
 
 template <typename T>

@@ -80,4 +80,14 @@ expect 2 "snr: DMs 0 and 0.001 would both be written as $W/batch/a_DM0.00.single
 expect 2 "snr: DMs 0 and 0.001 would both be written as $W/batch/a_DM0.00.singlepulse" \
   "$BIN/snr" --force --realtime --lodm 0 --dmstep 0.001 --numdms 2 -o "$W/batch" "$W/a.fil"
 [ -z "$(ls "$W/batch" | grep -v cands.txt)" ] || fail "refused runs left files: $(ls "$W/batch")"
+# A filterbank cut mid-spectrum is searched to its last whole spectrum, and the bytes left are
+# reported once, in the in-memory and the real-time search alike.
+head -c $(( $(wc -c < "$W/a.fil") - 5 )) "$W/a.fil" > "$W/cut.fil"
+mkdir "$W/cut"
+for mode in "" --realtime; do
+  "$BIN/snr" -q --force --device cpu $mode --lodm 0 --numdms 2 -o "$W/cut" "$W/cut.fil" 2> "$W/err" ||
+    fail "snr $mode of a cut filterbank: $(cat "$W/err")"
+  [ "$(grep -cF "warning: $W/cut.fil: ignored " "$W/err")" -eq 1 ] ||
+    fail "snr $mode: not one warning of the cut spectrum: $(cat "$W/err")"
+done
 exit 0
