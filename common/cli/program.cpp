@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include "cli/atomic_output.hpp"
@@ -72,13 +73,17 @@ std::string option_given(const std::string& message) {
 }
 
 // A word given one dash that is no long option either ("-zmax" to harmsum) is read by cxxopts as
-// the one-letter options -z -m ..., or as -z with the value "max": its message then names the
-// letter or that value. Returns that word, or "" if the message is about something else.
+// the one-letter options -z -m ..., or as -z with the value "max": its message then says the
+// letter does not exist, or that value failed. Returns that word, or "" if the message is about
+// something else. A letter followed by a number ("-n64x") is that option and its value.
 std::string single_dash_word(const std::string& message) {
   for (const std::string& arg : parsed_arguments()) {
     if (arg.size() < 3 || arg[0] != '-' || !std::isalpha(static_cast<unsigned char>(arg[1])))
       continue;
-    if (quotes(message, arg.substr(1, 1)) || quotes(message, arg.substr(2))) return arg;
+    if (std::isdigit(static_cast<unsigned char>(arg[2])) || std::strchr(".+-", arg[2])) continue;
+    if (quotes(message, arg.substr(1, 1), " does not exist") ||
+        quotes(message, arg.substr(2), " failed"))
+      return arg;
   }
   return "";
 }

@@ -123,6 +123,12 @@ TEST(RunProgram, NamesALongOptionGivenOneDashAndShortOptionsWhoseValueFails) {
   EXPECT_EQ(err.rfind("prog: -zmax: no such option\n", 0), 0u) << err;
   std::tie(status, err) = run({"-thx"});  // -t with the value "hx"
   EXPECT_EQ(err.rfind("prog: -thx: no such option\n", 0), 0u) << err;
+  // A letter and a number are that option and its value; a bad one is put down to it.
+  std::tie(status, err) = run({"-t4x"});
+  EXPECT_EQ(err.rfind("prog: --threshold: '4x' is not a number\n", 0), 0u) << err;
+  // A bad value of another option is put down to it, not to the good "-t4" beside it.
+  std::tie(status, err) = run({"-t4", "--threads", "x"});
+  EXPECT_EQ(err.rfind("prog: --threads: Argument ", 0), 0u) << err;
   std::tie(status, err) = run({"-t", "abc"});
   EXPECT_EQ(status, 2);
   EXPECT_EQ(err.rfind("prog: -t: Argument ", 0), 0u) << err;
