@@ -94,9 +94,8 @@ void correlate_segment(const std::vector<std::complex<float>>& spectrum, const A
 // interpolation's (pi/4)(A_k - A_k+1): in noise the difference of two independent unit-mean
 // amplitudes has power 2, so this scale gives the interbins unit mean as the whole bins have
 // (with pi/4 their mean would be 1.23, and sigmas computed for unit-mean powers would overstate
-// every interbin's). A
-// signal half-way between the bins keeps 8/pi^2 = 81 % of its power; one at 0.29 bin from a
-// bin, the worst place, 75 % (59 % is lost there with whole bins only).
+// every interbin's). A signal half-way between the bins keeps 8/pi^2 = 81 % of its power; one
+// at 0.29 bin from a bin, the worst place, 75 % (whole bins alone keep 41 % half-way).
 void interbin_segment(const std::vector<std::complex<float>>& spectrum, const AccelPlan& plan,
                       const PlaneSegment& segment, Workspace& work, FfdotPlane& plane) {
   auto* amplitudes = reinterpret_cast<std::complex<float>*>(work.half);
