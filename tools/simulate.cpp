@@ -141,6 +141,14 @@ void write_observation(rapt::Simulator& sim, rapt::SigprocWriter& writer, int64_
   for (int64_t first = 0; first < obs.nsamples; first += gulp, turn ^= 1) {
     const size_t n = static_cast<size_t>(std::min(gulp, obs.nsamples - first));
     sim.generate_block(first, n, buffers[turn].data());
+    // Float output is not clipped: an overflow would be written as infinities, so no block
+    // holding one is written (a file is then discarded; standard output keeps the blocks before).
+    if (obs.nbits == 32 && sim.values_out_of_range() > 0) {
+      if (pending.valid()) pending.get();
+      throw rapt::UsageError(std::to_string(sim.values_out_of_range()) +
+                             " values overflow 32-bit floats; lower --noise-mean, --noise-rms or "
+                             "the signals' amplitudes");
+    }
     if (pending.valid()) pending.get();
     const float* block = buffers[turn].data();
     pending = std::async(std::launch::async, [&writer, block, n] { writer.write(block, n); });
@@ -204,11 +212,6 @@ int run(int argc, char** argv) {
   describe_plan(sim, args.messages);
   rapt::SigprocWriter writer(output, rapt::sigproc_header_for(plan.obs, output), args.force);
   write_observation(sim, writer, gulp, args.messages);
-  // Float output is not clipped: an overflow would be written as infinities, so no file.
-  if (plan.obs.nbits == 32 && sim.values_out_of_range() > 0)
-    throw rapt::UsageError(std::to_string(sim.values_out_of_range()) +
-                           " values overflow 32-bit floats; lower --noise-mean, --noise-rms or "
-                           "the signals' amplitudes");
   writer.commit();
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

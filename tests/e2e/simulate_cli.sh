@@ -160,6 +160,17 @@ expect_usage "--tobs must be positive" --tobs 0
 expect_usage "--tsamp must be between 1e-9 and 1000 s (got 0)" --tsamp 0
 # Float output beyond its range would be infinities: refused, and no file left behind.
 expect_usage "values overflow 32-bit floats" --nbits 32 --noise-mean 1e40 --nchans 16 --tobs 0.01
+# On standard output too, no value that overflows is written.
+"$SIM" --nbits 32 --nchans 16 --nsamples 100000 --noise-rms 3e38 -o - > "$dir/out" 2> "$dir/err"
+[ $? = 2 ] || fail "overflowing float noise on standard output was not refused"
+! command -v python3 > /dev/null || python3 -c "
+import array, math, sys
+data = open(sys.argv[1], 'rb').read()
+start = data.find(b'HEADER_END') + len('HEADER_END')
+values = array.array('f', data[start:start + (len(data) - start) // 4 * 4])
+sys.exit(0 if start >= len('HEADER_END') and all(math.isfinite(v) for v in values) else 1)" "$dir/out" ||
+  fail "simulate wrote infinities to standard output before refusing"
+rm -f "$dir/out"
 expect_usage "--noise-rms must be positive" --noise-rms 0
 expect_usage "--npol must be 1 or 2" --npol 3
 expect_usage "--sefd must be positive" --sefd -1
