@@ -31,12 +31,17 @@ std::string describe_candidate_table(const AccelCandidates& accel) {
   for (size_t i = 0; i < std::min(order.size(), kCandidatesShown); ++i) {
     const AccelCandidate& c = *order[i];
     const size_t number = size_t(&c - accel.candidates.data()) + 1;
-    // f = r / T, fdot = z / T^2 and a = c fdot / f, as the table's own columns are derived.
+    // f = r / T, fdot = z / T^2 and a = c fdot / f, as the table's own columns are derived;
+    // "-" where T is not known (no .inf appended) or r is 0.
     const double f_hz = t > 0 ? c.r / t : NAN;
     const double accel_ms2 = t > 0 && c.r != 0 ? kSpeedOfLight * c.z / (c.r * t) : NAN;
+    const auto figure = [](const char* format, double value) {
+      return std::isfinite(value) ? report_number(format, value) : std::string("-");
+    };
     char line[200];
-    std::snprintf(line, sizeof line, "  %7zu  %-9.2f %4d  %-16.9g  %-15.9g  %-10.4g %.4g\n", number,
-                  c.sigma, c.numharm, 1e3 / f_hz, f_hz, c.z, accel_ms2);
+    std::snprintf(line, sizeof line, "  %7zu  %-9.2f %4d  %-16s  %-15s  %-10.4g %s\n", number,
+                  c.sigma, c.numharm, figure("%.9g", 1e3 / f_hz).c_str(),
+                  figure("%.9g", f_hz).c_str(), c.z, figure("%.4g", accel_ms2).c_str());
     out += line;
   }
   return out;

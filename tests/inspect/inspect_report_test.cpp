@@ -12,7 +12,9 @@
 #include "io/sigproc.hpp"
 #include "test_data.hpp"
 
+using rapt::testing::read_whole_file;
 using rapt::testing::ScratchDir;
+using rapt::testing::write_whole_file;
 
 namespace {
 
@@ -244,6 +246,17 @@ TEST(InspectReport, ReadsPrestoCandidatesAndFolds) {
   // Candidate 2, the pulsar: 87.077(7) ms, 11.4841(9) Hz, z 4.00, 2.32(14)x10^4 m/s^2.
   EXPECT_TRUE(contains(table, "        2  153.80       8  87.0765654        11.4841461       4   "
                               "       2.319e+04\n")) << table;
+  // Without the .inf accelsearch appends, T and so period, frequency and acceleration are
+  // unknown: "-", not nan.
+  ScratchDir dir;
+  const std::string text = read_whole_file(accel);
+  const std::string cut = dir.file("noinf_ACCEL_50");
+  write_whole_file(cut, text.substr(0, text.find(" Data file name without suffix")));
+  const std::string bare = rapt::inspect_file(cut, {});
+  EXPECT_TRUE(contains(bare, "unknown (no .inf appended)")) << bare;
+  EXPECT_TRUE(contains(bare, "        2  153.80       8  -                 -                4   "
+                             "       -\n")) << bare;
+  EXPECT_FALSE(contains(bare, "nan")) << bare;
   RAPT_REQUIRE_SHARED_FILE(pfd, "presto-golden/test_DM56.00_ACCEL_Cand_2.pfd");
   const std::string fold = rapt::inspect_file(pfd, {});
   EXPECT_TRUE(contains(fold, "Candidate                    ACCEL_Cand_2\n")) << fold;
