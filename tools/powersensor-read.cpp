@@ -87,14 +87,17 @@ Settings read_settings(const rapt::ParsedOptions& args, std::vector<std::string>
   if (settings.seconds > 0 && settings.dump_path.empty()) {
     throw rapt::UsageError("--seconds goes with --dump");
   }
-  // Two of them on one file would leave one output (or the input) in place of the other.
+  // Two of them on one file (by name, or by two names for one existing file) would leave one
+  // output (or the input) in place of the other.
   const std::pair<const char*, std::string> files[] = {
       {"--csv", settings.csv_path}, {"--json", settings.json_path == "-" ? "" : settings.json_path},
       {"--dump", settings.dump_path}, {"--replay", settings.replay_path},
       {"--marker-fifo", settings.marker_fifo}};
   for (size_t i = 0; i < std::size(files); ++i)
     for (size_t j = i + 1; j < std::size(files); ++j)
-      if (!files[i].second.empty() && files[i].second == files[j].second)
+      if (!files[i].second.empty() && !files[j].second.empty() &&
+          (files[i].second == files[j].second ||
+           rapt::same_existing_file(files[i].second, files[j].second)))
         throw rapt::UsageError(std::string(files[i].first) + " and " + files[j].first +
                                " name the same file, " + files[i].second);
   if (settings.emulate) {

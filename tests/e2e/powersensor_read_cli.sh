@@ -103,6 +103,12 @@ grep -q "^powersensor-read: $tmp/run.json: already exists (use --force to overwr
 [ $status -eq 2 ] || fail "--csv and --json on one file exited $status, expected 2"
 grep -q "^powersensor-read: --csv and --json name the same file" "$tmp/err" || fail "$(cat "$tmp/err")"
 [ -e "$tmp/ran2" ] && fail "the command ran although the outputs clash"
+# The same file by another name: --replay's trace would be replaced by --csv's.
+printf '# t gpu\n0 10\n1 10\n' > "$tmp/trace.log"
+cp "$tmp/trace.log" "$tmp/trace.copy"
+"$P" --replay "$tmp/trace.log" --csv "$tmp/../$(basename "$tmp")/trace.log" --force 2>"$tmp/err"
+[ $? -eq 2 ] || fail "--replay and --csv on one file by two names was not refused"
+cmp -s "$tmp/trace.log" "$tmp/trace.copy" || fail "the replayed trace was overwritten"
 "$P" --source bogus -- true 2>/dev/null; [ $? -eq 2 ] || fail "--source bogus must exit 2"
 "$P" --interval-ms 0 -- true 2>/dev/null; [ $? -eq 2 ] || fail "--interval-ms 0 must exit 2"
 
