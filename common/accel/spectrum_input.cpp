@@ -93,6 +93,10 @@ AccelSpectrum load_accel_spectrum(const std::string& path, const SpectrumInputOp
                                  (options.lobin ? " from bin " + std::to_string(options.lobin)
                                                 : std::string()));
   } else {
+    // A series' spectrum starts at bin 0: -lobin would shift every candidate's r.
+    if (options.lobin > 0)
+      throw UsageError("-lobin " + std::to_string(options.lobin) + " names the first bin of a "
+                       "cut .fft; " + path + " is a time series, whose spectrum starts at 0");
     spectrum.packed = packed_real_fft(read_time_series(path, shorts, spectrum.inf.n));
     if (options.deredden_time_series) {
       deredden_for_accelsearch(spectrum.packed);
