@@ -271,11 +271,12 @@ int main(int argc, char** argv) {
       }
     }
     const std::vector<rapt::DedispTrial> trials = rapt::dedisp_trials(config, info.tsamp_s);
+    // The cleaning options are checked before a dry run too: it refuses what the run would.
+    const rapt::SpectraPreparation prep = preparation(r, info, &config.zapped);
     if (r.count("dry-run")) {
       print_trials(trials, plan_table);
       return 0;
     }
-    const rapt::SpectraPreparation prep = preparation(r, info, &config.zapped);
     args.messages.info(describe(info));
     if (!plan_table.empty()) args.messages.info(plan_table.substr(0, plan_table.size() - 1));
     if (root != "-") allow_open_files(trials.size());

@@ -38,6 +38,8 @@ rm -f "$W"/notes_DM*
 # Settings that would be ignored, or would leave every series zero, are refused.
 expect 2 "dedisp: --ignorechan 0:31,32:63: leaves out every channel" \
   "$BIN/dedisp" --ignorechan 0:31,32:63 -o "$W/x" "$FIL"
+expect 2 "dedisp: --ignorechan 0:63: leaves out every channel" \
+  "$BIN/dedisp" --dry-run --ignorechan 0:63 -o "$W/x" "$FIL"
 expect 2 "dedisp: --dm-max needs --plan" "$BIN/dedisp" --dm-max 100 -o "$W/x" "$FIL"
 expect 2 "dedisp: --plan chooses the DM steps: --dmstep and --numdms do not apply" \
   "$BIN/dedisp" --plan --dm-max 100 -numdms 50 -o "$W/x" "$FIL"
