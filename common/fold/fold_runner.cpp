@@ -70,8 +70,16 @@ void require_enough_periods(const FoldObservation& obs, const FoldCandidate& c) 
 // folded frequency the trial periods are meaningless (and past the whole of it, negative), so
 // such a fold keeps its P and P' and searches DM only, saying so.
 FoldSearchOptions search_for(const FoldSearchOptions& asked, const FoldObservation& obs,
-                             const FoldCandidate& c, const Messages& messages) {
+                             const FoldCandidate& c, int npart, const Messages& messages) {
   FoldSearchOptions search = asked;
+  // P and P' are found from how the parts drift against each other: one part does not drift,
+  // and every trial would fold it alike (the first, at the grid's edge, would be taken).
+  if ((asked.search_p || asked.search_pd) && npart < 2) {
+    messages.warning(obs.path + ": " + c.name + ": one part (-npart 1) holds no drift to search; "
+                     "P and P' are kept as given");
+    search.search_p = search.search_pd = false;
+    return search;
+  }
   const double periods = periods_in_data(obs, c);
   const double needed = 2.0 * double(asked.npfact) * double(asked.pstep);
   if ((asked.search_p || asked.search_pd) && periods < needed) {
@@ -204,8 +212,8 @@ std::vector<FoldProduct> run_fold(const FoldOptions& o, bool force, const Messag
     product.pfd = make_pfd(obs, job.candidate, job.layout, job.engine->cube(), dm, job.names.pfd);
     job.engine.reset();
     require_varying_data(product.pfd, obs.path);
-    product.result =
-        search_fold(product.pfd, search_for(search, obs, job.candidate, messages));
+    product.result = search_fold(
+        product.pfd, search_for(search, obs, job.candidate, job.layout.npart, messages));
     check_result(product, obs.path);
     product.bestprof = make_bestprof(product.pfd, product.result);
     products.push_back(std::move(product));

@@ -22,6 +22,12 @@ mkdir "$W/out"
 "$BIN/fold" -q -p 0.1 -o "$W/out/ok" "$W/a_DM0.00.dat" || fail "fold of a good series"
 [ -f "$W/out/ok_100.00ms_Cand.pfd" ] && [ -f "$W/out/ok_100.00ms_Cand.pfd.bestprof" ] || fail "no outputs"
 rm -f "$W/out"/*
+# One part has no drift to search: P is kept as given (not a trial at the grid's edge), and said.
+"$BIN/fold" -p 0.1 -npart 1 -o "$W/out/one" "$W/a_DM0.00.dat" 2> "$W/err" || fail "fold -npart 1: $(cat "$W/err")"
+grep -qF "one part (-npart 1) holds no drift to search" "$W/err" || fail "fold -npart 1 said: $(cat "$W/err")"
+grep -q "^# P_topo (ms) *= *100 " "$W/out/one_100.00ms_Cand.pfd.bestprof" ||
+  fail "fold -npart 1 moved P: $(grep P_topo "$W/out/one_100.00ms_Cand.pfd.bestprof")"
+rm -f "$W/out"/*
 # Raw data cut mid-spectrum are folded to their last whole spectrum, and the rest is reported.
 head -c $(( $(wc -c < "$W/a.fil") - 5 )) "$W/a.fil" > "$W/cut.fil"
 "$BIN/fold" -q -p 0.1 --nsub 16 -nosearch -o "$W/out/cut" "$W/cut.fil" 2> "$W/err" || fail "fold of a cut file: $(cat "$W/err")"
