@@ -97,6 +97,21 @@ void check_outputs(const std::vector<rapt::SeriesInput>& series, const rapt::Snr
   if (!run.plot.empty()) rapt::check_replaceable_output(run.plot, force);
 }
 
+// Every series holds one detrend block (one chunk in peak mode), checked before the first
+// batch writes its files: the searches refuse a shorter one, and a refusal after some batches
+// would leave their files and none of the others.
+void require_one_block(const std::vector<rapt::SeriesInput>& series,
+                       const rapt::SnrRunOptions& run) {
+  const bool peak = run.mode == rapt::SnrMode::kPeak;
+  const int64_t block = peak ? run.chunk_len : run.search.detrend_len;
+  for (const rapt::SeriesInput& s : series)
+    if (s.usable_samples < block)
+      throw rapt::file_error(s.path, std::to_string(s.usable_samples) + " usable samples, " +
+                                         (peak ? "fewer than one chunk (" :
+                                                 "fewer than one detrend block (") +
+                                         std::to_string(block) + ")");
+}
+
 void write_text(const std::string& path, const std::string& text, bool overwrite) {
   if (path == "-") {
     std::fputs(text.c_str(), stdout);
@@ -396,6 +411,7 @@ int main(int argc, char** argv) {
                              "search (a filterbank with --numdms); give gpu:N");
     std::vector<rapt::SeriesInput> series = open_series(run, series_paths, gpu_resident);
     check_outputs(series, run, args.force);
+    require_one_block(series, run);
     if (run.max_width_s > 0.0)
       run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
     restrict_widths_to_data(run.search.widths, series, messages);
