@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "cli/errors.hpp"
 
@@ -61,7 +63,8 @@ std::vector<std::string> split_commas(const std::string& text) {
   return cells;
 }
 
-// A CSV cell: a number, or NAN when empty. False when it is neither.
+// A CSV cell: a finite number, or NAN when empty (a reading not taken). False when it is
+// neither ("inf" and "nan" spelt out included: no meter reads them).
 bool parse_cell(const std::string& text, double* value) {
   if (text.empty()) {
     *value = NAN;
@@ -69,7 +72,28 @@ bool parse_cell(const std::string& text, double* value) {
   }
   char* end = nullptr;
   *value = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size();
+  return end == text.c_str() + text.size() && std::isfinite(*value);
+}
+
+// Adds a sample row at TIME_S (as recorded; the trace's times count from its first row, whose
+// time goes to *first_time_s) with a reading of every sensor (NAN: none taken). Throws through
+// FAIL for a row that goes back in time or a power no meter reads: rows out of order would
+// subtract energy, and a megawatt is no computer's.
+template <class Fail>
+void add_trace_row(RecordedTrace& trace, double time_s, double* first_time_s,
+                   std::vector<double> watts, std::vector<double> joules, const Fail& fail) {
+  constexpr double kMostWatts = 1e6;
+  if (std::isnan(*first_time_s)) *first_time_s = time_s;
+  const double since_s = time_s - *first_time_s;
+  if (!std::isfinite(since_s)) throw fail("time " + number(time_s, "%.15g") + " is not finite");
+  if (!trace.times_s.empty() && since_s < trace.times_s.back())
+    throw fail("time " + number(time_s, "%.15g") + " is earlier than the row before");
+  for (double w : watts)
+    if (std::fabs(w) > kMostWatts)
+      throw fail("power " + number(w) + " W is beyond any meter's (1e6 W)");
+  trace.times_s.push_back(since_s);
+  trace.watts.push_back(std::move(watts));
+  if (!joules.empty()) trace.joules.push_back(std::move(joules));
 }
 
 // The columns of a CSV trace's header time_s,NAME_W[,NAME_J]...,marker: the sensors, and for
@@ -145,18 +169,13 @@ RecordedTrace parse_csv_trace(const std::string& text, const std::string& path) 
     if (cells.size() != columns.count)
       throw fail("expected " + std::to_string(columns.count) + " columns, found " +
                  std::to_string(cells.size()));
-    if (std::isnan(first_time_s)) first_time_s = time_s;
-    if (!trace.times_s.empty() && time_s - first_time_s < trace.times_s.back())
-      throw fail("time " + number(time_s, "%.15g") + " is earlier than the row before");
     std::vector<double> watts(trace.sensors.size()), joules(trace.sensors.size(), NAN);
     for (size_t i = 0; i < trace.sensors.size(); ++i) {
       if (!parse_cell(cells[columns.watts[i]], &watts[i]) ||
           (columns.joules[i] && !parse_cell(cells[columns.joules[i]], &joules[i])))
         throw fail("not a number: " + line);
     }
-    trace.times_s.push_back(time_s - first_time_s);
-    trace.watts.push_back(watts);
-    trace.joules.push_back(joules);
+    add_trace_row(trace, time_s, &first_time_s, std::move(watts), std::move(joules), fail);
   }
   if (trace.times_s.empty()) throw file_error(path, "no samples in the trace");
   // Marker rows carry seconds since the start of the run, as the sample rows do.
@@ -328,18 +347,13 @@ RecordedTrace parse_recorded_trace(const std::string& text, const std::string& p
     }
     double time_s = 0;
     if (!(fields >> time_s)) throw fail("not a number: " + line);
-    if (std::isnan(first_time_s)) first_time_s = time_s;
-    // Rows out of order would subtract energy; a trace is recorded forwards.
-    if (!trace.times_s.empty() && time_s - first_time_s < trace.times_s.back())
-      throw fail("time " + number(time_s, "%.15g") + " is earlier than the row before");
     std::vector<double> row(trace.sensors.size());
     for (double& watts : row) {
       if (!(fields >> watts)) {
         throw fail("expected " + std::to_string(trace.sensors.size()) + " power values");
       }
     }
-    trace.times_s.push_back(time_s - first_time_s);
-    trace.watts.push_back(row);
+    add_trace_row(trace, time_s, &first_time_s, std::move(row), {}, fail);
   }
   if (trace.times_s.empty()) throw file_error(path, "no samples in the trace");
   return trace;

@@ -56,6 +56,7 @@ commands_for() {
             if "$BIN/simulate" --help 2>&1 | grep -q -- '--layout'; then
               echo "simulate --layout F --voltages -o out.dada"
             fi ;;
+    power_trace) echo "powersensor-read --replay F" ;;
     *) echo "inspect F" ;;   # presto_inf, accel_text, pfd, singlepulse and the visibility
                              # formats: inspect reads (or refuses) them all
   esac

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -32,6 +33,8 @@
 #include "io/singlepulse.hpp"
 #include "io/uvfits.hpp"
 #include "io/vdif.hpp"
+#include "power/power_report.hpp"
+#include "power/power_trace.hpp"
 #include "ppf/channeliser.hpp"
 #include "ppf/pfb_options.hpp"
 #include "test_data.hpp"
@@ -150,6 +153,15 @@ TEST(FuzzCorpusReplay, SinglepulseCorpusParsesOrIsRefused) {
   RAPT_REPLAY_CORPUS("singlepulse_fuzzer", [](const std::string& text) {
     rapt::parse_singlepulse(rapt::format_singlepulse(rapt::parse_singlepulse(text, "corpus")),
                             "corpus");
+  });
+}
+
+TEST(FuzzCorpusReplay, PowerTraceCorpusParsesOrIsRefused) {
+  RAPT_REPLAY_CORPUS("power_trace_fuzzer", [](const std::string& text) {
+    const rapt::RecordedTrace trace = rapt::parse_recorded_trace(text, "corpus");
+    rapt::EnergyIntegrator integrator(trace.sensors);
+    rapt::replay_trace(trace, integrator);
+    EXPECT_TRUE(std::isfinite(integrator.total_energy_j()));
   });
 }
 

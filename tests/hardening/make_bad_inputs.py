@@ -560,10 +560,29 @@ def make_layout(c):
         c.case("layout", name, "x.txt", text)
 
 
+# ---- power traces (powersensor-read --replay) ------------------------------------------------
+def make_power_trace(c):
+    pmt = "timestamp gpu_instant\n"
+    csv = "time_s,gpu0_W,gpu0_J,marker\n"
+    cases = {
+        "pmt_back_in_time": pmt + "10.0 50\n12.0 50\n11.0 50\n",
+        "pmt_megawatts": pmt + "10.0 50\n11.0 2e6\n",
+        "pmt_short_row": "timestamp gpu cpu\n10.0 50 20\n11.0 50\n",
+        "pmt_no_sensor": "timestamp\n10.0\n",
+        "csv_infinite_watts": csv + "0,50,0,\n1,inf,50,\n",
+        "csv_back_in_time": csv + "0,50,0,\n2,50,100,\n1,50,150,\n",
+        "csv_bad_column": "time_s,gpu0_V,marker\n0,1,\n",
+        "header_only": csv,
+        "empty": "",
+    }
+    for name, text in cases.items():
+        c.case("power_trace", name, "trace.log", text)
+
+
 FORMATS = [make_sigproc_fil, make_sigproc_tim, make_presto_dat, make_presto_fft,
            make_presto_inf, make_accel_cand, make_accel_text, make_bestprof, make_par,
            make_rfifind_mask, make_singlepulse, make_pfd, make_psrfits, make_uvfits,
-           make_guppi_raw, make_psrdada, make_vdif, make_aterm_cube, make_layout]
+           make_guppi_raw, make_psrdada, make_vdif, make_aterm_cube, make_layout, make_power_trace]
 
 
 def main():

@@ -135,6 +135,25 @@ TEST(RecordedTrace, RefusesRowsThatGoBackInTime) {
   EXPECT_EQ(same.times_s.size(), 3u);
 }
 
+// Powers no meter reads are refused by line, in either kind of trace: beyond a megawatt, or
+// spelt out as infinite or not a number in a CSV cell (an empty cell is a reading not taken).
+TEST(RecordedTrace, RefusesPowersNoMeterReads) {
+  const auto message = [](const std::string& text) {
+    try {
+      rapt::parse_recorded_trace(text, "t.log");
+    } catch (const rapt::DataError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("t a\n10 5\n11 2e6\n"),
+            "t.log: line 3: power 2e+06 W is beyond any meter's (1e6 W)");
+  EXPECT_EQ(message("time_s,a_W,marker\n0,5,\n1,inf,\n"), "t.log: line 3: not a number: 1,inf,");
+  EXPECT_EQ(message("time_s,a_W,marker\n0,5,\nnan,5,\n"), "t.log: line 3: not a number: nan,5,");
+  EXPECT_EQ(rapt::parse_recorded_trace("time_s,a_W,marker\n0,5,\n1,,\n", "t.log").times_s.size(),
+            2u);
+}
+
 TEST(RecordedTrace, NamesTheLineOfAShortRow) {
   try {
     rapt::parse_recorded_trace("t a b\n1 2 3\n2 5\n", "t.log");
