@@ -15,10 +15,10 @@
 #include "accel/accel_run.hpp"
 #include "accel/harmonic_sum.hpp"
 #include "accel/plane_builder.hpp"
+#include "accel/spectrum_input.hpp"
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/program.hpp"
-#include "io/presto_inf.hpp"
 
 namespace {
 
@@ -52,14 +52,8 @@ std::string format_dump(const rapt::AccelPlan& plan, const rapt::FfdotPlane& pla
 // so that a clash never leaves the other outputs of an input written without their dump.
 std::vector<std::string> dump_paths(const rapt::AccelRunOptions& run) {
   std::vector<std::string> paths;
-  for (const std::string& file : rapt::accel_part_files(run)) {
-    std::string root = file;
-    for (const char* suffix : {".fft", ".dat", ".sdat"}) {
-      root = rapt::strip_suffix(file, suffix);
-      if (root != file) break;
-    }
-    paths.push_back(root + "_HARMSUM.txt");
-  }
+  for (const std::string& file : rapt::accel_part_files(run))
+    paths.push_back(rapt::accel_input_root(file) + "_HARMSUM.txt");
   return paths;
 }
 

@@ -62,22 +62,18 @@ std::vector<std::complex<float>> packed_real_fft(const std::vector<float>& sampl
   return bins;
 }
 
+std::string accel_input_root(const std::string& path) {
+  for (const char* suffix : {".fft", ".dat", ".sdat"})
+    if (ends_with(path, suffix)) return strip_suffix(path, suffix);
+  throw file_error(path, "input must be a .fft, .dat or .sdat file");
+}
+
 AccelSpectrum load_accel_spectrum(const std::string& path, const SpectrumInputOptions& options) {
   AccelSpectrum spectrum;
   spectrum.path = path;
-  bool shorts = false;
-  if (ends_with(path, ".fft")) {
-    spectrum.root = strip_suffix(path, ".fft");
-  } else if (ends_with(path, ".dat")) {
-    spectrum.root = strip_suffix(path, ".dat");
-    spectrum.source = SpectrumSource::TimeSeries;
-  } else if (ends_with(path, ".sdat")) {
-    spectrum.root = strip_suffix(path, ".sdat");
-    spectrum.source = SpectrumSource::TimeSeries;
-    shorts = true;
-  } else {
-    throw file_error(path, "input must be a .fft, .dat or .sdat file");
-  }
+  spectrum.root = accel_input_root(path);
+  const bool shorts = ends_with(path, ".sdat");
+  if (!ends_with(path, ".fft")) spectrum.source = SpectrumSource::TimeSeries;
   if (!path_exists(path)) throw file_error(path, "no such file");
   spectrum.inf = read_companion_inf(spectrum.root, path);
   spectrum.T_s = spectrum.inf.n * spectrum.inf.dt_s;

@@ -37,6 +37,10 @@ struct SpectrumInputOptions {
 // Throws DataError naming the file: unknown suffix, missing or unreadable .inf, a file size
 // that disagrees with the .inf's N (.fft: N/2 complex values; .dat/.sdat: N samples), odd N,
 // fewer than 16 samples, or a non-positive sampling time.
+// The root of an input's PRESTO names: PATH without its .fft, .dat or .sdat. Throws DataError
+// for any other suffix.
+std::string accel_input_root(const std::string& path);
+
 AccelSpectrum load_accel_spectrum(const std::string& path,
                                   const SpectrumInputOptions& options = {});
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/interferometer_geometry.hpp"  // kSpeedOfLight_m_s
 #include "inspect/inspect_sections.hpp"
 #include "inspect/report_text.hpp"
 #include "io/accel_files.hpp"
@@ -15,7 +16,6 @@ namespace rapt {
 
 namespace {
 
-constexpr double kSpeedOfLight = 299792458.0;
 constexpr size_t kCandidatesShown = 10;
 
 std::string describe_candidate_table(const AccelCandidates& accel) {
@@ -34,7 +34,7 @@ std::string describe_candidate_table(const AccelCandidates& accel) {
     // f = r / T, fdot = z / T^2 and a = c fdot / f, as the table's own columns are derived;
     // "-" where T is not known (no .inf appended) or r is 0.
     const double f_hz = t > 0 ? c.r / t : NAN;
-    const double accel_ms2 = t > 0 && c.r != 0 ? kSpeedOfLight * c.z / (c.r * t) : NAN;
+    const double accel_ms2 = t > 0 && c.r != 0 ? kSpeedOfLight_m_s * c.z / (c.r * t) : NAN;
     const auto figure = [](const char* format, double value) {
       return std::isfinite(value) ? report_number(format, value) : std::string("-");
     };
