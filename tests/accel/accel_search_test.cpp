@@ -157,28 +157,33 @@ TEST(AccelSearch, NormalisedNoisePowerHasUnitMeanAndNoiseGivesNoStrongCandidates
   EXPECT_NEAR(sum / count, 1.0, 0.01);
 }
 
+// harmsum's search: whole bins and interbins, no correlation.
+AccelSearchOptions harmsum_options(int numharm) {
+  AccelSearchOptions o;
+  o.zmax = 0;
+  o.numharm = numharm;
+  o.plane_mode = PlaneMode::Interbin;
+  return o;
+}
+
 // harmsum's plane: the interbinned powers between the bins are scaled to unit mean in noise as
 // the whole bins' are, so that sigmas computed for unit-mean powers hold for both (with the
-// pi/4 of the two-bin interpolation their mean was (pi/4)^2 x 2 = 1.23, and noise gave several
-// times as many candidates as a search of whole bins).
+// pi/4 of the two-bin interpolation their mean would be (pi/4)^2 x 2 = 1.23, and noise would
+// give several times as many candidates as a search of whole bins).
 TEST(AccelSearch, InterbinnedNoisePowersHaveUnitMeanAsWholeBinsDo) {
   const int64_t n = 1 << 17;
   double sum[2] = {0.0, 0.0}, count[2] = {0.0, 0.0};
   for (int realisation = 0; realisation < 20; ++realisation) {
     const auto spectrum = simulated_spectrum(n, Signal{}, 300 + realisation);
-    AccelSearchOptions o;
-    o.zmax = 0;
-    o.numharm = 1;
-    o.plane_mode = PlaneMode::Interbin;
-    const AccelPlan plan = make_accel_plan(o, int64_t(spectrum.size()), n * kDt);
+    const AccelPlan plan = make_accel_plan(harmsum_options(1), int64_t(spectrum.size()), n * kDt);
     const FfdotPlane plane = build_ffdot_plane_cpu(spectrum, plan, 2);
     for (int64_t c = int64_t(plan.rlo) * 2; c < int64_t(plan.rhi) * 2; ++c) {
       sum[c % 2] += plane.row(0)[c];
       count[c % 2] += 1.0;
     }
-    o.numharm = 8;
     auto engine = make_cpu_accel_engine(2);
-    const auto found = run_accel_search(spectrum, o, n * kDt, "", false, *engine, 2);
+    const auto found =
+        run_accel_search(spectrum, harmsum_options(8), n * kDt, "", false, *engine, 2);
     for (const AccelCandidate& c : found.accel.candidates)
       EXPECT_LT(c.sigma, 6.0) << "realisation " << realisation << " r " << c.r;
   }
@@ -195,11 +200,7 @@ TEST(AccelSearch, InterbinnedPowerOfAHalfBinSinusoidIsEightOverPiSquaredOfItsPow
   signal.f_mid_hz = r / (n * kDt);
   signal.amplitude = amplitude_for_power(p_sig, n);
   const auto spectrum = simulated_spectrum(n, signal, 7);
-  AccelSearchOptions o;
-  o.zmax = 0;
-  o.numharm = 1;
-  o.plane_mode = PlaneMode::Interbin;
-  const AccelPlan plan = make_accel_plan(o, int64_t(spectrum.size()), n * kDt);
+  const AccelPlan plan = make_accel_plan(harmsum_options(1), int64_t(spectrum.size()), n * kDt);
   const FfdotPlane plane = build_ffdot_plane_cpu(spectrum, plan, 2);
   // Noise moves it by sqrt(2 p) rms (pi/4 would put it at p_sig, 9 of those above).
   const double expected = 8.0 / (kPi * kPi) * p_sig;
