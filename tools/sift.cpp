@@ -34,7 +34,7 @@ std::string single_pulse_list(const rapt::SiftRunOptions& run, const rapt::Messa
   std::vector<rapt::SinglePulseFile> files;
   for (const std::string& path : run.files) files.push_back(rapt::read_singlepulse_file(path));
   const rapt::SinglePulseSet set = rapt::merge_singlepulse_files(files);
-  const auto candidates = rapt::cluster_events(set.events, set.dms, run.cluster);
+  const auto candidates = rapt::cluster_events(set.events, set.dms, run.cluster, set.scales);
   messages.info(std::to_string(files.size()) + " files, " + std::to_string(set.events.size()) +
                 " events, " + std::to_string(candidates.size()) + " candidates");
   return rapt::format_candidates(candidates);

@@ -9,9 +9,11 @@
 //   snr --numdms 2048 --device gpu:all obs.fil   the DM trials split over every GPU
 //   snr --part 2/8 obs_DM*.dat      the second of eight shares of the files (sift merges them)
 //
-// Every series of a call must share length and sampling time; the clustered candidate list
-// joins events over DM, time and width (friends of friends).
+// The clustered candidate list joins events over DM, time and width (friends of friends);
+// series of several sampling times (a DM plan's downsampled ranges) are searched a sampling
+// time at a time and clustered on the finest one's samples.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -22,6 +24,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "cli/program.hpp"
 #include "cli/work_part.hpp"
 #include "gpu_device.hpp"
@@ -112,6 +115,24 @@ void require_one_block(const std::vector<rapt::SeriesInput>& series,
                                          std::to_string(block) + ")");
 }
 
+// Events are clustered by their times since their series' start: series of one call must
+// start together (to half the finest sample), as a DM plan's do, where their start is given.
+void require_one_start(const std::vector<rapt::SeriesInput>& series, double finest_dt) {
+  const rapt::SeriesInput* first = nullptr;
+  for (const rapt::SeriesInput& s : series) {
+    if (!(s.start_mjd > 0.0)) continue;
+    if (!first) first = &s;
+    const double apart_s = (s.start_mjd - first->start_mjd) * 86400.0;
+    if (std::fabs(apart_s) > 0.5 * finest_dt)
+      throw rapt::file_error(
+          s.path, rapt::format_string("starts %.6g s %s %s (MJD %.9f against %.9f): the series "
+                                      "of one call must start together, as one observation's "
+                                      "DM trials do",
+                                      std::fabs(apart_s), apart_s > 0 ? "after" : "before",
+                                      first->path.c_str(), s.start_mjd, first->start_mjd));
+  }
+}
+
 void write_text(const std::string& path, const std::string& text, bool overwrite) {
   if (path == "-") {
     std::fputs(text.c_str(), stdout);
@@ -185,8 +206,23 @@ std::vector<rapt::SeriesInput> open_series(const rapt::SnrRunOptions& run,
       throw rapt::UsageError("--mask, --ignorechan and --zerodm need a filterbank input");
     for (const std::string& path : paths) series.push_back(rapt::describe_series(path));
   }
-  rapt::check_series_agree(series);
   return series;
+}
+
+// The series of one sampling time each, in the order of their first series.
+std::vector<std::vector<rapt::SeriesInput>> by_sampling_time(std::vector<rapt::SeriesInput> series) {
+  std::vector<std::vector<rapt::SeriesInput>> groups;
+  for (rapt::SeriesInput& s : series) {
+    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      return std::fabs(g.front().dt_s - s.dt_s) <= 1e-9 * s.dt_s;
+    });
+    if (same == groups.end()) {
+      groups.emplace_back();
+      same = groups.end() - 1;
+    }
+    same->push_back(std::move(s));
+  }
+  return groups;
 }
 
 struct SearchResult {
@@ -199,7 +235,9 @@ struct SearchResult {
 SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrRunOptions& run,
                         rapt::BoxcarEngine& engine, int threads, const rapt::ParsedOptions& args) {
   SearchResult result;
-  const size_t per_batch = rapt::series_per_batch(series.front().usable_samples, size_t(1) << 30);
+  int64_t longest = 0;
+  for (const rapt::SeriesInput& s : series) longest = std::max(longest, s.usable_samples);
+  const size_t per_batch = rapt::series_per_batch(longest, size_t(1) << 30);
   for (size_t first = 0; first < series.size(); first += per_batch) {
     std::vector<rapt::SeriesInput> batch;
     for (size_t i = first; i < std::min(series.size(), first + per_batch); ++i)
@@ -412,26 +450,55 @@ int main(int argc, char** argv) {
     std::vector<rapt::SeriesInput> series = open_series(run, series_paths, gpu_resident);
     check_outputs(series, run, args.force);
     require_one_block(series, run);
-    if (run.max_width_s > 0.0)
-      run.search.widths = rapt::widths_for_max_seconds(run.max_width_s, series.front().dt_s);
-    restrict_widths_to_data(run.search.widths, series, messages);
-    auto engine = device.use_gpu
-        ? rapt::make_gpu_boxcar_engine(run.search.widths, float(run.search.threshold),
-                                       device.gpu_index)
-        : rapt::make_cpu_boxcar_engine(run.search.widths, float(run.search.threshold), threads);
-    messages.detail("engine " + engine->name() + (gpu_resident ? " (fused, series on the GPU)" : "") +
-                    ", widths up to " +
-                    std::to_string(run.search.max_width()) + " samples");
-
-    rapt::SinglePulsePlotRange range;
-    range.duration_s = double(series.front().total_samples) * series.front().dt_s;
-    range.threshold = run.search.threshold;
+    // Each series' sampling time in samples of the finest (refused before any search when
+    // they have no common time base).
+    std::vector<double> dts;
+    std::vector<std::string> names;
+    for (const rapt::SeriesInput& s : series) {
+      dts.push_back(s.dt_s);
+      names.push_back(s.path);
+    }
+    rapt::finest_sample_scales(dts, names);
+    const double finest_dt = *std::min_element(dts.begin(), dts.end());
+    require_one_start(series, finest_dt);
+    const size_t nseries = series.size();
     const std::string name = observation_name(series.front().root);
-    const SearchResult found = gpu_resident
-        ? search_on_gpu(series_paths.front(), series, run, devices, args)
-        : search_all(series, run, *engine, threads, args);
+    rapt::SinglePulsePlotRange range;
+    range.threshold = run.search.threshold;
+    for (const rapt::SeriesInput& s : series)
+      range.duration_s = std::max(range.duration_s, double(s.total_samples) * s.dt_s);
+
+    // One search per sampling time, each with its widths (seconds with -m, else samples).
+    SearchResult found;
+    std::vector<int> event_scales;
+    auto groups = by_sampling_time(std::move(series));
+    for (std::vector<rapt::SeriesInput>& group : groups) {
+      rapt::SnrSettings settings = run.search;
+      if (run.max_width_s > 0.0)
+        settings.widths = rapt::widths_for_max_seconds(run.max_width_s, group.front().dt_s);
+      restrict_widths_to_data(settings.widths, group, messages);
+      auto engine = device.use_gpu
+          ? rapt::make_gpu_boxcar_engine(settings.widths, float(settings.threshold),
+                                         device.gpu_index)
+          : rapt::make_cpu_boxcar_engine(settings.widths, float(settings.threshold), threads);
+      std::string widths = "widths up to " + std::to_string(settings.max_width()) + " samples";
+      if (groups.size() > 1)
+        widths += rapt::format_string(" of %.6g s (%zu series)", group.front().dt_s, group.size());
+      messages.detail("engine " + engine->name() +
+                      (gpu_resident ? " (fused, series on the GPU)" : "") + ", " + widths);
+      rapt::SnrRunOptions group_run = run;
+      group_run.search = settings;
+      const int scale = int(std::lround(group.front().dt_s / finest_dt));  // as checked above
+      const SearchResult part = gpu_resident
+          ? search_on_gpu(series_paths.front(), group, group_run, devices, args)
+          : search_all(group, group_run, *engine, threads, args);
+      found.events.insert(found.events.end(), part.events.begin(), part.events.end());
+      found.dms.insert(found.dms.end(), part.dms.begin(), part.dms.end());
+      event_scales.insert(event_scales.end(), part.events.size(), scale);
+    }
     reader_warnings().report(messages);
-    const auto candidates = rapt::cluster_events(found.events, found.dms, run.cluster);
+    const auto candidates =
+        rapt::cluster_events(found.events, found.dms, run.cluster, event_scales);
     write_text(run.cands, rapt::format_candidates(candidates), args.force);
     if (!run.plot.empty()) {
       range.lo_dm = *std::min_element(found.dms.begin(), found.dms.end());
@@ -439,7 +506,7 @@ int main(int argc, char** argv) {
       rapt::plot_singlepulse_png(run.plot, found.events, range, "Single pulse search: " + name,
                                  args.force);
     }
-    messages.info(std::to_string(series.size()) + " series, " +
+    messages.info(std::to_string(nseries) + " series, " +
                   std::to_string(found.events.size()) + " events, " +
                   std::to_string(candidates.size()) + " candidates");
     return 0;

@@ -10,6 +10,7 @@
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "io/presto_inf.hpp"
+#include "snr/candidate_clustering.hpp"
 #include "snr/series_input.hpp"
 
 namespace rapt {
@@ -86,14 +87,27 @@ SinglePulseFile read_singlepulse_file(const std::string& path) {
 
 SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files) {
   SinglePulseSet set;
-  const SinglePulseFile* timed = nullptr;  // the first file whose sampling time is known
+  std::vector<double> dts;
+  std::vector<std::string> names;
+  for (const SinglePulseFile& f : files)
+    if (f.dt_s > 0.0) {
+      dts.push_back(f.dt_s);
+      names.push_back(f.path);
+    }
+  const std::vector<int> known = finest_sample_scales(dts, names);
+  const bool several = std::any_of(known.begin(), known.end(), [](int k) { return k != 1; });
+  size_t next_known = 0;
   for (const SinglePulseFile& f : files) {
-    if (f.dt_s > 0.0 && !timed) timed = &f;
-    if (f.dt_s > 0.0 && std::fabs(f.dt_s - timed->dt_s) > 1e-9 * timed->dt_s)
-      throw file_error(f.path, format_string("its series has samples of %.6g s, %s has %.6g s: "
-                                             "give the files of one sampling time per call",
-                                             f.dt_s, timed->path.c_str(), timed->dt_s));
+    int scale = 1;
+    if (f.dt_s > 0.0) {
+      scale = known[next_known++];
+    } else if (several) {
+      throw file_error(f.path, "its sampling time is unknown (no .inf or .tim beside it), and "
+                               "the other files' series have several: its samples cannot be "
+                               "placed among theirs");
+    }
     set.events.insert(set.events.end(), f.events.begin(), f.events.end());
+    set.scales.insert(set.scales.end(), f.events.size(), scale);
     set.dms.push_back(f.dm);
   }
   return set;

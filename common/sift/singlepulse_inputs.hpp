@@ -31,11 +31,13 @@ bool dm_from_name(const std::string& path, double& dm);
 struct SinglePulseSet {
   std::vector<SinglePulseEvent> events;  // of every file
   std::vector<double> dms;               // every file's DM, with or without events
+  std::vector<int> scales;  // per event: its series' sampling time in samples of the finest
 };
 
-// Throws DataError naming a file whose series has another sampling time than an earlier
-// file's (a DM plan's downsampled ranges): sample numbers and widths of different lengths
-// cannot be clustered together, and snr refuses such series in one call too.
+// Files of series of several sampling times (a DM plan's downsampled ranges) are clustered on
+// the finest one's samples, as snr clusters them. Throws DataError naming a file whose sampling
+// time is not a whole multiple of the finest, or one whose sampling time is unknown (no .inf or
+// .tim beside it) among files of several.
 SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files);
 
 }  // namespace rapt

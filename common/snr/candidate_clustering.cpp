@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
+
 namespace rapt {
 namespace {
 
@@ -50,25 +53,32 @@ double singlepulse_kept_sigma(double sigma) {
 
 std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& events,
                                            const std::vector<double>& dms_searched,
-                                           const ClusterSettings& settings) {
+                                           const ClusterSettings& settings,
+                                           const std::vector<int>& scales) {
   std::vector<double> dms = dms_searched;
   std::sort(dms.begin(), dms.end());
   dms.erase(std::unique(dms.begin(), dms.end()), dms.end());
-  std::vector<size_t> order(events.size());
+  // The events on the finest samples: the ones compared (and ordered by) below.
+  std::vector<SinglePulseEvent> fine = events;
+  for (size_t i = 0; i < scales.size() && i < fine.size(); ++i) {
+    fine[i].sample *= scales[i];
+    fine[i].downfact *= scales[i];
+  }
+  std::vector<size_t> order(fine.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return events[a].sample < events[b].sample;
+    return fine[a].sample < fine[b].sample;
   });
   int max_width = 1;
-  for (const SinglePulseEvent& e : events) max_width = std::max(max_width, e.downfact);
-  std::vector<int> dm_of(events.size());
-  for (size_t i = 0; i < events.size(); ++i) dm_of[i] = dm_index(dms, events[i].dm);
+  for (const SinglePulseEvent& e : fine) max_width = std::max(max_width, e.downfact);
+  std::vector<int> dm_of(fine.size());
+  for (size_t i = 0; i < fine.size(); ++i) dm_of[i] = dm_index(dms, fine[i].dm);
 
-  DisjointSets sets(events.size());
+  DisjointSets sets(fine.size());
   for (size_t a = 0; a < order.size(); ++a) {
-    const SinglePulseEvent& x = events[order[a]];
+    const SinglePulseEvent& x = fine[order[a]];
     for (size_t b = a + 1; b < order.size(); ++b) {
-      const SinglePulseEvent& y = events[order[b]];
+      const SinglePulseEvent& y = fine[order[b]];
       const int64_t gap = y.sample - x.sample;
       if (gap > max_width + settings.gap_samples) break;
       if (std::abs(dm_of[order[a]] - dm_of[order[b]]) > settings.dm_trials) continue;
@@ -81,28 +91,58 @@ std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& 
       sets.join(order[a], order[b]);
     }
   }
-  std::vector<PulseCandidate> by_root(events.size());
-  std::vector<double> kept_of_best(events.size(), 0.0);
-  for (size_t i = 0; i < events.size(); ++i) {
+  // Each cluster's strongest member, found and ordered on the finest samples, reported as its
+  // own series has it.
+  std::vector<PulseCandidate> by_root(fine.size());
+  std::vector<size_t> best_of(fine.size(), 0);
+  std::vector<double> kept_of_best(fine.size(), 0.0);
+  for (size_t i = 0; i < fine.size(); ++i) {
     const size_t root = sets.find(i);
     PulseCandidate& c = by_root[root];
-    const double kept = singlepulse_kept_sigma(events[i].sigma);
-    if (c.members == 0 || stronger(events[i], kept, c.best, kept_of_best[root])) {
-      c.best = events[i];
+    const double kept = singlepulse_kept_sigma(fine[i].sigma);
+    if (c.members == 0 || stronger(fine[i], kept, fine[best_of[root]], kept_of_best[root])) {
+      best_of[root] = i;
       kept_of_best[root] = kept;
     }
     ++c.members;
   }
-  std::vector<PulseCandidate> out;
-  for (const PulseCandidate& c : by_root)
-    if (c.members > 0) out.push_back(c);
-  std::sort(out.begin(), out.end(), [](const PulseCandidate& a, const PulseCandidate& b) {
-    if (a.best.sample != b.best.sample) return a.best.sample < b.best.sample;
-    if (a.best.dm != b.best.dm) return a.best.dm < b.best.dm;
-    if (a.best.downfact != b.best.downfact) return a.best.downfact < b.best.downfact;
-    return a.members < b.members;
+  std::vector<size_t> roots;
+  for (size_t i = 0; i < fine.size(); ++i)
+    if (by_root[i].members > 0) roots.push_back(i);
+  std::sort(roots.begin(), roots.end(), [&](size_t ra, size_t rb) {
+    const SinglePulseEvent& a = fine[best_of[ra]];
+    const SinglePulseEvent& b = fine[best_of[rb]];
+    if (a.sample != b.sample) return a.sample < b.sample;
+    if (a.dm != b.dm) return a.dm < b.dm;
+    if (a.downfact != b.downfact) return a.downfact < b.downfact;
+    return by_root[ra].members < by_root[rb].members;
   });
+  std::vector<PulseCandidate> out;
+  for (const size_t root : roots) {
+    PulseCandidate c = by_root[root];
+    c.best = events[best_of[root]];
+    out.push_back(c);
+  }
   return out;
+}
+
+std::vector<int> finest_sample_scales(const std::vector<double>& dts,
+                                      const std::vector<std::string>& names) {
+  std::vector<int> scales(dts.size(), 1);
+  if (dts.empty()) return scales;
+  const size_t finest =
+      size_t(std::min_element(dts.begin(), dts.end()) - dts.begin());
+  for (size_t i = 0; i < dts.size(); ++i) {
+    const double ratio = dts[i] / dts[finest];
+    const double whole = std::round(ratio);
+    if (!(std::fabs(ratio - whole) <= 1e-6 * whole) || whole > 1e9)
+      throw file_error(names[i],
+                       format_string("sampling time %.9g s is not a whole multiple of %s's %.9g s: "
+                                     "their samples have no common time base",
+                                     dts[i], names[finest].c_str(), dts[finest]));
+    scales[i] = int(whole);
+  }
+  return scales;
 }
 
 std::string format_candidates(const std::vector<PulseCandidate>& candidates) {

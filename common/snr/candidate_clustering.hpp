@@ -32,9 +32,21 @@ struct PulseCandidate {
 
 // `dms_searched`: every DM searched (events' DMs must be among them). Candidates come back
 // sorted by time, then DM, then width.
+// Series of several sampling times (the downsampled ranges of a DM plan) are clustered on the
+// finest one's samples: `scales`, when given, holds each event's sampling time in those
+// samples (1 for the finest), by which its sample and width are multiplied for the
+// comparisons (gap_samples counts the finest samples too). A candidate's sample and width stay
+// those of its own series, as its .singlepulse file has them.
 std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& events,
                                            const std::vector<double>& dms_searched,
-                                           const ClusterSettings& settings);
+                                           const ClusterSettings& settings,
+                                           const std::vector<int>& scales = {});
+
+// Each sampling time in samples of the finest: 1, 2, 4, ... for a DM plan's downsampled
+// ranges. Throws DataError naming the first of `names` whose sampling time is not a whole
+// multiple of the finest (to 1e-6 of it), as their samples have no common time base.
+std::vector<int> finest_sample_scales(const std::vector<double>& dts,
+                                      const std::vector<std::string>& names);
 
 // S/N as a .singlepulse file keeps it: the value of its "%.2f" text.
 double singlepulse_kept_sigma(double sigma);

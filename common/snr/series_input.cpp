@@ -50,6 +50,7 @@ SeriesInput describe_series(const std::string& path) {
                                  inf_path + " says " + std::to_string(inf.n));
     series.dm = inf.dm;
     series.dt_s = inf.dt_s;
+    series.start_mjd = inf.epoch_mjd();
     series.total_samples = reader.size();
     apply_onoff(inf, series);
   } else if (ends_with(path, ".tim")) {
@@ -60,6 +61,7 @@ SeriesInput describe_series(const std::string& path) {
                                  " channels; a time series (.tim) has one");
     series.dm = reader.header().refdm.value_or(0.0);
     series.dt_s = reader.info().tsamp_s;
+    series.start_mjd = reader.header().tstart;
     series.total_samples = reader.info().nspectra;
     series.usable_samples = series.total_samples;
   } else {
@@ -103,13 +105,13 @@ void check_series_agree(const std::vector<SeriesInput>& series) {
     // is the sampling time.
     if (std::fabs(s.dt_s - first.dt_s) > 1e-9 * first.dt_s)
       throw file_error(s.path, format_string("sampling time %.6g s differs from %s's %.6g s (a "
-                                             "downsampled range of a DM plan?); search series "
-                                             "of one sampling time per call",
+                                             "downsampled range of a DM plan?); give series "
+                                             "of one sampling time",
                                              s.dt_s, first.path.c_str(), first.dt_s));
     if (s.total_samples != first.total_samples)
       throw file_error(s.path, "has " + std::to_string(s.total_samples) + " samples but " +
                                    first.path + " has " + std::to_string(first.total_samples) +
-                                   "; search series of one length per call");
+                                   "; give series of one length");
   }
 }
 

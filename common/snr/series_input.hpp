@@ -16,6 +16,7 @@ struct SeriesInput {
   std::string root;           // path without .dat/.tim: <root>.singlepulse is written
   double dm = 0.0;            // from the .inf, or the .tim's refdm (0 when absent)
   double dt_s = 0.0;
+  double start_mjd = 0.0;     // the first sample's (.inf epoch, .tim tstart); 0 when not given
   int64_t total_samples = 0;  // in the file
   int64_t usable_samples = 0; // before the trailing padding
   std::vector<BinRange> off_regions;  // PRESTO's (end of pair i, start of pair i+1)
@@ -30,8 +31,9 @@ SeriesInput describe_series(const std::string& path);
 // Reads the usable samples into `series.samples`.
 void load_series_samples(SeriesInput& series);
 
-// All series in one call must share length and sampling time (their samples are compared by
-// index); their usable parts may differ (dedispersion pads each DM differently). Throws DataError naming the first one that differs from the first series.
+// Series whose samples are compared by index (fold's brute-force search over DM trials) must
+// share length and sampling time; their usable parts may differ (dedispersion pads each DM
+// differently). Throws DataError naming the first one that differs from the first series.
 void check_series_agree(const std::vector<SeriesInput>& series);
 
 // PRESTO's off regions and usable length for an .inf's on/off pairs.

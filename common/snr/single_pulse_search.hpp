@@ -1,4 +1,4 @@
-// The boxcar single-pulse search of a batch of series of one length: normalise each
+// The boxcar single-pulse search of a batch of series of one sampling time: normalise each
 // (threads), run the boxcar engine over all of them at once, turn each series' hits into
 // PRESTO's event list.
 #pragma once

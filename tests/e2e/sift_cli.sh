@@ -56,6 +56,33 @@ awk '!/^#/ && $1 ~ /\.[0-9][0-9][1-9]$/ { found = 1 } END { exit !found }' "$W/s
   "$W"/p1/*.singlepulse "$W"/p2/*.singlepulse || fail "sift, cluster options"
 cmp "$W/whole1.cands" "$W/sift1.cands" || fail "lists differ with --cluster-dm-trials 1 --cluster-gap 0"
 
+# A DM plan's downsampled ranges (0.512 ms up to DM 65, 1.024 ms above): a burst at DM 66 is
+# one candidate over both, in one snr call over every series and in sift over two parts.
+"$BIN/simulate" -q --nchans 64 --fch1 1500 --bw 300 --tsamp 512e-6 --tobs 8 --seed 7 \
+  --burst t=3.0,DM=66,width=0.004,snr=40 -o "$W/burst.fil" || fail "simulate burst"
+mkdir "$W/plan" "$W/q1" "$W/q2" || fail mkdir
+"$BIN/dedisp" -q --device cpu --plan --lodm 30 --dm-max 100 -o "$W/plan/b" "$W/burst.fil" \
+  || fail "dedisp --plan"
+grep -q "= *0.001024" "$W/plan/b_DM70.00.inf" || fail "the plan did not downsample DM 70"
+"$BIN/snr" -q --device cpu -t 6 --cands "$W/plan.cands" "$W"/plan/b_DM*.dat || fail "snr over the plan"
+[ "$(grep -vc '^#' "$W/plan.cands")" -eq 1 ] || fail "not one candidate: $(cat "$W/plan.cands")"
+awk '!/^#/ && $1 >= 60 && $1 <= 72 && $2 >= 2.99 && $2 <= 3.01 && $5 >= 20 { found = 1 }
+     END { exit !found }' "$W/plan.cands" || fail "no burst candidate: $(cat "$W/plan.cands")"
+[ -s "$W/plan/b_DM70.00.singlepulse" ] && [ -s "$W/plan/b_DM64.00.singlepulse" ] ||
+  fail "the burst was not found on both sides of the plan's step"
+i=0
+for name in $(ls "$W/plan" | grep '\.dat$'); do
+  part=q$((i % 2 + 1))
+  cp "$W/plan/${name%.dat}.dat" "$W/plan/${name%.dat}.inf" "$W/$part/" || fail "copy $name"
+  i=$((i + 1))
+done
+for part in q1 q2; do
+  "$BIN/snr" -q --device cpu -t 6 "$W/$part"/b_DM*.dat > /dev/null || fail "snr $part"
+done
+"$BIN/sift" -q "$W"/q1/*.singlepulse "$W"/q2/*.singlepulse > "$W/qsift.cands" || fail "sift the plan"
+cmp "$W/plan.cands" "$W/qsift.cands" ||
+  fail "sift's list of the plan differs from snr's: $(diff "$W/plan.cands" "$W/qsift.cands")"
+
 # Periodicity: one accelgpu run over all series vs one per part + sift.
 A="-zmax 10 -numharm 4 --device cpu -q"
 "$BIN/accelgpu" $A "$W"/whole/obs_DM*.dat || fail "accelgpu whole"

@@ -16,20 +16,31 @@ expect() {
   [ "$(grep -vc "see 'snr --help'" "$W/err")" -eq 1 ] || fail "$*: more than one line: $(cat "$W/err")"
 }
 
-# Two observations of different lengths and sampling times, dedispersed at DM 0.
+# Series of one start, of different lengths and sampling times (1, 2 and 1.5 ms), and one
+# starting 1 s later, dedispersed at DM 0.
 "$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 4 --seed 1 -o "$W/a.fil" || fail simulate
 "$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 3 --seed 2 -o "$W/b.fil" || fail simulate
 "$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 2e-3 --tobs 8 --seed 3 -o "$W/c.fil" || fail simulate
-for x in a b c; do
+"$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 1.5e-3 --tobs 3 --seed 4 -o "$W/d.fil" || fail simulate
+"$BIN/simulate" -q --nchans 16 --fch1 1500 --bw 100 --tsamp 1e-3 --tobs 3 --seed 5 \
+  --tstart 60000.0000115740741 -o "$W/e.fil" || fail simulate
+for x in a b c d e; do
   "$BIN/dedisp" -q --device cpu --lodm 0 --numdms 1 -o "$W/$x" "$W/$x.fil" || fail "dedisp $x"
 done
 "$BIN/snr" -q "$W/a_DM0.00.dat" > "$W/cands.txt" || fail "snr on a good series"
 [ -f "$W/a_DM0.00.singlepulse" ] || fail "no .singlepulse written"
+# Different lengths, and sampling times of a common time base, are searched in one call.
+"$BIN/snr" -q --force "$W/a_DM0.00.dat" "$W/b_DM0.00.dat" "$W/c_DM0.00.dat" > /dev/null \
+  || fail "snr on series of 1 and 2 ms"
+for x in a b c; do [ -f "$W/${x}_DM0.00.singlepulse" ] || fail "no $x .singlepulse"; done
+rm -f "$W/b_DM0.00.singlepulse" "$W/c_DM0.00.singlepulse"
 
-expect 1 "snr: $W/b_DM0.00.dat: has 3000 samples but $W/a_DM0.00.dat has 4000; search series of one length per call" \
-  "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/b_DM0.00.dat"
-expect 1 "snr: $W/c_DM0.00.dat: sampling time 0.002 s differs from $W/a_DM0.00.dat's 0.001 s" \
-  "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/c_DM0.00.dat"
+expect 1 "snr: $W/d_DM0.00.dat: sampling time 0.0015 s is not a whole multiple of $W/a_DM0.00.dat's 0.001 s" \
+  "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/d_DM0.00.dat"
+expect 1 "snr: $W/e_DM0.00.dat: starts 1 s after $W/a_DM0.00.dat" \
+  "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/e_DM0.00.dat"
+[ -f "$W/d_DM0.00.singlepulse" ] && fail "a refused call wrote d's .singlepulse"
+[ -f "$W/e_DM0.00.singlepulse" ] && fail "a refused call wrote e's .singlepulse"
 cp "$W/a_DM0.00.dat" "$W/lonely.dat"
 expect 1 "snr: $W/lonely.dat: no .inf beside it ($W/lonely.inf)" "$BIN/snr" "$W/lonely.dat"
 : > "$W/empty.dat"
@@ -85,7 +96,7 @@ expect 2 "snr: DMs 0 and 0.001 would both be written as $W/batch/a_DM0.00.single
 head -c $(( $(wc -c < "$W/a.fil") - 5 )) "$W/a.fil" > "$W/cut.fil"
 mkdir "$W/cut"
 for mode in "" --realtime; do
-  "$BIN/snr" -q --force --device cpu $mode --lodm 0 --numdms 2 -o "$W/cut" "$W/cut.fil" 2> "$W/err" ||
+  "$BIN/snr" -q --force --device cpu $mode --lodm 0 --numdms 2 -o "$W/cut" "$W/cut.fil" 2> "$W/err" > /dev/null ||
     fail "snr $mode of a cut filterbank: $(cat "$W/err")"
   [ "$(grep -cF "warning: $W/cut.fil: ignored " "$W/err")" -eq 1 ] ||
     fail "snr $mode: not one warning of the cut spectrum: $(cat "$W/err")"

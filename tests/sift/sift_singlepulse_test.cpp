@@ -54,24 +54,77 @@ std::string write_trial(const testing::ScratchDir& dir, double dm,
 }
 
 // A DM plan downsamples its higher ranges: their sample numbers count longer samples, and
-// clustering them with the others' would join events by numbers that are not times.
-TEST(SiftSinglePulse, RefusesFilesOfAnotherSamplingTime) {
+// are clustered with the others' on the finest samples, as snr clusters them in memory.
+TEST(SiftSinglePulse, ClustersFilesOfSeveralSamplingTimesOnTheFinestSamples) {
   testing::ScratchDir dir;
-  const std::string fine = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
+  const std::string fine = write_trial(dir, 190.0, {event(190.0, 1000, 2, 7.0)});
   const std::string root = dir.file("obs_DM200.00");
   write_inf_for(root, 200.0, 2 * kDt);
-  write_singlepulse(root + ".singlepulse", {event(200.0, 500, 2, 7.0)}, true);
+  write_singlepulse(root + ".singlepulse", {event(200.0, 500, 2, 9.0), event(200.0, 1000, 1, 6.5)},
+                    true);
   const std::vector<SinglePulseFile> files = {read_singlepulse_file(fine),
                                               read_singlepulse_file(root + ".singlepulse")};
   EXPECT_EQ(files[1].dt_s, 2 * kDt);
+  const SinglePulseSet set = merge_singlepulse_files(files);
+  EXPECT_EQ(set.scales, (std::vector<int>{1, 2, 2}));
+  const auto candidates = cluster_events(set.events, set.dms, ClusterSettings{}, set.scales);
+  ASSERT_EQ(candidates.size(), 2u);
+  EXPECT_EQ(candidates[0].members, 2);  // 1000 x 0.256 ms and 500 x 0.512 ms: one pulse
+  EXPECT_DOUBLE_EQ(candidates[0].best.dm, 200.0);
+  EXPECT_EQ(candidates[0].best.sample, 500);
+  EXPECT_EQ(candidates[1].best.sample, 1000);  // 0.512 s
+  // snr over the same events in memory, with the series' scales, gives the same list.
+  const std::vector<SinglePulseEvent> in_memory = {event(190.0, 1000, 2, 7.0),
+                                                   event(200.0, 500, 2, 9.0),
+                                                   event(200.0, 1000, 1, 6.5)};
+  EXPECT_EQ(format_candidates(cluster_events(in_memory, {190.0, 200.0}, ClusterSettings{},
+                                             {1, 2, 2})),
+            format_candidates(candidates));
+}
+
+TEST(SiftSinglePulse, RefusesSamplingTimesWithoutACommonTimeBase) {
+  testing::ScratchDir dir;
+  const std::string fine = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
+  const std::string root = dir.file("obs_DM200.00");
+  write_inf_for(root, 200.0, 1.5 * kDt);
+  write_singlepulse(root + ".singlepulse", {event(200.0, 500, 2, 7.0)}, true);
+  const std::vector<SinglePulseFile> files = {read_singlepulse_file(fine),
+                                              read_singlepulse_file(root + ".singlepulse")};
   try {
     merge_singlepulse_files(files);
     FAIL() << "expected an error";
   } catch (const DataError& e) {
     EXPECT_EQ(std::string(e.what()),
-              root + ".singlepulse: its series has samples of 0.000512 s, " + fine +
-                  " has 0.000256 s: give the files of one sampling time per call");
+              root + ".singlepulse: sampling time 0.000384 s is not a whole multiple of " + fine +
+                  "'s 0.000256 s: their samples have no common time base");
   }
+}
+
+// A file without its .inf (DM from the name) among files of several sampling times: which
+// samples its numbers count cannot be told.
+TEST(SiftSinglePulse, RefusesAFileOfUnknownSamplingTimeAmongSeveral) {
+  testing::ScratchDir dir;
+  const std::string fine = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
+  const std::string coarse = dir.file("obs_DM200.00");
+  write_inf_for(coarse, 200.0, 2 * kDt);
+  write_singlepulse(coarse + ".singlepulse", {event(200.0, 500, 2, 7.0)}, true);
+  const std::string bare = dir.file("obs_DM300.00.singlepulse");
+  write_singlepulse(bare, {event(300.0, 400, 2, 7.0)}, true);
+  std::vector<SinglePulseFile> files = {read_singlepulse_file(fine),
+                                        read_singlepulse_file(coarse + ".singlepulse"),
+                                        read_singlepulse_file(bare)};
+  EXPECT_EQ(files[2].dt_s, 0.0);
+  try {
+    merge_singlepulse_files(files);
+    FAIL() << "expected an error";
+  } catch (const DataError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              bare + ": its sampling time is unknown (no .inf or .tim beside it), and the other "
+                     "files' series have several: its samples cannot be placed among theirs");
+  }
+  // Among files of one sampling time it is taken as theirs.
+  files.erase(files.begin() + 1);
+  EXPECT_EQ(merge_singlepulse_files(files).scales, (std::vector<int>{1, 1}));
 }
 
 TEST(SiftSinglePulse, ClustersTheFilesAsSnrClustersTheEventsInMemory) {

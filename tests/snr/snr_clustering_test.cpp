@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "cli/errors.hpp"
 #include "snr/candidate_clustering.hpp"
 
 namespace rapt {
@@ -48,6 +49,47 @@ TEST(CandidateClustering, MergesTheDmSmearedFamilyOfOnePulseAtTheRightDm) {
   EXPECT_EQ(pulse->best.downfact, 4);
   EXPECT_NEAR(pulse->best.sigma, 40.0, 1e-12);
   EXPECT_EQ(cands.front().best.sample, 10000);  // sorted by time
+}
+
+// A DM plan's downsampled range counts samples twice as long: its events meet the finer
+// range's on the finest samples only, and each candidate keeps its own series' numbers.
+TEST(CandidateClustering, JoinsSeriesOfSeveralSamplingTimesOnTheFinestSamples) {
+  const std::vector<double> dms = {62, 63, 64};
+  // DMs 62 and 63 at 1 ms, 64 at 2 ms (scale 2): one pulse at 30.000 s in all three, and a
+  // weak event at 15.000 s at DM 63.
+  const std::vector<SinglePulseEvent> events = {event(62, 30000, 4, 9.0), event(63, 30001, 4, 8.0),
+                                                event(64, 15000, 2, 12.0), event(63, 15000, 2, 6.5)};
+  const std::vector<int> scales = {1, 1, 2, 1};
+  const auto joined = cluster_events(events, dms, ClusterSettings{}, scales);
+  ASSERT_EQ(joined.size(), 2u);
+  EXPECT_DOUBLE_EQ(joined[0].best.dm, 63.0);  // 15 s first (finest samples 15000 < 30000)
+  EXPECT_EQ(joined[0].members, 1);
+  EXPECT_DOUBLE_EQ(joined[1].best.dm, 64.0);
+  EXPECT_EQ(joined[1].best.sample, 15000);  // as the 2 ms series numbers it
+  EXPECT_EQ(joined[1].best.downfact, 2);
+  EXPECT_EQ(joined[1].members, 3);
+  // Without the scales DM 64's event would join the one at 15 s and leave the pulse.
+  const auto unscaled = cluster_events(events, dms, ClusterSettings{});
+  ASSERT_EQ(unscaled.size(), 2u);
+  EXPECT_EQ(unscaled[0].members, 2);
+  EXPECT_EQ(unscaled[1].members, 2);
+  // All at scale 1: the same as no scales.
+  EXPECT_EQ(format_candidates(cluster_events(events, dms, ClusterSettings{}, {1, 1, 1, 1})),
+            format_candidates(unscaled));
+}
+
+TEST(CandidateClustering, ScalesSamplingTimesToTheFinest) {
+  EXPECT_EQ(finest_sample_scales({2e-3, 1e-3, 4e-3, 1e-3 * (1 + 1e-9)}, {"a", "b", "c", "d"}),
+            (std::vector<int>{2, 1, 4, 1}));
+  EXPECT_EQ(finest_sample_scales({}, {}), std::vector<int>{});
+  try {
+    finest_sample_scales({1e-3, 1.5e-3}, {"a.dat", "b.dat"});
+    FAIL() << "expected an error";
+  } catch (const DataError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "b.dat: sampling time 0.0015 s is not a whole multiple of a.dat's 0.001 s: their "
+              "samples have no common time base");
+  }
 }
 
 TEST(CandidateClustering, KeepsEventsApartBeyondTheDmLink) {

@@ -84,11 +84,10 @@ TEST(SnrSeriesInput, RefusesSeriesOfDifferentLengthsOrSamplingTimes) {
   const SeriesInput d = describe_series(dir.file("d.dat"));
   EXPECT_EQ(error_of([&] { check_series_agree({a, b}); }),
             dir.file("b.dat") + ": has 4000 samples but " + dir.file("a.dat") +
-                " has 5000; search series of one length per call");
+                " has 5000; give series of one length");
   const std::string longer_samples =
       ": sampling time 0.002 s differs from " + dir.file("a.dat") +
-      "'s 0.001 s (a downsampled range of a DM plan?); search series of one sampling time per "
-      "call";
+      "'s 0.001 s (a downsampled range of a DM plan?); give series of one sampling time";
   EXPECT_EQ(error_of([&] { check_series_agree({a, c}); }), dir.file("c.dat") + longer_samples);
   EXPECT_EQ(error_of([&] { check_series_agree({a, d}); }), dir.file("d.dat") + longer_samples);
   EXPECT_NO_THROW(check_series_agree({a, a}));
