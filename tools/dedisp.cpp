@@ -52,7 +52,7 @@ cxxopts::Options dedisp_options() {
       ("downsamp", "average this many consecutive samples into one", cxxopts::value<int>()->default_value("1"))
       ("nsub", "two-stage dedispersion through N subbands (0 = direct)",
        cxxopts::value<int>()->default_value("0"))
-      ("zerodm", "subtract each spectrum's channel mean (zero-DM filter)")
+      ("zerodm", "zero-DM filter: subtract each spectrum's broadband power from the channels by the bandpass")
       ("nobary", "accepted as prepsubband takes it: dedisp never barycentres")
       ("mask", "rfifind mask FILE: replace flagged samples, leave out zapped channels",
        cxxopts::value<std::string>())

@@ -135,19 +135,31 @@ void PreparedSpectra::zerodm(size_t n) {
   int nused = 0;
   for (int c = 0; c < nchans_; ++c) nused += used(c);
   if (nused == 0) return;
-  std::vector<double> zero_dm(n);
-  double interval_mean = 0.0;
+  // The bandpass: each channel's mean over the interval.
+  std::vector<double> bandpass(nchans_, 0.0);
+  for (size_t t = 0; t < n; ++t)
+    for (int c = 0; c < nchans_; ++c) bandpass[c] += interval_[t * nchans_ + c];
+  double band_sum = 0.0;
+  bool power = true;  // every used channel's mean >= 0: a bandpass to weight by
+  for (int c = 0; c < nchans_; ++c) {
+    bandpass[c] /= double(n);
+    if (!used(c)) continue;
+    band_sum += bandpass[c];
+    power = power && bandpass[c] >= 0.0;
+  }
+  // Each channel's share of a broadband change: its share of the bandpass (Eatough, Keane &
+  // Lyne 2009, as PRESTO's -zerodm), so that RFI that passes through the receiver's gain
+  // leaves every channel; equal shares where the channels were normalised (their bandpass
+  // is flat) or hold no power data (means below 0).
+  std::vector<double> share(nchans_, 1.0 / nused);
+  if (!prep_.normalise && power && band_sum > 0.0)
+    for (int c = 0; c < nchans_; ++c) share[c] = bandpass[c] / band_sum;
   for (size_t t = 0; t < n; ++t) {
     double sum = 0.0;
     for (int c = 0; c < nchans_; ++c)
       if (used(c)) sum += interval_[t * nchans_ + c];
-    zero_dm[t] = sum / nused;
-    interval_mean += zero_dm[t];
-  }
-  interval_mean /= double(n);
-  for (size_t t = 0; t < n; ++t) {
-    const float offset = float(zero_dm[t] - interval_mean);
-    for (int c = 0; c < nchans_; ++c) interval_[t * nchans_ + c] -= offset;
+    const double excess = sum - band_sum;  // over the interval's mean spectrum
+    for (int c = 0; c < nchans_; ++c) interval_[t * nchans_ + c] -= float(share[c] * excess);
   }
 }
 

@@ -5,8 +5,11 @@
 //   2. normalisation: each channel becomes (x - median) / (1.4826 MAD) over the interval;
 //   3. clipping: spectra whose channel mean strays more than clip_sigma robust sigmas from the
 //      interval's median are replaced by the channels' medians (broadband bursts of RFI);
-//   4. zero-DM: each spectrum's mean over the channels, minus its mean over the interval, is
-//      subtracted from every channel (removes broadband, undispersed signal).
+//   4. zero-DM: each spectrum's sum over the channels, less the interval's mean sum, is
+//      subtracted from the channels in proportion to the bandpass (the interval's channel
+//      means), as PRESTO's -zerodm does (removes broadband, undispersed signal, also where
+//      it passes through the receiver's gain); in equal shares after normalisation or for
+//      data of negative means.
 // Channels in `zapped` take part in none of the statistics (they are left out downstream).
 #pragma once
 #include <cstddef>

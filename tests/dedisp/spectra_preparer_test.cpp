@@ -124,8 +124,66 @@ TEST(PreparedSpectra, ZeroDmRemovesBroadbandSteps) {
   rapt::PreparedSpectra plain(plain_source, prep), with_step(stepped_source, prep);
   const std::vector<float> a = read_all(plain, 50), b = read_all(with_step, 50);
   // What is left of the step is one level for the whole interval (its mean, 15), which
-  // dedispersion turns into a constant.
-  for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(b[i] - a[i], 15.0f, 1e-3) << i;
+  // dedispersion turns into a constant (to the bandpass's noise: the channel means of 200
+  // samples, each ~0.3 % from the others, set the channels' shares).
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(b[i] - a[i], 15.0f, 0.2) << i;
+}
+
+// Broadband RFI seen through the receiver's gain (a bandpass from 0.5 to 1.5): each channel
+// loses its share of the zero-DM power by its gain, so no channel keeps any of the burst; an
+// equal share for all would leave (gain - mean gain) x 30 in each, up to 15.
+TEST(PreparedSpectra, ZeroDmRemovesRfiShapedByTheBandpass) {
+  const int nchans = 16;
+  const size_t n = 400;
+  const std::vector<float> noise = gaussian(n * nchans, 0.0f, 1.0f, 5);
+  std::vector<float> data(n * nchans);
+  for (size_t t = 0; t < n; ++t)
+    for (int c = 0; c < nchans; ++c) {
+      const float gain = 0.5f + float(c) / float(nchans - 1);
+      const float rfi = t >= 200 ? 30.0f : 0.0f;
+      data[t * nchans + c] = gain * (10.0f + noise[t * nchans + c] + rfi);
+    }
+  rapt::SpectraPreparation prep;
+  prep.interval_spectra = n;
+  prep.zerodm = true;
+  Spectra source(nchans, data);
+  rapt::PreparedSpectra prepared(source, prep);
+  const std::vector<float> out = read_all(prepared, 64);
+  for (int c = 0; c < nchans; ++c) {
+    double before = 0.0, during = 0.0;
+    for (size_t t = 0; t < n; ++t) (t < 200 ? before : during) += out[t * nchans + c] / 200.0;
+    EXPECT_NEAR(during - before, 0.0, 0.5) << "channel " << c;
+  }
+}
+
+// Normalised channels have a flat bandpass, and data of negative means none: the zero-DM
+// power is then taken from every channel in equal shares, spectrum by spectrum.
+TEST(PreparedSpectra, ZeroDmTakesEqualSharesWithoutABandpass) {
+  const int nchans = 6;
+  const size_t n = 300;
+  std::vector<float> data = gaussian(n * nchans, 0.0f, 2.0f, 6);
+  for (size_t t = 0; t < n; ++t) data[t * nchans] -= 5.0f;  // channel 0's mean below 0
+  for (const bool normalise : {false, true}) {
+    rapt::SpectraPreparation prep;
+    prep.interval_spectra = n;
+    prep.normalise = normalise;
+    Spectra plain_source(nchans, data);
+    rapt::PreparedSpectra plain(plain_source, prep);
+    const std::vector<float> in = read_all(plain, n);  // normalised or not, before zero-DM
+    prep.zerodm = true;
+    Spectra source(nchans, data);
+    rapt::PreparedSpectra prepared(source, prep);
+    const std::vector<float> out = read_all(prepared, 100);
+    double mean_of_means = 0.0;
+    for (float v : in) mean_of_means += v / double(in.size());
+    for (size_t t = 0; t < n; ++t) {
+      double mean = 0.0;
+      for (int c = 0; c < nchans; ++c) mean += in[t * nchans + c] / nchans;
+      for (int c = 0; c < nchans; ++c)
+        ASSERT_NEAR(out[t * nchans + c], in[t * nchans + c] - (mean - mean_of_means), 1e-4)
+            << "normalise " << normalise << ", spectrum " << t << ", channel " << c;
+    }
+  }
 }
 
 TEST(PreparedSpectra, GivesTheSameSpectraWhateverTheReadSize) {
