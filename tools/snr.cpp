@@ -115,24 +115,6 @@ void require_one_block(const std::vector<rapt::SeriesInput>& series,
                                          std::to_string(block) + ")");
 }
 
-// Events are clustered by their times since their series' start: series of one call must
-// start together (to half the finest sample), as a DM plan's do, where their start is given.
-void require_one_start(const std::vector<rapt::SeriesInput>& series, double finest_dt) {
-  const rapt::SeriesInput* first = nullptr;
-  for (const rapt::SeriesInput& s : series) {
-    if (!(s.start_mjd > 0.0)) continue;
-    if (!first) first = &s;
-    const double apart_s = (s.start_mjd - first->start_mjd) * 86400.0;
-    if (std::fabs(apart_s) > 0.5 * finest_dt)
-      throw rapt::file_error(
-          s.path, rapt::format_string("starts %.6g s %s %s (MJD %.9f against %.9f): the series "
-                                      "of one call must start together, as one observation's "
-                                      "DM trials do",
-                                      std::fabs(apart_s), apart_s > 0 ? "after" : "before",
-                                      first->path.c_str(), s.start_mjd, first->start_mjd));
-  }
-}
-
 void write_text(const std::string& path, const std::string& text, bool overwrite) {
   if (path == "-") {
     std::fputs(text.c_str(), stdout);
@@ -209,18 +191,20 @@ std::vector<rapt::SeriesInput> open_series(const rapt::SnrRunOptions& run,
   return series;
 }
 
-// The series of one sampling time each, in the order of their first series.
-std::vector<std::vector<rapt::SeriesInput>> by_sampling_time(std::vector<rapt::SeriesInput> series) {
+// The series of one sampling time each (one scale: samples of the finest), in the order of
+// their first series; `scales` one per series.
+std::vector<std::vector<rapt::SeriesInput>> by_sampling_time(std::vector<rapt::SeriesInput> series,
+                                                             const std::vector<int>& scales,
+                                                             std::vector<int>* group_scales) {
   std::vector<std::vector<rapt::SeriesInput>> groups;
-  for (rapt::SeriesInput& s : series) {
-    auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
-      return std::fabs(g.front().dt_s - s.dt_s) <= 1e-9 * s.dt_s;
-    });
-    if (same == groups.end()) {
+  for (size_t i = 0; i < series.size(); ++i) {
+    const auto same = std::find(group_scales->begin(), group_scales->end(), scales[i]);
+    const size_t g = size_t(same - group_scales->begin());
+    if (same == group_scales->end()) {
       groups.emplace_back();
-      same = groups.end() - 1;
+      group_scales->push_back(scales[i]);
     }
-    same->push_back(std::move(s));
+    groups[g].push_back(std::move(series[i]));
   }
   return groups;
 }
@@ -232,8 +216,10 @@ struct SearchResult {
 
 // Searches the series batch by batch (each batch's samples are freed after it), writing one
 // .singlepulse per series.
+// `searched_before` of `total` series were searched by earlier calls (for the progress line).
 SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrRunOptions& run,
-                        rapt::BoxcarEngine& engine, int threads, const rapt::ParsedOptions& args) {
+                        rapt::BoxcarEngine& engine, int threads, const rapt::ParsedOptions& args,
+                        size_t searched_before, size_t total) {
   SearchResult result;
   int64_t longest = 0;
   for (const rapt::SeriesInput& s : series) longest = std::max(longest, s.usable_samples);
@@ -256,9 +242,11 @@ SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrR
       result.events.insert(result.events.end(), events[i].begin(), events[i].end());
       result.dms.push_back(batch[i].dm);
     }
-    if (args.messages.progress)
-      std::fprintf(stderr, "\rsnr: %zu of %zu series searched%s", result.dms.size(),
-                   series.size(), result.dms.size() == series.size() ? "\n" : "");
+    if (args.messages.progress) {
+      const size_t done = searched_before + result.dms.size();
+      std::fprintf(stderr, "\rsnr: %zu of %zu series searched%s", done, total,
+                   done == total ? "\n" : "");
+    }
   }
   return result;
 }
@@ -458,9 +446,11 @@ int main(int argc, char** argv) {
       dts.push_back(s.dt_s);
       names.push_back(s.path);
     }
-    rapt::finest_sample_scales(dts, names);
+    const std::vector<int> scales = rapt::finest_sample_scales(dts, names);
     const double finest_dt = *std::min_element(dts.begin(), dts.end());
-    require_one_start(series, finest_dt);
+    std::vector<double> starts;
+    for (const rapt::SeriesInput& s : series) starts.push_back(s.start_mjd);
+    rapt::check_common_start(starts, names, finest_dt);
     const size_t nseries = series.size();
     const std::string name = observation_name(series.front().root);
     rapt::SinglePulsePlotRange range;
@@ -471,8 +461,10 @@ int main(int argc, char** argv) {
     // One search per sampling time, each with its widths (seconds with -m, else samples).
     SearchResult found;
     std::vector<int> event_scales;
-    auto groups = by_sampling_time(std::move(series));
-    for (std::vector<rapt::SeriesInput>& group : groups) {
+    std::vector<int> group_scales;
+    auto groups = by_sampling_time(std::move(series), scales, &group_scales);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      std::vector<rapt::SeriesInput>& group = groups[g];
       rapt::SnrSettings settings = run.search;
       if (run.max_width_s > 0.0)
         settings.widths = rapt::widths_for_max_seconds(run.max_width_s, group.front().dt_s);
@@ -488,13 +480,12 @@ int main(int argc, char** argv) {
                       (gpu_resident ? " (fused, series on the GPU)" : "") + ", " + widths);
       rapt::SnrRunOptions group_run = run;
       group_run.search = settings;
-      const int scale = int(std::lround(group.front().dt_s / finest_dt));  // as checked above
       const SearchResult part = gpu_resident
           ? search_on_gpu(series_paths.front(), group, group_run, devices, args)
-          : search_all(group, group_run, *engine, threads, args);
+          : search_all(group, group_run, *engine, threads, args, found.dms.size(), nseries);
       found.events.insert(found.events.end(), part.events.begin(), part.events.end());
       found.dms.insert(found.dms.end(), part.dms.begin(), part.dms.end());
-      event_scales.insert(event_scales.end(), part.events.size(), scale);
+      event_scales.insert(event_scales.end(), part.events.size(), group_scales[g]);
     }
     reader_warnings().report(messages);
     const auto candidates =

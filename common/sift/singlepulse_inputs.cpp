@@ -43,6 +43,7 @@ bool dm_from_series(const std::string& root, SinglePulseFile& file) {
     const InfFile inf = read_inf(root + ".inf");
     file.dm = inf.dm;
     file.dt_s = inf.dt_s;
+    file.start_mjd = inf.epoch_mjd();
     file.dm_source = root + ".inf";
     return true;
   }
@@ -50,6 +51,7 @@ bool dm_from_series(const std::string& root, SinglePulseFile& file) {
     const SeriesInput series = describe_series(root + ".tim");
     file.dm = series.dm;
     file.dt_s = series.dt_s;
+    file.start_mjd = series.start_mjd;
     file.dm_source = root + ".tim";
     return true;
   }
@@ -82,30 +84,39 @@ SinglePulseFile read_singlepulse_file(const std::string& path) {
                                            e.dm, file.dm, file.dm_source.c_str()));
     e.dm = file.dm;
   }
+  if (file.dt_s > 0.0) {
+    file.dt_tolerance = 1e-6;
+  } else {
+    // The latest event gives the best estimate: its time is written to 1e-6 s.
+    const SinglePulseEvent* latest = nullptr;
+    for (const SinglePulseEvent& e : file.events)
+      if (e.sample > 0 && (!latest || e.sample > latest->sample)) latest = &e;
+    if (latest && latest->time_s > 0.0) {
+      file.dt_s = latest->time_s / double(latest->sample);
+      file.dt_tolerance = 1e-6 + 5e-7 / latest->time_s;
+    }
+  }
   return file;
 }
 
 SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files) {
   SinglePulseSet set;
-  std::vector<double> dts;
+  // The files whose sampling time is known or estimated (those of no events need none).
+  std::vector<double> dts, tolerances, starts;
   std::vector<std::string> names;
   for (const SinglePulseFile& f : files)
     if (f.dt_s > 0.0) {
       dts.push_back(f.dt_s);
+      tolerances.push_back(f.dt_tolerance);
+      starts.push_back(f.start_mjd);
       names.push_back(f.path);
     }
-  const std::vector<int> known = finest_sample_scales(dts, names);
-  const bool several = std::any_of(known.begin(), known.end(), [](int k) { return k != 1; });
-  size_t next_known = 0;
+  const std::vector<int> scales = finest_sample_scales(dts, names, tolerances);
+  if (!dts.empty())
+    check_common_start(starts, names, *std::min_element(dts.begin(), dts.end()));
+  size_t next = 0;
   for (const SinglePulseFile& f : files) {
-    int scale = 1;
-    if (f.dt_s > 0.0) {
-      scale = known[next_known++];
-    } else if (several) {
-      throw file_error(f.path, "its sampling time is unknown (no .inf or .tim beside it), and "
-                               "the other files' series have several: its samples cannot be "
-                               "placed among theirs");
-    }
+    const int scale = f.dt_s > 0.0 ? scales[next++] : 1;
     set.events.insert(set.events.end(), f.events.begin(), f.events.end());
     set.scales.insert(set.scales.end(), f.events.size(), scale);
     set.dms.push_back(f.dm);

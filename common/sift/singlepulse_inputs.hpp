@@ -17,7 +17,11 @@ struct SinglePulseFile {
   std::string path;
   double dm = 0.0;
   std::string dm_source;                 // "<root>.inf", "<root>.tim", "name", "events"
-  double dt_s = 0.0;                     // the series' sampling time (.inf, .tim); 0 unknown
+  // The series' sampling time: from its .inf or .tim, else estimated from the events (time
+  // over sample, as the file rounds them: dt_tolerance says how well); 0 unknown (no events).
+  double dt_s = 0.0;
+  double dt_tolerance = 0.0;             // relative
+  double start_mjd = 0.0;                // the series' first sample (.inf, .tim); 0 unknown
   std::vector<SinglePulseEvent> events;  // their DM replaced by `dm`
 };
 
@@ -36,8 +40,8 @@ struct SinglePulseSet {
 
 // Files of series of several sampling times (a DM plan's downsampled ranges) are clustered on
 // the finest one's samples, as snr clusters them. Throws DataError naming a file whose sampling
-// time is not a whole multiple of the finest, or one whose sampling time is unknown (no .inf or
-// .tim beside it) among files of several.
+// time is not a whole multiple of the finest, or whose series starts apart from the others'
+// (where their .inf or .tim says when they start).
 SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files);
 
 }  // namespace rapt

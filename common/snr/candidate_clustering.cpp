@@ -28,14 +28,22 @@ class DisjointSets {
   std::vector<size_t> parent_;
 };
 
+// An event on the finest samples: its sample and width times its series' scale, and the scale.
+struct FineEvent {
+  double dm, kept_sigma;  // S/N as the file keeps it
+  int64_t sample, width;
+  int scale;
+};
+
 // True if `a` is the stronger member: higher S/N as the file keeps it, then the lower DM, the
-// earlier sample, the narrower width (an order independent of the events' order).
-bool stronger(const SinglePulseEvent& a, double kept_a, const SinglePulseEvent& b,
-              double kept_b) {
-  if (kept_a != kept_b) return kept_a > kept_b;
+// earlier sample, the narrower width, the finer series (an order independent of the events'
+// order).
+bool stronger(const FineEvent& a, const FineEvent& b) {
+  if (a.kept_sigma != b.kept_sigma) return a.kept_sigma > b.kept_sigma;
   if (a.dm != b.dm) return a.dm < b.dm;
   if (a.sample != b.sample) return a.sample < b.sample;
-  return a.downfact < b.downfact;
+  if (a.width != b.width) return a.width < b.width;
+  return a.scale < b.scale;
 }
 
 int dm_index(const std::vector<double>& dms, double dm) {
@@ -59,33 +67,34 @@ std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& 
   std::sort(dms.begin(), dms.end());
   dms.erase(std::unique(dms.begin(), dms.end()), dms.end());
   // The events on the finest samples: the ones compared (and ordered by) below.
-  std::vector<SinglePulseEvent> fine = events;
-  for (size_t i = 0; i < scales.size() && i < fine.size(); ++i) {
-    fine[i].sample *= scales[i];
-    fine[i].downfact *= scales[i];
+  std::vector<FineEvent> fine(events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    const int scale = i < scales.size() ? scales[i] : 1;
+    fine[i] = {events[i].dm, singlepulse_kept_sigma(events[i].sigma), events[i].sample * scale,
+               int64_t(events[i].downfact) * scale, scale};
   }
   std::vector<size_t> order(fine.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return fine[a].sample < fine[b].sample;
   });
-  int max_width = 1;
-  for (const SinglePulseEvent& e : fine) max_width = std::max(max_width, e.downfact);
+  int64_t max_width = 1;
+  for (const FineEvent& e : fine) max_width = std::max(max_width, e.width);
   std::vector<int> dm_of(fine.size());
   for (size_t i = 0; i < fine.size(); ++i) dm_of[i] = dm_index(dms, fine[i].dm);
 
   DisjointSets sets(fine.size());
   for (size_t a = 0; a < order.size(); ++a) {
-    const SinglePulseEvent& x = fine[order[a]];
+    const FineEvent& x = fine[order[a]];
     for (size_t b = a + 1; b < order.size(); ++b) {
-      const SinglePulseEvent& y = fine[order[b]];
+      const FineEvent& y = fine[order[b]];
       const int64_t gap = y.sample - x.sample;
       if (gap > max_width + settings.gap_samples) break;
       if (std::abs(dm_of[order[a]] - dm_of[order[b]]) > settings.dm_trials) continue;
-      if (double(gap) > (x.downfact + y.downfact) / 2.0 + double(settings.gap_samples)) continue;
+      if (double(gap) > double(x.width + y.width) / 2.0 + double(settings.gap_samples)) continue;
       if (settings.width_ratio > 0.0) {
-        const double ratio = double(std::max(x.downfact, y.downfact)) /
-                             double(std::min(x.downfact, y.downfact));
+        const double ratio =
+            double(std::max(x.width, y.width)) / double(std::min(x.width, y.width));
         if (ratio > settings.width_ratio) continue;
       }
       sets.join(order[a], order[b]);
@@ -93,49 +102,46 @@ std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& 
   }
   // Each cluster's strongest member, found and ordered on the finest samples, reported as its
   // own series has it.
-  std::vector<PulseCandidate> by_root(fine.size());
+  std::vector<int64_t> members(fine.size(), 0);
   std::vector<size_t> best_of(fine.size(), 0);
-  std::vector<double> kept_of_best(fine.size(), 0.0);
   for (size_t i = 0; i < fine.size(); ++i) {
     const size_t root = sets.find(i);
-    PulseCandidate& c = by_root[root];
-    const double kept = singlepulse_kept_sigma(fine[i].sigma);
-    if (c.members == 0 || stronger(fine[i], kept, fine[best_of[root]], kept_of_best[root])) {
-      best_of[root] = i;
-      kept_of_best[root] = kept;
-    }
-    ++c.members;
+    if (members[root] == 0 || stronger(fine[i], fine[best_of[root]])) best_of[root] = i;
+    ++members[root];
   }
   std::vector<size_t> roots;
   for (size_t i = 0; i < fine.size(); ++i)
-    if (by_root[i].members > 0) roots.push_back(i);
+    if (members[i] > 0) roots.push_back(i);
   std::sort(roots.begin(), roots.end(), [&](size_t ra, size_t rb) {
-    const SinglePulseEvent& a = fine[best_of[ra]];
-    const SinglePulseEvent& b = fine[best_of[rb]];
+    const FineEvent& a = fine[best_of[ra]];
+    const FineEvent& b = fine[best_of[rb]];
     if (a.sample != b.sample) return a.sample < b.sample;
     if (a.dm != b.dm) return a.dm < b.dm;
-    if (a.downfact != b.downfact) return a.downfact < b.downfact;
-    return by_root[ra].members < by_root[rb].members;
+    if (a.width != b.width) return a.width < b.width;
+    if (a.scale != b.scale) return a.scale < b.scale;
+    return members[ra] < members[rb];
   });
   std::vector<PulseCandidate> out;
-  for (const size_t root : roots) {
-    PulseCandidate c = by_root[root];
-    c.best = events[best_of[root]];
-    out.push_back(c);
-  }
+  for (const size_t root : roots) out.push_back({events[best_of[root]], members[root]});
   return out;
 }
 
 std::vector<int> finest_sample_scales(const std::vector<double>& dts,
-                                      const std::vector<std::string>& names) {
+                                      const std::vector<std::string>& names,
+                                      const std::vector<double>& tolerances) {
   std::vector<int> scales(dts.size(), 1);
   if (dts.empty()) return scales;
   const size_t finest =
       size_t(std::min_element(dts.begin(), dts.end()) - dts.begin());
+  auto tolerance = [&](size_t i) { return i < tolerances.size() ? tolerances[i] : 1e-6; };
   for (size_t i = 0; i < dts.size(); ++i) {
     const double ratio = dts[i] / dts[finest];
     const double whole = std::round(ratio);
-    if (!(std::fabs(ratio - whole) <= 1e-6 * whole) || whole > 1e9)
+    if (whole > 1e6)
+      throw file_error(names[i], format_string("sampling time %.9g s is over a million times %s's "
+                                               "%.9g s",
+                                               dts[i], names[finest].c_str(), dts[finest]));
+    if (!(std::fabs(ratio - whole) <= (tolerance(i) + tolerance(finest)) * whole))
       throw file_error(names[i],
                        format_string("sampling time %.9g s is not a whole multiple of %s's %.9g s: "
                                      "their samples have no common time base",
@@ -143,6 +149,25 @@ std::vector<int> finest_sample_scales(const std::vector<double>& dts,
     scales[i] = int(whole);
   }
   return scales;
+}
+
+void check_common_start(const std::vector<double>& start_mjds,
+                        const std::vector<std::string>& names, double finest_dt) {
+  size_t first = start_mjds.size(), last = start_mjds.size();
+  for (size_t i = 0; i < start_mjds.size(); ++i) {
+    if (!(start_mjds[i] > 0.0)) continue;
+    if (first == start_mjds.size() || start_mjds[i] < start_mjds[first]) first = i;
+    if (last == start_mjds.size() || start_mjds[i] > start_mjds[last]) last = i;
+  }
+  if (first == start_mjds.size()) return;
+  const double apart_s = (start_mjds[last] - start_mjds[first]) * 86400.0;
+  if (apart_s > 0.5 * finest_dt)
+    throw file_error(names[last],
+                     format_string("starts %.6g s after %s (MJD %.9f against %.9f): the series "
+                                   "clustered together must start together, as one "
+                                   "observation's DM trials do",
+                                   apart_s, names[first].c_str(), start_mjds[last],
+                                   start_mjds[first]));
 }
 
 std::string format_candidates(const std::vector<PulseCandidate>& candidates) {

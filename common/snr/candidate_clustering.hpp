@@ -44,9 +44,18 @@ std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& 
 
 // Each sampling time in samples of the finest: 1, 2, 4, ... for a DM plan's downsampled
 // ranges. Throws DataError naming the first of `names` whose sampling time is not a whole
-// multiple of the finest (to 1e-6 of it), as their samples have no common time base.
+// multiple of the finest, as their samples have no common time base, or more than a million
+// times it. `tolerances` (relative, one per entry; empty: 1e-6 each): how well each sampling
+// time is known (one estimated from a file's events less well than a header's).
 std::vector<int> finest_sample_scales(const std::vector<double>& dts,
-                                      const std::vector<std::string>& names);
+                                      const std::vector<std::string>& names,
+                                      const std::vector<double>& tolerances = {});
+
+// Events are clustered by their times since their series' start, so the series clustered
+// together must start together: throws DataError naming the one that starts last when the
+// starts (MJD; 0 = not known, left out) spread over more than half of `finest_dt`.
+void check_common_start(const std::vector<double>& start_mjds,
+                        const std::vector<std::string>& names, double finest_dt);
 
 // S/N as a .singlepulse file keeps it: the value of its "%.2f" text.
 double singlepulse_kept_sigma(double sigma);

@@ -126,7 +126,7 @@ void add_cluster_options(cxxopts::Options& options, const std::string& help_pref
       ("cluster-dm-trials", help_prefix + "join events at most this many DM trials apart",
        cxxopts::value<int>()->default_value("2"))
       ("cluster-gap", help_prefix + "join events whose boxcars lie at most this many samples "
-       "apart", cxxopts::value<int64_t>()->default_value("2"))
+       "(of the finest series) apart", cxxopts::value<int64_t>()->default_value("2"))
       ("cluster-width-ratio", help_prefix + "join only events whose widths differ by at most "
        "this factor (0 = any)", cxxopts::value<double>()->default_value("0"));
 }

@@ -82,6 +82,16 @@ done
 "$BIN/sift" -q "$W"/q1/*.singlepulse "$W"/q2/*.singlepulse > "$W/qsift.cands" || fail "sift the plan"
 cmp "$W/plan.cands" "$W/qsift.cands" ||
   fail "sift's list of the plan differs from snr's: $(diff "$W/plan.cands" "$W/qsift.cands")"
+# The same with snr --part -o DIR, whose .singlepulse files have no .inf beside them: sift
+# tells each file's sampling time by its events.
+for k in 1 2 3; do
+  mkdir "$W/r$k" || fail mkdir
+  "$BIN/snr" -q --device cpu -t 6 --part $k/3 -o "$W/r$k" "$W"/plan/b_DM*.dat > /dev/null ||
+    fail "snr --part $k/3"
+done
+"$BIN/sift" -q "$W"/r*/*.singlepulse > "$W/rsift.cands" || fail "sift the plan's parts"
+cmp "$W/plan.cands" "$W/rsift.cands" ||
+  fail "sift's list of the plan's parts differs from snr's: $(diff "$W/plan.cands" "$W/rsift.cands")"
 
 # Periodicity: one accelgpu run over all series vs one per part + sift.
 A="-zmax 10 -numharm 4 --device cpu -q"

@@ -100,31 +100,58 @@ TEST(SiftSinglePulse, RefusesSamplingTimesWithoutACommonTimeBase) {
   }
 }
 
-// A file without its .inf (DM from the name) among files of several sampling times: which
-// samples its numbers count cannot be told.
-TEST(SiftSinglePulse, RefusesAFileOfUnknownSamplingTimeAmongSeveral) {
+// snr -o DIR leaves the .singlepulse files without their .inf: each file's sampling time is
+// then told by its events (time over sample), so a DM plan's ranges still cluster together.
+TEST(SiftSinglePulse, TellsTheSamplingTimeOfAFileWithoutItsInfByItsEvents) {
   testing::ScratchDir dir;
-  const std::string fine = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
-  const std::string coarse = dir.file("obs_DM200.00");
-  write_inf_for(coarse, 200.0, 2 * kDt);
-  write_singlepulse(coarse + ".singlepulse", {event(200.0, 500, 2, 7.0)}, true);
-  const std::string bare = dir.file("obs_DM300.00.singlepulse");
-  write_singlepulse(bare, {event(300.0, 400, 2, 7.0)}, true);
-  std::vector<SinglePulseFile> files = {read_singlepulse_file(fine),
-                                        read_singlepulse_file(coarse + ".singlepulse"),
-                                        read_singlepulse_file(bare)};
-  EXPECT_EQ(files[2].dt_s, 0.0);
+  const std::string fine = dir.file("obs_DM190.00.singlepulse");
+  write_singlepulse(fine, {event(190.0, 1000, 2, 7.0)}, true);
+  SinglePulseEvent coarse_event = event(200.0, 500, 2, 9.0);
+  coarse_event.time_s = 500 * 2 * kDt;
+  const std::string coarse = dir.file("obs_DM200.00.singlepulse");
+  write_singlepulse(coarse, {coarse_event}, true);
+  const std::string empty = dir.file("obs_DM210.00.singlepulse");
+  write_singlepulse(empty, {}, true);
+  const std::vector<SinglePulseFile> files = {read_singlepulse_file(fine),
+                                              read_singlepulse_file(coarse),
+                                              read_singlepulse_file(empty)};
+  EXPECT_NEAR(files[0].dt_s, kDt, 1e-12);
+  EXPECT_NEAR(files[1].dt_s, 2 * kDt, 1e-12);
+  EXPECT_EQ(files[2].dt_s, 0.0);  // no events: none needed
+  const SinglePulseSet set = merge_singlepulse_files(files);
+  EXPECT_EQ(set.scales, (std::vector<int>{1, 2}));
+  const auto candidates = cluster_events(set.events, set.dms, ClusterSettings{}, set.scales);
+  ASSERT_EQ(candidates.size(), 1u);
+  EXPECT_EQ(candidates[0].members, 2);
+}
+
+// Series that start apart cannot be clustered by their times since their starts.
+TEST(SiftSinglePulse, RefusesSeriesThatStartApart) {
+  testing::ScratchDir dir;
+  const std::string early = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
+  const std::string root = dir.file("obs_DM20.00");
+  InfFile inf;
+  inf.name = root;
+  inf.telescope = "Parkes";
+  inf.n = 100000;
+  inf.dt_s = kDt;
+  inf.dm = 20.0;
+  inf.set_epoch_mjd(60000.0 + 1.0 / 86400.0);  // 1 s after the other (whose .inf has 0: unknown)
+  write_inf(root + ".inf", inf, true);
+  write_singlepulse(root + ".singlepulse", {event(20.0, 1000, 2, 7.0)}, true);
+  InfFile first = read_inf(strip_suffix(early, ".singlepulse") + ".inf");
+  first.set_epoch_mjd(60000.0);
+  write_inf(strip_suffix(early, ".singlepulse") + ".inf", first, true);
+  const std::vector<SinglePulseFile> files = {read_singlepulse_file(early),
+                                              read_singlepulse_file(root + ".singlepulse")};
   try {
     merge_singlepulse_files(files);
     FAIL() << "expected an error";
   } catch (const DataError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              bare + ": its sampling time is unknown (no .inf or .tim beside it), and the other "
-                     "files' series have several: its samples cannot be placed among theirs");
+    EXPECT_NE(std::string(e.what()).find(root + ".singlepulse: starts 1 s after " + early),
+              std::string::npos)
+        << e.what();
   }
-  // Among files of one sampling time it is taken as theirs.
-  files.erase(files.begin() + 1);
-  EXPECT_EQ(merge_singlepulse_files(files).scales, (std::vector<int>{1, 1}));
 }
 
 TEST(SiftSinglePulse, ClustersTheFilesAsSnrClustersTheEventsInMemory) {

@@ -78,10 +78,38 @@ TEST(CandidateClustering, JoinsSeriesOfSeveralSamplingTimesOnTheFinestSamples) {
             format_candidates(unscaled));
 }
 
+// One DM searched at two sampling times, the two events equal in S/N, DM and time: the finer
+// series' event is the stronger whatever the order (snr and sift read them in other orders).
+TEST(CandidateClustering, PrefersTheFinerSeriesOnATie) {
+  const std::vector<SinglePulseEvent> fine_first = {event(10, 100, 2, 7.0), event(10, 50, 1, 7.0)};
+  const std::vector<SinglePulseEvent> coarse_first = {event(10, 50, 1, 7.0), event(10, 100, 2, 7.0)};
+  const auto a = cluster_events(fine_first, {10}, ClusterSettings{}, {1, 2});
+  const auto b = cluster_events(coarse_first, {10}, ClusterSettings{}, {2, 1});
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(a[0].best.sample, 100);
+  EXPECT_EQ(b[0].best.sample, 100);
+  EXPECT_EQ(format_candidates(a), format_candidates(b));
+}
+
+// Widths and samples on the finest samples may pass an int: a million times 3000 samples.
+TEST(CandidateClustering, JoinsEventsOfAMillionFoldCoarserSeries) {
+  const std::vector<SinglePulseEvent> events = {event(10, 3000, 3000, 9.0), event(11, 3000, 3000, 8.0),
+                                                event(12, 3000, 3000, 7.0)};
+  const auto c = cluster_events(events, {10, 11, 12}, ClusterSettings{}, {1000000, 1000000, 1000000});
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].members, 3);
+}
+
 TEST(CandidateClustering, ScalesSamplingTimesToTheFinest) {
   EXPECT_EQ(finest_sample_scales({2e-3, 1e-3, 4e-3, 1e-3 * (1 + 1e-9)}, {"a", "b", "c", "d"}),
             (std::vector<int>{2, 1, 4, 1}));
   EXPECT_EQ(finest_sample_scales({}, {}), std::vector<int>{});
+  // A sampling time known to 1e-3 (told by a file's events) may be that far from a multiple.
+  EXPECT_EQ(finest_sample_scales({1e-3, 2.001e-3}, {"a", "b"}, {1e-6, 1e-3}),
+            (std::vector<int>{1, 2}));
+  EXPECT_THROW(finest_sample_scales({1e-3, 2.001e-3}, {"a", "b"}), DataError);
+  EXPECT_THROW(finest_sample_scales({1e-9, 1e-2}, {"a", "b"}), DataError);  // 1e7 times
   try {
     finest_sample_scales({1e-3, 1.5e-3}, {"a.dat", "b.dat"});
     FAIL() << "expected an error";
@@ -89,6 +117,22 @@ TEST(CandidateClustering, ScalesSamplingTimesToTheFinest) {
     EXPECT_EQ(std::string(e.what()),
               "b.dat: sampling time 0.0015 s is not a whole multiple of a.dat's 0.001 s: their "
               "samples have no common time base");
+  }
+}
+
+// The starts may spread over half the finest sample at most, however they lie about the first.
+TEST(CandidateClustering, ChecksThatTheSeriesStartTogether) {
+  const double sample_days = 1e-3 / 86400.0;
+  EXPECT_NO_THROW(check_common_start({60000.0, 60000.0 + 0.4 * sample_days, 0.0}, {"a", "b", "c"}, 1e-3));
+  EXPECT_THROW(check_common_start({60000.0, 60000.0 + 0.4 * sample_days, 60000.0 - 0.4 * sample_days},
+                                  {"a", "b", "c"}, 1e-3),
+               DataError);
+  try {
+    check_common_start({60000.0 + 1.0 / 86400.0, 0.0, 60000.0}, {"late", "unknown", "early"}, 1e-3);
+    FAIL() << "expected an error";
+  } catch (const DataError& e) {
+    EXPECT_NE(std::string(e.what()).find("late: starts 1 s after early"), std::string::npos)
+        << e.what();
   }
 }
 
