@@ -154,11 +154,15 @@ void PreparedSpectra::zerodm(size_t n) {
   std::vector<double> share(nchans_, 1.0 / nused);
   if (!prep_.normalise && power && band_sum > 0.0)
     for (int c = 0; c < nchans_; ++c) share[c] = bandpass[c] / band_sum;
+  // Every spectrum keeps one total power, the first interval's mean, for the whole input: a
+  // level restored interval by interval would step at every interval's end (a spurious
+  // periodicity in every series, and in the DM 0 series steps against no noise at all).
+  if (!zerodm_level_known_) zerodm_level_ = band_sum, zerodm_level_known_ = true;
   for (size_t t = 0; t < n; ++t) {
     double sum = 0.0;
     for (int c = 0; c < nchans_; ++c)
       if (used(c)) sum += interval_[t * nchans_ + c];
-    const double excess = sum - band_sum;  // over the interval's mean spectrum
+    const double excess = sum - zerodm_level_;
     for (int c = 0; c < nchans_; ++c) interval_[t * nchans_ + c] -= float(share[c] * excess);
   }
 }

@@ -5,11 +5,11 @@
 //   2. normalisation: each channel becomes (x - median) / (1.4826 MAD) over the interval;
 //   3. clipping: spectra whose channel mean strays more than clip_sigma robust sigmas from the
 //      interval's median are replaced by the channels' medians (broadband bursts of RFI);
-//   4. zero-DM: each spectrum's sum over the channels, less the interval's mean sum, is
-//      subtracted from the channels in proportion to the bandpass (the interval's channel
-//      means), as PRESTO's -zerodm does (removes broadband, undispersed signal, also where
-//      it passes through the receiver's gain); in equal shares after normalisation or for
-//      data of negative means.
+//   4. zero-DM: each spectrum's sum over the channels, less one level for the whole input (the
+//      first interval's mean sum), is subtracted from the channels in proportion to the
+//      bandpass (the interval's channel means), as PRESTO's -zerodm does (removes broadband,
+//      undispersed signal, also where it passes through the receiver's gain); in equal shares
+//      after normalisation or for data of negative means.
 // Channels in `zapped` take part in none of the statistics (they are left out downstream).
 #pragma once
 #include <cstddef>
@@ -58,6 +58,8 @@ class PreparedSpectra : public SpectraSource {
   size_t interval_index_ = 0;
   std::vector<double> last_good_mean_;  // per channel, for channels masked a whole interval
   std::vector<bool> has_good_mean_;
+  double zerodm_level_ = 0.0;  // the spectra's total power after zero-DM (the first interval's)
+  bool zerodm_level_known_ = false;
 };
 
 }  // namespace rapt

@@ -156,6 +156,41 @@ TEST(PreparedSpectra, ZeroDmRemovesRfiShapedByTheBandpass) {
   }
 }
 
+// The power level kept is one for the whole input (the first interval's): with a level per
+// interval, every series would step at each interval's end, a periodicity of the interval.
+TEST(PreparedSpectra, ZeroDmKeepsOneLevelAcrossIntervals) {
+  const int nchans = 8;
+  const size_t n = 3 * 256;
+  const std::vector<float> noise = gaussian(n * nchans, 0.0f, 1.0f, 7);
+  std::vector<float> data(n * nchans);
+  for (size_t t = 0; t < n; ++t)
+    for (int c = 0; c < nchans; ++c)  // a bandpass, and the level rising 10 % an interval
+      data[t * nchans + c] =
+          (1.0f + 0.1f * float(t / 256)) * (20.0f + 5.0f * float(c)) + noise[t * nchans + c];
+  double first_level = 0.0;
+  for (size_t i = 0; i < 256 * size_t(nchans); ++i) first_level += data[i] / 256.0;
+  for (const bool normalise : {false, true}) {
+    rapt::SpectraPreparation prep;
+    prep.interval_spectra = 256;
+    prep.zerodm = true;
+    prep.normalise = normalise;
+    Spectra source(nchans, data);
+    rapt::PreparedSpectra prepared(source, prep);
+    const std::vector<float> out = read_all(prepared, 100);
+    double level = 0.0;
+    for (int c = 0; c < nchans; ++c) level += out[c];
+    if (!normalise) {
+      EXPECT_NEAR(level, first_level, 1e-3 * first_level);
+    }
+    for (size_t t = 0; t < n; ++t) {
+      double sum = 0.0;
+      for (int c = 0; c < nchans; ++c) sum += out[t * nchans + c];
+      ASSERT_NEAR(sum, level, 1e-3 * (1.0 + std::fabs(level)))
+          << "normalise " << normalise << ", spectrum " << t;
+    }
+  }
+}
+
 // Normalised channels have a flat bandpass, and data of negative means none: the zero-DM
 // power is then taken from every channel in equal shares, spectrum by spectrum.
 TEST(PreparedSpectra, ZeroDmTakesEqualSharesWithoutABandpass) {

@@ -52,4 +52,12 @@ for device in cpu auto; do
   done
   cmp -s "$W/files/cands.txt" "$W/fused/cands.txt" || fail "$clean --device $device: candidate lists differ"
 done
+# Zero-DM leaves one total power for the whole input: the DM 0 series is flat across the
+# statistics intervals (a level per interval made steps there, found at S/N in the thousands).
+mkdir "$W/zero" || fail mkdir
+"$BIN/dedisp" -q --device cpu --zerodm --lodm 0 --numdms 1 -o "$W/zero/obs" "$W/obs.fil" \
+  || fail "dedisp --zerodm at DM 0"
+"$BIN/snr" -q --device cpu -t 6 "$W/zero/obs_DM0.00.dat" > "$W/zero/cands.txt" || fail "snr at DM 0"
+[ "$(grep -vc '^#' "$W/zero/cands.txt")" -eq 0 ] ||
+  fail "events in the zero-DM-filtered DM 0 series: $(head -5 "$W/zero/cands.txt")"
 exit 0
