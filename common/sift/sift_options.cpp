@@ -11,7 +11,7 @@ namespace rapt {
 namespace {
 
 const std::vector<std::string> kSinglePulseOptions = {"cands", "cluster-dm-trials", "cluster-gap",
-                                                      "cluster-width-ratio"};
+                                                      "cluster-width-ratio", "threshold", "plot"};
 const std::vector<std::string> kAccelOptions = {"sigma",       "c-pow-threshold", "harm-pow-cutoff",
                                                 "r-err",       "min-period",      "max-period",
                                                 "min-numharm", "min-num-dms",     "low-dm-cutoff"};
@@ -48,6 +48,11 @@ void add_sift_options(cxxopts::Options& options) {
        cxxopts::value<std::string>()->default_value("-"))
       ("cands", ".singlepulse inputs: snr's name for --output", cxxopts::value<std::string>());
   add_cluster_options(options, ".singlepulse inputs: ");
+  options.add_options()
+      ("t,threshold", ".singlepulse inputs: leave out events below this S/N (0 = none)",
+       cxxopts::value<double>()->default_value("0"))
+      ("plot", ".singlepulse inputs: write a PNG plot of the events, as snr --plot draws it "
+       "(PRESTO's replot from .singlepulse files)", cxxopts::value<std::string>());
   options.add_options()
       ("sigma", "ACCEL inputs: drop candidates below this single-trial sigma (one harmonic: "
        "only if the coherent power is also below --c-pow-threshold)",
@@ -107,6 +112,11 @@ SiftRunOptions read_sift_options(const cxxopts::ParseResult& result,
   if (o.output.empty()) throw UsageError("--output needs a file name ('-' = stdout)");
 
   o.cluster = read_cluster_options(result);
+  o.threshold = result["threshold"].as<double>();
+  if (!(o.threshold >= 0.0) || !std::isfinite(o.threshold))
+    throw UsageError("--threshold must be a finite S/N >= 0");
+  if (result.count("plot")) o.plot = result["plot"].as<std::string>();
+  if (result.count("plot") && o.plot.empty()) throw UsageError("--plot needs a file name");
 
   AccelSiftSettings& a = o.accel;
   a.sigma_threshold = result["sigma"].as<double>();

@@ -15,6 +15,8 @@ enum class SiftInputKind { kSinglePulse, kAccel };
 struct SiftRunOptions {
   SiftInputKind kind = SiftInputKind::kSinglePulse;
   ClusterSettings cluster;   // .singlepulse inputs
+  double threshold = 0.0;    // .singlepulse inputs: events below this S/N left out (0: none)
+  std::string plot;          // .singlepulse inputs: PNG of the events ("" = none)
   AccelSiftSettings accel;   // ACCEL inputs
   std::string output = "-";  // "-" = stdout
   std::vector<std::string> files;

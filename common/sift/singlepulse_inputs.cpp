@@ -44,6 +44,7 @@ bool dm_from_series(const std::string& root, SinglePulseFile& file) {
     file.dm = inf.dm;
     file.dt_s = inf.dt_s;
     file.start_mjd = inf.epoch_mjd();
+    file.duration_s = double(inf.n) * inf.dt_s;
     file.dm_source = root + ".inf";
     return true;
   }
@@ -52,6 +53,7 @@ bool dm_from_series(const std::string& root, SinglePulseFile& file) {
     file.dm = series.dm;
     file.dt_s = series.dt_s;
     file.start_mjd = series.start_mjd;
+    file.duration_s = double(series.total_samples) * series.dt_s;
     file.dm_source = root + ".tim";
     return true;
   }
@@ -120,8 +122,22 @@ SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files
     set.events.insert(set.events.end(), f.events.begin(), f.events.end());
     set.scales.insert(set.scales.end(), f.events.size(), scale);
     set.dms.push_back(f.dm);
+    set.duration_s = std::max(set.duration_s, f.duration_s);
+    for (const SinglePulseEvent& e : f.events) set.duration_s = std::max(set.duration_s, e.time_s);
   }
   return set;
+}
+
+SinglePulseSet events_at_least(const SinglePulseSet& set, double threshold) {
+  SinglePulseSet kept;
+  kept.dms = set.dms;
+  kept.duration_s = set.duration_s;
+  for (size_t i = 0; i < set.events.size(); ++i)
+    if (singlepulse_kept_sigma(set.events[i].sigma) >= threshold) {
+      kept.events.push_back(set.events[i]);
+      kept.scales.push_back(set.scales[i]);
+    }
+  return kept;
 }
 
 }  // namespace rapt

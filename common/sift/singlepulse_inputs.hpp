@@ -22,6 +22,7 @@ struct SinglePulseFile {
   double dt_s = 0.0;
   double dt_tolerance = 0.0;             // relative
   double start_mjd = 0.0;                // the series' first sample (.inf, .tim); 0 unknown
+  double duration_s = 0.0;               // the series' length (.inf, .tim); 0 unknown
   std::vector<SinglePulseEvent> events;  // their DM replaced by `dm`
 };
 
@@ -36,7 +37,11 @@ struct SinglePulseSet {
   std::vector<SinglePulseEvent> events;  // of every file
   std::vector<double> dms;               // every file's DM, with or without events
   std::vector<int> scales;  // per event: its series' sampling time in samples of the finest
+  double duration_s = 0.0;  // the longest series (or, where none is known, the latest event)
 };
+
+// The set without the events below `threshold` S/N (as their files keep it, to 2 decimals).
+SinglePulseSet events_at_least(const SinglePulseSet& set, double threshold);
 
 // Files of series of several sampling times (a DM plan's downsampled ranges) are clustered on
 // the finest one's samples, as snr clusters them. Throws DataError naming a file whose sampling

@@ -93,6 +93,23 @@ done
 cmp "$W/plan.cands" "$W/rsift.cands" ||
   fail "sift's list of the plan's parts differs from snr's: $(diff "$W/plan.cands" "$W/rsift.cands")"
 
+# -t: events below the S/N are left out; --plot: the plot snr --plot draws, from the files.
+"$BIN/sift" -q -t 10 "$W"/plan/*.singlepulse > "$W/t10.cands" || fail "sift -t 10"
+awk '!/^#/ && $5 < 10 { bad = 1 } END { exit bad }' "$W/t10.cands" ||
+  fail "sift -t 10 kept weaker candidates: $(cat "$W/t10.cands")"
+[ "$(grep -vc '^#' "$W/t10.cands")" -ge 1 ] || fail "sift -t 10 lost the burst"
+"$BIN/sift" -q --plot "$W/plan.png" "$W"/plan/*.singlepulse > "$W/plot.cands" 2> "$W/err"; status=$?
+if grep -q "built without PLplot" "$W/err"; then
+  [ $status -eq 2 ] || fail "sift --plot without PLplot exited $status, expected 2"
+  [ -s "$W/plot.cands" ] && fail "sift --plot without PLplot wrote a list"
+else
+  [ $status -eq 0 ] || fail "sift --plot exited $status: $(cat "$W/err")"
+  [ "$(od -A n -t x1 -N 8 "$W/plan.png" | tr -d ' ')" = 89504e470d0a1a0a ] || fail "plan.png is not a PNG"
+  cmp -s "$W/plan.cands" "$W/plot.cands" || fail "sift --plot changed the list"
+  "$BIN/sift" -q --plot "$W/plan.png" "$W"/plan/*.singlepulse > /dev/null 2>&1 &&
+    fail "sift --plot replaced plan.png without --force"
+fi
+
 # Periodicity: one accelgpu run over all series vs one per part + sift.
 A="-zmax 10 -numharm 4 --device cpu -q"
 "$BIN/accelgpu" $A "$W"/whole/obs_DM*.dat || fail "accelgpu whole"
@@ -130,6 +147,10 @@ expect 2 "sift: --cluster-gap belongs to .singlepulse inputs" \
   "$BIN/sift" --cluster-gap 3 "$AC"
 expect 2 "sift: --sigma belongs to ACCEL inputs" \
   "$BIN/sift" --sigma 3 "$SP"
+expect 2 "sift: --plot belongs to .singlepulse inputs" \
+  "$BIN/sift" --plot "$W/accel.png" "$AC"
+expect 2 "sift: --threshold must be a finite S/N >= 0" \
+  "$BIN/sift" -t -1 "$SP"
 expect 1 "sift: $W/nothing.singlepulse: cannot open" \
   "$BIN/sift" -o "$W/never.txt" "$SP" "$W/nothing.singlepulse"
 [ -e "$W/never.txt" ] && fail "wrote --output despite an error"

@@ -154,6 +154,22 @@ TEST(SiftSinglePulse, RefusesSeriesThatStartApart) {
   }
 }
 
+// -t leaves out the events below a S/N as their files keep it (2 decimals), with their scales.
+TEST(SiftSinglePulse, LeavesOutEventsBelowTheThreshold) {
+  SinglePulseSet set;
+  set.events = {event(10, 100, 2, 5.994), event(10, 200, 2, 5.996), event(12, 300, 1, 9.0)};
+  set.scales = {1, 1, 2};
+  set.dms = {10, 12};
+  set.duration_s = 4.0;
+  const SinglePulseSet kept = events_at_least(set, 6.0);
+  ASSERT_EQ(kept.events.size(), 2u);
+  EXPECT_EQ(kept.events[0].sample, 200);  // 5.996 is kept as 6.00
+  EXPECT_EQ(kept.scales, (std::vector<int>{1, 2}));
+  EXPECT_EQ(kept.dms, set.dms);
+  EXPECT_EQ(kept.duration_s, 4.0);
+  EXPECT_EQ(events_at_least(set, 0.0).events.size(), 3u);
+}
+
 TEST(SiftSinglePulse, ClustersTheFilesAsSnrClustersTheEventsInMemory) {
   testing::ScratchDir dir;
   ClusterSettings settings;
