@@ -37,4 +37,15 @@ echo "   2 ms burst spread over 8 samples peaks lower than its boxcar S/N)"
 mkdir -p "$OUT/peak"
 "$BIN/snr" -q --mode peak --chunk-len 4096 -t 4.5 -o "$OUT/peak" -g "$OUT/frb_DM*.dat" \
     | grep -v '^#' | sort -g -r -k 5 | head -n 2
+
+echo "== a DDplan-style plan (dedisp --plan: coarser DM steps and downsampling at high DM), all"
+echo "   its ranges searched in one snr call, as single_pulse_search.py searches them"
+mkdir -p "$OUT/plan"
+"$BIN/dedisp" -q --plan --lodm "$DM_LO" --dm-max $(awk "BEGIN { print $DM_LO + $DM_STEP * $NUM_DMS }") \
+    -o "$OUT/plan/frb" "$INPUT"
+"$BIN/snr" -q -t 6 -m 0.1 -g "$OUT/plan/frb_DM*.dat" --cands "$OUT/plan/frb_cands.txt"
+grep -v '^#' "$OUT/plan/frb_cands.txt" | sort -g -r -k 5 | head -n 1
+if "$BIN/sift" -q --plot "$OUT/plan/frb_singlepulse.png" "$OUT"/plan/*.singlepulse > /dev/null 2>&1; then
+  echo "   replotted from the .singlepulse files: $OUT/plan/frb_singlepulse.png"
+fi
 echo "   $OUT/frb_DM*.singlepulse replot with PRESTO: single_pulse_search.py $OUT/*.singlepulse"
