@@ -86,19 +86,23 @@ SinglePulseFile read_singlepulse_file(const std::string& path) {
                                            e.dm, file.dm, file.dm_source.c_str()));
     e.dm = file.dm;
   }
-  if (file.dt_s > 0.0) {
+  if (file.dt_s > 0.0)
     file.dt_tolerance = 1e-6;
-  } else {
-    // The latest event gives the best estimate: its time is written to 1e-6 s.
-    const SinglePulseEvent* latest = nullptr;
-    for (const SinglePulseEvent& e : file.events)
-      if (e.sample > 0 && (!latest || e.sample > latest->sample)) latest = &e;
-    if (latest && latest->time_s > 0.0) {
-      file.dt_s = latest->time_s / double(latest->sample);
-      file.dt_tolerance = 1e-6 + 5e-7 / latest->time_s;
-    }
-  }
+  else
+    sampling_time_from_events(file.events, &file.dt_s, &file.dt_tolerance);
   return file;
+}
+
+bool sampling_time_from_events(const std::vector<SinglePulseEvent>& events, double* dt_s,
+                               double* tolerance) {
+  // The latest event gives the best estimate: its time is written to 1e-6 s.
+  const SinglePulseEvent* latest = nullptr;
+  for (const SinglePulseEvent& e : events)
+    if (e.sample > 0 && (!latest || e.sample > latest->sample)) latest = &e;
+  if (!latest || !(latest->time_s > 0.0)) return false;
+  *dt_s = latest->time_s / double(latest->sample);
+  *tolerance = 1e-6 + 5e-7 / latest->time_s;
+  return true;
 }
 
 SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files) {
@@ -119,6 +123,12 @@ SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files
   size_t next = 0;
   for (const SinglePulseFile& f : files) {
     const int scale = f.dt_s > 0.0 ? scales[next++] : 1;
+    // The finest samples must stay within the range of sample numbers a file may hold.
+    for (const SinglePulseEvent& e : f.events)
+      if (std::fabs(double(e.sample) * scale) > 9.0e15)
+        throw file_error(f.path, format_string("sample %lld of samples %d times the finest lies "
+                                               "past any series' end",
+                                               static_cast<long long>(e.sample), scale));
     set.events.insert(set.events.end(), f.events.begin(), f.events.end());
     set.scales.insert(set.scales.end(), f.events.size(), scale);
     set.dms.push_back(f.dm);

@@ -30,6 +30,11 @@ struct SinglePulseFile {
 // a DM more than 0.005 from the file's DM, or a file whose DM cannot be told.
 SinglePulseFile read_singlepulse_file(const std::string& path);
 
+// A series' sampling time told by its events: the latest event's time over its sample, and how
+// well that is known (relative: the file writes times to 1e-6 s); false if no event tells it.
+bool sampling_time_from_events(const std::vector<SinglePulseEvent>& events, double* dt_s,
+                               double* tolerance);
+
 // The DM in a "..._DM<dm>..." name (the last "_DM" followed by a number); false if none.
 bool dm_from_name(const std::string& path, double& dm);
 

@@ -154,6 +154,25 @@ TEST(SiftSinglePulse, RefusesSeriesThatStartApart) {
   }
 }
 
+// A sample number that passes 64 bits on the finest samples is refused, not wrapped.
+TEST(SiftSinglePulse, RefusesASampleTooFarOnTheFinestSamples) {
+  testing::ScratchDir dir;
+  const std::string fine = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
+  const std::string root = dir.file("obs_DM200.00");
+  write_inf_for(root, 200.0, 1000 * kDt);
+  SinglePulseEvent far = event(200.0, 8000000000000000LL, 1, 7.0);
+  write_singlepulse(root + ".singlepulse", {far}, true);
+  const std::vector<SinglePulseFile> files = {read_singlepulse_file(fine),
+                                              read_singlepulse_file(root + ".singlepulse")};
+  try {
+    merge_singlepulse_files(files);
+    FAIL() << "expected an error";
+  } catch (const DataError& e) {
+    EXPECT_EQ(std::string(e.what()), root + ".singlepulse: sample 8000000000000000 of samples "
+                                            "1000 times the finest lies past any series' end");
+  }
+}
+
 // -t leaves out the events below a S/N as their files keep it (2 decimals), with their scales.
 TEST(SiftSinglePulse, LeavesOutEventsBelowTheThreshold) {
   SinglePulseSet set;
