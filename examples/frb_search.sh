@@ -45,7 +45,10 @@ mkdir -p "$OUT/plan"
     -o "$OUT/plan/frb" "$INPUT"
 "$BIN/snr" -q -t 6 -m 0.1 -g "$OUT/plan/frb_DM*.dat" --cands "$OUT/plan/frb_cands.txt"
 grep -v '^#' "$OUT/plan/frb_cands.txt" | sort -g -r -k 5 | head -n 1
-if "$BIN/sift" -q --plot "$OUT/plan/frb_singlepulse.png" "$OUT"/plan/*.singlepulse > /dev/null 2>&1; then
+if "$BIN/sift" -q --plot "$OUT/plan/frb_singlepulse.png" "$OUT"/plan/*.singlepulse \
+    > /dev/null 2> "$OUT/plan/sift.err"; then
   echo "   replotted from the .singlepulse files: $OUT/plan/frb_singlepulse.png"
+else
+  grep -q "built without PLplot" "$OUT/plan/sift.err" || { cat "$OUT/plan/sift.err"; exit 1; }
 fi
 echo "   $OUT/frb_DM*.singlepulse replot with PRESTO: single_pulse_search.py $OUT/*.singlepulse"

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli/atomic_output.hpp"
+#include "cli/errors.hpp"
 #include "cli/program.hpp"
 #include "sift/accel_sift_file.hpp"
 #include "sift/accel_sifting.hpp"
@@ -34,20 +35,18 @@ void write_text(const std::string& path, const std::string& text, bool overwrite
   rapt::write_file_atomically(path, text, overwrite);
 }
 
-// "dir/obs_DM56.00.singlepulse" -> "obs": the plot's title names the observation.
-std::string observation_name(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const size_t dm = name.rfind("_DM");
-  return dm == std::string::npos || dm == 0 ? name : name.substr(0, dm);
-}
-
 std::string single_pulse_list(const rapt::SiftRunOptions& run, bool overwrite,
                               const rapt::Messages& messages) {
   std::vector<rapt::SinglePulseFile> files;
   for (const std::string& path : run.files) files.push_back(rapt::read_singlepulse_file(path));
   const rapt::SinglePulseSet set =
       rapt::events_at_least(rapt::merge_singlepulse_files(files), run.threshold);
+  if (set.untold_files > 0)
+    messages.warning(std::to_string(set.untold_files) +
+                     " files below the DMs of the finest sampling time tell no sampling time (no "
+                     ".inf or .tim beside them, no events): were theirs finer, --cluster-gap "
+                     "counted coarser samples than snr's (keep the .inf files beside the "
+                     ".singlepulse files)");
   const auto candidates = rapt::cluster_events(set.events, set.dms, run.cluster, set.scales);
   if (!run.plot.empty()) {
     rapt::SinglePulsePlotRange range;
@@ -60,7 +59,7 @@ std::string single_pulse_list(const rapt::SiftRunOptions& run, bool overwrite,
     for (const rapt::SinglePulseEvent& e : set.events) weakest = std::min(weakest, e.sigma);
     range.threshold = run.threshold > 0.0 ? run.threshold : std::floor(weakest * 10.0) / 10.0;
     rapt::plot_singlepulse_png(run.plot, set.events, range,
-                               "Single pulse search: " + observation_name(files.front().path),
+                               "Single pulse search: " + rapt::observation_name(files.front().path),
                                overwrite);
   }
   messages.info(std::to_string(files.size()) + " files, " + std::to_string(set.events.size()) +
@@ -95,6 +94,8 @@ int main(int argc, char** argv) {
     const rapt::SiftRunOptions run = rapt::read_sift_options(args.result, args.positional);
     if (run.output != "-") rapt::check_replaceable_output(run.output, args.force);
     if (!run.plot.empty()) {
+      if (run.plot == run.output)
+        throw rapt::UsageError("--plot and --output name one file (" + run.plot + ")");
       if (!rapt::singlepulse_plot_available())
         rapt::plot_singlepulse_png(run.plot, {}, {}, "", args.force);  // says why it cannot
       rapt::check_replaceable_output(run.plot, args.force);

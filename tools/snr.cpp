@@ -56,14 +56,6 @@ void print_profile_snrs(const std::vector<std::string>& paths) {
   }
 }
 
-// "dir/obs_DM56.00" -> "obs": the name a plot title gives the whole set of DM trials.
-std::string observation_name(const std::string& root) {
-  const size_t slash = root.find_last_of('/');
-  std::string name = slash == std::string::npos ? root : root.substr(slash + 1);
-  const size_t dm = name.rfind("_DM");
-  return dm == std::string::npos || dm == 0 ? name : name.substr(0, dm);
-}
-
 std::string singlepulse_path(const rapt::SeriesInput& series, const std::string& outdir) {
   std::string root = series.root;
   if (!outdir.empty()) {
@@ -95,6 +87,8 @@ void check_outputs(const std::vector<rapt::SeriesInput>& series, const rapt::Snr
     }
     rapt::check_replaceable_output(path, force);
   }
+  if (!run.plot.empty() && run.plot == run.cands)
+    throw rapt::UsageError("--plot and --cands name one file (" + run.plot + ")");
   if (run.cands != "-") rapt::check_replaceable_output(run.cands, force);
   if (!run.json.empty() && run.json != "-") rapt::check_replaceable_output(run.json, force);
   if (!run.plot.empty()) rapt::check_replaceable_output(run.plot, force);
@@ -365,7 +359,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
     range.lo_dm = plan.dms.front();
     range.hi_dm = plan.dms.back();
     rapt::plot_singlepulse_png(run.plot, all, range,
-                               "Single pulse search: " + observation_name(result.series[0].root),
+                               "Single pulse search: " + rapt::observation_name(result.series[0].root),
                                args.force);
   }
   if (!run.json.empty()) {
@@ -452,7 +446,7 @@ int main(int argc, char** argv) {
     for (const rapt::SeriesInput& s : series) starts.push_back(s.start_mjd);
     rapt::check_common_start(starts, names, finest_dt);
     const size_t nseries = series.size();
-    const std::string name = observation_name(series.front().root);
+    const std::string name = rapt::observation_name(series.front().root);
     rapt::SinglePulsePlotRange range;
     range.threshold = run.search.threshold;
     for (const rapt::SeriesInput& s : series)

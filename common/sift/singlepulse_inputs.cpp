@@ -120,14 +120,25 @@ SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files
   const std::vector<int> scales = finest_sample_scales(dts, names, tolerances);
   if (!dts.empty())
     check_common_start(starts, names, *std::min_element(dts.begin(), dts.end()));
+  // A DM plan samples its lowest DMs finest: a file of untold sampling time below the lowest
+  // DM of the finest told ones might be finer still.
+  const bool several = std::any_of(scales.begin(), scales.end(), [](int k) { return k != 1; });
+  double finest_lowest_dm = 0.0;
+  bool have_finest = false;
+  for (size_t i = 0, k = 0; i < files.size(); ++i) {
+    if (!(files[i].dt_s > 0.0) || scales[k++] != 1) continue;
+    if (!have_finest || files[i].dm < finest_lowest_dm) finest_lowest_dm = files[i].dm;
+    have_finest = true;
+  }
   size_t next = 0;
   for (const SinglePulseFile& f : files) {
+    if (!(f.dt_s > 0.0) && several && f.dm < finest_lowest_dm) ++set.untold_files;
     const int scale = f.dt_s > 0.0 ? scales[next++] : 1;
     // The finest samples must stay within the range of sample numbers a file may hold.
     for (const SinglePulseEvent& e : f.events)
       if (std::fabs(double(e.sample) * scale) > 9.0e15)
-        throw file_error(f.path, format_string("sample %lld of samples %d times the finest lies "
-                                               "past any series' end",
+        throw file_error(f.path, format_string("sample %lld, of samples %d times the finest, "
+                                               "lies past the end of any series",
                                                static_cast<long long>(e.sample), scale));
     set.events.insert(set.events.end(), f.events.begin(), f.events.end());
     set.scales.insert(set.scales.end(), f.events.size(), scale);
@@ -142,6 +153,7 @@ SinglePulseSet events_at_least(const SinglePulseSet& set, double threshold) {
   SinglePulseSet kept;
   kept.dms = set.dms;
   kept.duration_s = set.duration_s;
+  kept.untold_files = set.untold_files;
   for (size_t i = 0; i < set.events.size(); ++i)
     if (singlepulse_kept_sigma(set.events[i].sigma) >= threshold) {
       kept.events.push_back(set.events[i]);

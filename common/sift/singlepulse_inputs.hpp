@@ -42,7 +42,12 @@ struct SinglePulseSet {
   std::vector<SinglePulseEvent> events;  // of every file
   std::vector<double> dms;               // every file's DM, with or without events
   std::vector<int> scales;  // per event: its series' sampling time in samples of the finest
-  double duration_s = 0.0;  // the longest series (or, where none is known, the latest event)
+  double duration_s = 0.0;  // the longest series known, or the latest event if later
+  // Files whose sampling time nothing tells (no .inf or .tim, no event past sample 0), among
+  // files of several, at DMs below every file of the finest told sampling time: as a DM plan
+  // samples its lowest DMs finest, they may be finer, and the clustering then counted coarser
+  // samples than snr's.
+  size_t untold_files = 0;
 };
 
 // The set without the events below `threshold` S/N (as their files keep it, to 2 decimals).

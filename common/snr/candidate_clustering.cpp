@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
+#include <stdexcept>
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
@@ -63,13 +64,15 @@ std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& 
                                            const std::vector<double>& dms_searched,
                                            const ClusterSettings& settings,
                                            const std::vector<int>& scales) {
+  if (!scales.empty() && scales.size() != events.size())
+    throw std::invalid_argument("cluster_events: one scale per event");
   std::vector<double> dms = dms_searched;
   std::sort(dms.begin(), dms.end());
   dms.erase(std::unique(dms.begin(), dms.end()), dms.end());
   // The events on the finest samples: the ones compared (and ordered by) below.
   std::vector<FineEvent> fine(events.size());
   for (size_t i = 0; i < events.size(); ++i) {
-    const int scale = i < scales.size() ? scales[i] : 1;
+    const int scale = scales.empty() ? 1 : scales[i];
     fine[i] = {events[i].dm, singlepulse_kept_sigma(events[i].sigma), events[i].sample * scale,
                int64_t(events[i].downfact) * scale, scale};
   }

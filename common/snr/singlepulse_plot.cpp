@@ -109,4 +109,14 @@ void plot_singlepulse_png(const std::string&, const std::vector<SinglePulseEvent
 
 #endif
 
+std::string observation_name(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string suffix = ".singlepulse";
+  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    name.resize(name.size() - suffix.size());
+  const size_t dm = name.rfind("_DM");
+  return dm == std::string::npos || dm == 0 ? name : name.substr(0, dm);
+}
+
 }  // namespace rapt

@@ -15,6 +15,10 @@ struct SinglePulsePlotRange {
   double threshold = 5.0;            // the lowest S/N shown
 };
 
+// "dir/obs_DM56.00" or "dir/obs_DM56.00.singlepulse" -> "obs": the name a plot's title gives a
+// whole set of DM trials (a name without "_DM" loses only its directory and .singlepulse).
+std::string observation_name(const std::string& path);
+
 // True when this build can write PNG plots.
 bool singlepulse_plot_available();
 

@@ -151,6 +151,9 @@ expect 2 "sift: --plot belongs to .singlepulse inputs" \
   "$BIN/sift" --plot "$W/accel.png" "$AC"
 expect 2 "sift: --threshold must be a finite S/N >= 0" \
   "$BIN/sift" -t -1 "$SP"
+expect 2 "sift: --plot and --output name one file ($W/same.png)" \
+  "$BIN/sift" -o "$W/same.png" --plot "$W/same.png" "$SP"
+[ -e "$W/same.png" ] && fail "a refused sift wrote same.png"
 expect 1 "sift: $W/nothing.singlepulse: cannot open" \
   "$BIN/sift" -o "$W/never.txt" "$SP" "$W/nothing.singlepulse"
 [ -e "$W/never.txt" ] && fail "wrote --output despite an error"

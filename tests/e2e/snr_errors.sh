@@ -39,6 +39,9 @@ expect 1 "snr: $W/d_DM0.00.dat: sampling time 0.0015 s is not a whole multiple o
   "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/d_DM0.00.dat"
 expect 1 "snr: $W/e_DM0.00.dat: starts 1 s after $W/a_DM0.00.dat" \
   "$BIN/snr" --force "$W/a_DM0.00.dat" "$W/e_DM0.00.dat"
+expect 2 "snr: --plot and --cands name one file ($W/same.png)" \
+  "$BIN/snr" --force --cands "$W/same.png" --plot "$W/same.png" "$W/a_DM0.00.dat"
+[ -e "$W/same.png" ] && fail "a refused snr wrote same.png"
 [ -f "$W/d_DM0.00.singlepulse" ] && fail "a refused call wrote d's .singlepulse"
 [ -f "$W/e_DM0.00.singlepulse" ] && fail "a refused call wrote e's .singlepulse"
 cp "$W/a_DM0.00.dat" "$W/lonely.dat"

@@ -117,9 +117,15 @@ TEST(SiftSinglePulse, TellsTheSamplingTimeOfAFileWithoutItsInfByItsEvents) {
                                               read_singlepulse_file(empty)};
   EXPECT_NEAR(files[0].dt_s, kDt, 1e-12);
   EXPECT_NEAR(files[1].dt_s, 2 * kDt, 1e-12);
-  EXPECT_EQ(files[2].dt_s, 0.0);  // no events: none needed
+  EXPECT_EQ(files[2].dt_s, 0.0);  // no events: nothing tells it
   const SinglePulseSet set = merge_singlepulse_files(files);
   EXPECT_EQ(set.scales, (std::vector<int>{1, 2}));
+  EXPECT_EQ(set.untold_files, 0u);  // DM 210: above the finest series' DM 190
+  EXPECT_EQ(merge_singlepulse_files({files[0], files[2]}).untold_files, 0u);  // of one
+  const std::string low = dir.file("obs_DM150.00.singlepulse");  // below DM 190: may be finer
+  write_singlepulse(low, {}, true);
+  EXPECT_EQ(merge_singlepulse_files({files[0], files[1], read_singlepulse_file(low)}).untold_files,
+            1u);
   const auto candidates = cluster_events(set.events, set.dms, ClusterSettings{}, set.scales);
   ASSERT_EQ(candidates.size(), 1u);
   EXPECT_EQ(candidates[0].members, 2);
@@ -136,7 +142,7 @@ TEST(SiftSinglePulse, RefusesSeriesThatStartApart) {
   inf.n = 100000;
   inf.dt_s = kDt;
   inf.dm = 20.0;
-  inf.set_epoch_mjd(60000.0 + 1.0 / 86400.0);  // 1 s after the other (whose .inf has 0: unknown)
+  inf.set_epoch_mjd(60000.0 + 1.0 / 86400.0);  // 1 s after the other's, set below
   write_inf(root + ".inf", inf, true);
   write_singlepulse(root + ".singlepulse", {event(20.0, 1000, 2, 7.0)}, true);
   InfFile first = read_inf(strip_suffix(early, ".singlepulse") + ".inf");
@@ -154,7 +160,8 @@ TEST(SiftSinglePulse, RefusesSeriesThatStartApart) {
   }
 }
 
-// A sample number that passes 64 bits on the finest samples is refused, not wrapped.
+// A sample number too far for the finest samples (past 9e15 of them, the most a file's sample
+// column may hold) is refused, not wrapped.
 TEST(SiftSinglePulse, RefusesASampleTooFarOnTheFinestSamples) {
   testing::ScratchDir dir;
   const std::string fine = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
@@ -168,8 +175,8 @@ TEST(SiftSinglePulse, RefusesASampleTooFarOnTheFinestSamples) {
     merge_singlepulse_files(files);
     FAIL() << "expected an error";
   } catch (const DataError& e) {
-    EXPECT_EQ(std::string(e.what()), root + ".singlepulse: sample 8000000000000000 of samples "
-                                            "1000 times the finest lies past any series' end");
+    EXPECT_EQ(std::string(e.what()), root + ".singlepulse: sample 8000000000000000, of samples "
+                                            "1000 times the finest, lies past the end of any series");
   }
 }
 
