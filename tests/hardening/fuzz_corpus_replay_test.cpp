@@ -37,6 +37,8 @@
 #include "power/power_trace.hpp"
 #include "ppf/channeliser.hpp"
 #include "ppf/pfb_options.hpp"
+#include "sift/singlepulse_inputs.hpp"
+#include "snr/candidate_clustering.hpp"
 #include "test_data.hpp"
 
 namespace {
@@ -149,10 +151,26 @@ TEST(FuzzCorpusReplay, BestprofCorpusParsesOrIsRefused) {
   });
 }
 
+// As the fuzz target: parsed, written and parsed again, then merged and clustered as sift does
+// with two files of no .inf (the first half of the events, the rest).
 TEST(FuzzCorpusReplay, SinglepulseCorpusParsesOrIsRefused) {
   RAPT_REPLAY_CORPUS("singlepulse_fuzzer", [](const std::string& text) {
-    rapt::parse_singlepulse(rapt::format_singlepulse(rapt::parse_singlepulse(text, "corpus")),
-                            "corpus");
+    const auto events = rapt::parse_singlepulse(text, "corpus");
+    rapt::parse_singlepulse(rapt::format_singlepulse(events), "corpus");
+    std::vector<rapt::SinglePulseFile> files(2);
+    for (size_t i = 0; i < events.size(); ++i)
+      files[i < events.size() / 2 ? 0 : 1].events.push_back(events[i]);
+    for (size_t f = 0; f < files.size(); ++f) {
+      files[f].path = "corpus" + std::to_string(f);
+      files[f].dm = double(f);
+      for (auto& e : files[f].events) e.dm = double(f);
+      rapt::sampling_time_from_events(files[f].events, &files[f].dt_s, &files[f].dt_tolerance);
+    }
+    const rapt::SinglePulseSet set = rapt::merge_singlepulse_files(files);
+    int64_t members = 0;
+    for (const auto& c : rapt::cluster_events(set.events, set.dms, {}, set.scales))
+      members += c.members;
+    EXPECT_EQ(members, int64_t(set.events.size()));
   });
 }
 
