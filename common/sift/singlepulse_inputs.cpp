@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
@@ -117,23 +118,23 @@ SinglePulseSet merge_singlepulse_files(const std::vector<SinglePulseFile>& files
       starts.push_back(f.start_mjd);
       names.push_back(f.path);
     }
-  const std::vector<int> scales = finest_sample_scales(dts, names, tolerances);
+  const std::vector<int> told = finest_sample_scales(dts, names, tolerances);
   if (!dts.empty())
     check_common_start(starts, names, *std::min_element(dts.begin(), dts.end()));
+  // Each file's scale: 0 where nothing tells its sampling time (no events to place).
+  std::vector<int> scale_of(files.size(), 0);
+  for (size_t i = 0, k = 0; i < files.size(); ++i)
+    if (files[i].dt_s > 0.0) scale_of[i] = told[k++];
   // A DM plan samples its lowest DMs finest: a file of untold sampling time below the lowest
   // DM of the finest told ones might be finer still.
-  const bool several = std::any_of(scales.begin(), scales.end(), [](int k) { return k != 1; });
-  double finest_lowest_dm = 0.0;
-  bool have_finest = false;
-  for (size_t i = 0, k = 0; i < files.size(); ++i) {
-    if (!(files[i].dt_s > 0.0) || scales[k++] != 1) continue;
-    if (!have_finest || files[i].dm < finest_lowest_dm) finest_lowest_dm = files[i].dm;
-    have_finest = true;
-  }
-  size_t next = 0;
-  for (const SinglePulseFile& f : files) {
-    if (!(f.dt_s > 0.0) && several && f.dm < finest_lowest_dm) ++set.untold_files;
-    const int scale = f.dt_s > 0.0 ? scales[next++] : 1;
+  const bool several = std::any_of(told.begin(), told.end(), [](int k) { return k != 1; });
+  double finest_lowest_dm = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < files.size(); ++i)
+    if (scale_of[i] == 1) finest_lowest_dm = std::min(finest_lowest_dm, files[i].dm);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const SinglePulseFile& f = files[i];
+    if (scale_of[i] == 0 && several && f.dm < finest_lowest_dm) ++set.untold_files;
+    const int scale = std::max(scale_of[i], 1);
     // The finest samples must stay within the range of sample numbers a file may hold.
     for (const SinglePulseEvent& e : f.events)
       if (std::fabs(double(e.sample) * scale) > 9.0e15)

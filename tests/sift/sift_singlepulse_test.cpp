@@ -30,7 +30,7 @@ SinglePulseEvent event(double dm, int64_t sample, int width, double snr) {
   return e;
 }
 
-void write_inf_for(const std::string& root, double dm, double dt_s = kDt) {
+void write_inf_for(const std::string& root, double dm, double dt_s = kDt, double epoch_mjd = 0.0) {
   InfFile inf;
   inf.name = root;
   inf.telescope = "Parkes";
@@ -41,6 +41,7 @@ void write_inf_for(const std::string& root, double dm, double dt_s = kDt) {
   inf.bandwidth_mhz = 300.0;
   inf.num_channels = 64;
   inf.chan_bw_mhz = 300.0 / 64;
+  if (epoch_mjd > 0.0) inf.set_epoch_mjd(epoch_mjd);
   write_inf(root + ".inf", inf, true);
 }
 
@@ -135,19 +136,10 @@ TEST(SiftSinglePulse, TellsTheSamplingTimeOfAFileWithoutItsInfByItsEvents) {
 TEST(SiftSinglePulse, RefusesSeriesThatStartApart) {
   testing::ScratchDir dir;
   const std::string early = write_trial(dir, 10.0, {event(10.0, 1000, 2, 7.0)});
+  write_inf_for(strip_suffix(early, ".singlepulse"), 10.0, kDt, 60000.0);
   const std::string root = dir.file("obs_DM20.00");
-  InfFile inf;
-  inf.name = root;
-  inf.telescope = "Parkes";
-  inf.n = 100000;
-  inf.dt_s = kDt;
-  inf.dm = 20.0;
-  inf.set_epoch_mjd(60000.0 + 1.0 / 86400.0);  // 1 s after the other's, set below
-  write_inf(root + ".inf", inf, true);
+  write_inf_for(root, 20.0, kDt, 60000.0 + 1.0 / 86400.0);  // 1 s later
   write_singlepulse(root + ".singlepulse", {event(20.0, 1000, 2, 7.0)}, true);
-  InfFile first = read_inf(strip_suffix(early, ".singlepulse") + ".inf");
-  first.set_epoch_mjd(60000.0);
-  write_inf(strip_suffix(early, ".singlepulse") + ".inf", first, true);
   const std::vector<SinglePulseFile> files = {read_singlepulse_file(early),
                                               read_singlepulse_file(root + ".singlepulse")};
   try {
