@@ -51,4 +51,15 @@ if "$BIN/sift" -q --plot "$OUT/plan/frb_singlepulse.png" "$OUT"/plan/*.singlepul
 else
   grep -q "built without PLplot" "$OUT/plan/sift.err" || { cat "$OUT/plan/sift.err"; exit 1; }
 fi
+echo "   the same plan searched straight from the filterbank (snr --plan: no series written)"
+mkdir -p "$OUT/plan_fused"
+"$BIN/snr" -q -t 6 -m 0.1 --plan --lodm "$DM_LO" \
+    --dm-max $(awk "BEGIN { print $DM_LO + $DM_STEP * $NUM_DMS }") -o "$OUT/plan_fused" "$INPUT" \
+    > "$OUT/plan_fused/frb_cands.txt"
+if cmp -s "$OUT/plan/frb_cands.txt" "$OUT/plan_fused/frb_cands.txt"; then
+  echo "   the same candidates as dedisp --plan and snr on its series"
+else
+  echo "   the candidate lists differ: $OUT/plan/frb_cands.txt, $OUT/plan_fused/frb_cands.txt" >&2
+  exit 1
+fi
 echo "   $OUT/frb_DM*.singlepulse replot with PRESTO: single_pulse_search.py $OUT/*.singlepulse"

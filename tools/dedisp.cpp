@@ -21,7 +21,7 @@
 #include "dedisp/dedisp_options.hpp"
 #include "dedisp/dedisp_outputs.hpp"
 #include "dedisp/dedisp_runner.hpp"
-#include "dedisp/dm_planner.hpp"
+#include "dedisp/dm_plan_options.hpp"
 #include "dedisp/spectra_preparer.hpp"
 #include "io/presto_inf.hpp"
 #include "io/rfifind_mask.hpp"
@@ -36,15 +36,9 @@ cxxopts::Options dedisp_options() {
       ("lodm", "lowest DM", cxxopts::value<double>()->default_value("0"))
       ("dmstep", "DM step", cxxopts::value<double>()->default_value("1"))
       ("numdms", "number of DMs", cxxopts::value<int>()->default_value("1"))
-      ("dm-list", "read the DMs from FILE (numbers, '#' comments)", cxxopts::value<std::string>())
-      ("plan", "plan DM steps and downsampling automatically up to --dm-max (as DDplan.py)")
-      ("dm-max", "largest DM of an automatic plan", cxxopts::value<double>())
-      ("plan-tolerance", "DM-step smearing allowed, as a fraction of the other smearing",
-       cxxopts::value<double>()->default_value("1"))
-      ("max-downsamp", "largest downsampling an automatic plan may use (a power of two)",
-       cxxopts::value<int>()->default_value("64"))
-      ("pulse-width-ms", "intrinsic pulse width the plan may assume (ms)",
-       cxxopts::value<double>()->default_value("0"))
+      ("dm-list", "read the DMs from FILE (numbers, '#' comments)", cxxopts::value<std::string>());
+  rapt::add_dm_plan_options(options, "DM trials", "");
+  options.add_options("DM trials")
       ("dry-run", "print the DM trials (the plan table with --plan) and exit")
       ("dm-const", "dispersion constant k (s MHz^2 cm^3/pc), 'presto' (1/2.41e-4, the default) "
                    "or 'sigproc' (4148.808)", cxxopts::value<std::string>()->default_value("presto"));
@@ -96,27 +90,12 @@ std::vector<rapt::DmTrialGroup> dm_groups(const cxxopts::ParseResult& r,
                                           std::string* plan_table) {
   const int downsamp = r["downsamp"].as<int>();
   if (downsamp < 1) throw rapt::UsageError("--downsamp must be >= 1");
-  if (r.count("plan")) {
-    if (!r.count("dm-max")) throw rapt::UsageError("--plan needs --dm-max");
+  const rapt::DmPlanSettings plan = rapt::read_dm_plan_options(r);
+  if (plan.enabled) {
     if (r.count("dm-list")) throw rapt::UsageError("--plan and --dm-list exclude each other");
-    if (r.count("dmstep") || r.count("numdms"))
-      throw rapt::UsageError("--plan chooses the DM steps: --dmstep and --numdms do not apply");
-    rapt::DmPlannerInput in;
-    in.nchans = info.nchans, in.fch1_mhz = info.fch1_mhz, in.foff_mhz = info.foff_mhz;
-    in.tsamp_s = info.tsamp_s * downsamp, in.dm_const = dm_const;
-    in.lo_dm = r["lodm"].as<double>(), in.hi_dm = r["dm-max"].as<double>();
-    in.tolerance = r["plan-tolerance"].as<double>();
-    in.max_downsamp = r["max-downsamp"].as<int>();
-    in.pulse_width_s = r["pulse-width-ms"].as<double>() * 1e-3;
-    const std::vector<rapt::DmRange> ranges = rapt::plan_dm_ranges(in);
-    *plan_table = rapt::format_dm_plan(in, ranges);
-    std::vector<rapt::DmTrialGroup> groups;
-    for (const rapt::DmRange& range : ranges) groups.push_back({range.dms(), range.downsamp * downsamp});
-    return groups;
+    return rapt::plan_trial_groups(plan, info, r["lodm"].as<double>(), dm_const, downsamp,
+                                   plan_table);
   }
-  // Plan settings without --plan would be ignored in silence.
-  for (const char* name : {"dm-max", "plan-tolerance", "max-downsamp", "pulse-width-ms"})
-    if (r.count(name)) throw rapt::UsageError(std::string("--") + name + " needs --plan");
   if (r.count("dm-list")) {
     if (r.count("lodm") || r.count("dmstep") || r.count("numdms"))
       throw rapt::UsageError("--dm-list gives the DMs: --lodm, --dmstep and --numdms do not apply");

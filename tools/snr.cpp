@@ -5,6 +5,7 @@
 //   snr --mode peak obs_DM*.dat     (max - mean) / std per chunk
 //   snr fold.pfd.bestprof           S/N of a folded profile
 //   snr --numdms 200 --dmstep 2 obs.fil   dedisperse in memory, then search (fused mode)
+//   snr --plan --dm-max 1000 obs.fil      the same over a DDplan-style plan's ranges
 //   recorder | snr --realtime --numdms 2048 --dmstep 0.25 -   chunk by chunk as data arrive
 //   snr --numdms 2048 --device gpu:all obs.fil   the DM trials split over every GPU
 //   snr --part 2/8 obs_DM*.dat      the second of eight shares of the files (sift merges them)
@@ -27,10 +28,12 @@
 #include "cli/file_contents.hpp"
 #include "cli/program.hpp"
 #include "cli/work_part.hpp"
+#include "dedisp/dm_plan_options.hpp"
 #include "gpu_device.hpp"
 #include "io/bestprof.hpp"
 #include "io/presto_inf.hpp"
 #include "io/singlepulse.hpp"
+#include "io/spectra_source.hpp"
 #include "snr/candidate_clustering.hpp"
 #include "snr/fused_search.hpp"
 #include "snr/realtime_search.hpp"
@@ -152,36 +155,47 @@ ReaderWarnings& reader_warnings() {
   return warnings;
 }
 
-// The fused plan of this call: its --part's share of the DM trials.
-rapt::FusedDedispPlan fused_plan(const rapt::SnrRunOptions& run, const std::string& path) {
+// The fused plan of this call: the DM trials of --numdms, or of a --plan made for the input's
+// header (its table told), and its --part's share of them.
+rapt::FusedDedispPlan fused_plan(const rapt::SnrRunOptions& run, const std::string& path,
+                                 const rapt::Messages& messages) {
   rapt::FusedDedispPlan plan{path, run.lodm, run.dmstep, run.numdms, run.device, run.threads};
   plan.cleaning = run.cleaning;
   plan.reader_warning = reader_warnings().sink();
-  const rapt::ItemRange share = rapt::part_items(size_t(std::max(run.numdms, 0)), run.part);
+  if (run.plan.enabled) {
+    std::string table;
+    plan.groups = rapt::plan_trial_groups(run.plan, rapt::open_spectra_source(path)->info(),
+                                          run.lodm, rapt::kDispersionConstantPresto, 1, &table);
+    messages.info(table.substr(0, table.size() - 1));
+  }
+  const rapt::ItemRange share = rapt::part_items(rapt::fused_trial_count(plan), run.part);
   plan.first_trial = share.begin;
   plan.trial_count = share.size();
   return plan;
 }
 
+// The fused plan's trials of one sampling time: `group`'s series, dedispersed at `downsamp`.
+rapt::FusedDedispPlan one_sampling_time(const rapt::FusedDedispPlan& plan,
+                                        const std::vector<rapt::SeriesInput>& group,
+                                        int downsamp) {
+  rapt::FusedDedispPlan mine = plan;
+  rapt::DmTrialGroup trials{{}, downsamp};
+  for (const rapt::SeriesInput& s : group) trials.dms.push_back(s.dm);
+  mine.groups = {trials};
+  mine.first_trial = 0;
+  mine.trial_count = 0;
+  return mine;
+}
+
 // The series of this call: described (.dat/.tim, loaded later batch by batch), dedispersed in
-// memory (one filterbank with a DM plan), or only described when the whole fused search runs
-// on the GPU (`gpu_resident`).
-std::vector<rapt::SeriesInput> open_series(const rapt::SnrRunOptions& run,
-                                           const std::vector<std::string>& paths,
-                                           bool gpu_resident) {
+// memory (`fused`, the plan of one filterbank), or only described when the whole fused search
+// runs on the GPU (`gpu_resident`).
+std::vector<rapt::SeriesInput> open_series(const std::vector<std::string>& paths,
+                                           const rapt::FusedDedispPlan* fused, bool gpu_resident) {
+  if (fused)
+    return gpu_resident ? rapt::describe_fused_series(*fused) : rapt::dedisperse_in_memory(*fused);
   std::vector<rapt::SeriesInput> series;
-  if (is_fused(paths)) {
-    if (paths.size() != 1)
-      throw rapt::UsageError("give one filterbank (with --numdms) or time series, not both");
-    series = gpu_resident ? rapt::describe_fused_series(fused_plan(run, paths[0]))
-                          : rapt::dedisperse_in_memory(fused_plan(run, paths[0]));
-  } else {
-    if (run.numdms > 0) throw rapt::UsageError("--numdms needs a filterbank input");
-    const rapt::SpectraCleaning& c = run.cleaning;
-    if (!c.mask_path.empty() || !c.ignorechan.empty() || c.zerodm)
-      throw rapt::UsageError("--mask, --ignorechan and --zerodm need a filterbank input");
-    for (const std::string& path : paths) series.push_back(rapt::describe_series(path));
-  }
+  for (const std::string& path : paths) series.push_back(rapt::describe_series(path));
   return series;
 }
 
@@ -249,14 +263,14 @@ SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrR
 // one .singlepulse per series. With several GPUs each takes a contiguous share of the DM
 // trials, reads the input itself and searches its share; the events are put back in DM order,
 // so the outputs are those of one GPU.
-SearchResult search_on_gpu(const std::string& filterbank,
+SearchResult search_on_gpu(const rapt::FusedDedispPlan& plan,
                            const std::vector<rapt::SeriesInput>& series,
                            const rapt::SnrRunOptions& run, const rapt::DeviceSet& devices,
                            const rapt::ParsedOptions& args) {
   SearchResult result;
   std::vector<rapt::FusedSearchTiming> timing;
-  const auto events = rapt::search_fused_on_gpus(fused_plan(run, filterbank), series, run.search,
-                                                 devices.gpus, &timing);
+  const auto events =
+      rapt::search_fused_on_gpus(plan, series, run.search, devices.gpus, &timing);
   for (size_t d = 0; d < timing.size(); ++d) {
     const rapt::FusedSearchTiming& t = timing[d];
     char line[240];
@@ -302,7 +316,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   rapt::RealtimePlan plan;
   plan.input = paths.front();
   plan.cleaning = run.cleaning;
-  plan.dms = rapt::fused_dms(fused_plan(run, plan.input));
+  plan.dms = rapt::fused_dms(fused_plan(run, plan.input, args.messages));
   plan.settings = run.search;
   plan.max_width_s = run.max_width_s;
   plan.cluster = run.cluster;
@@ -405,9 +419,22 @@ int main(int argc, char** argv) {
     if (series_paths.empty()) return 0;
     if (run.realtime) return run_realtime(run, series_paths, args);
     const bool fused = is_fused(series_paths);
+    rapt::FusedDedispPlan plan;  // fused mode's
+    if (fused) {
+      if (series_paths.size() != 1)
+        throw rapt::UsageError("give one filterbank (with --numdms or --plan) or time series, "
+                               "not both");
+      plan = fused_plan(run, series_paths.front(), messages);
+    } else {
+      if (run.numdms > 0 || run.plan.enabled)
+        throw rapt::UsageError("--numdms and --plan need a filterbank input");
+      const rapt::SpectraCleaning& c = run.cleaning;
+      if (!c.mask_path.empty() || !c.ignorechan.empty() || c.zerodm)
+        throw rapt::UsageError("--mask, --ignorechan and --zerodm need a filterbank input");
+    }
     if (!run.part.whole()) {
       const rapt::ItemRange share = rapt::part_items(
-          fused ? size_t(std::max(run.numdms, 0)) : series_paths.size(), run.part);
+          fused ? rapt::fused_trial_count(plan) : series_paths.size(), run.part);
       if (share.size() == 0) {
         messages.info(rapt::describe(run.part) + " has no " +
                       (fused ? "DM trials" : "files") + "; nothing to do");
@@ -429,7 +456,8 @@ int main(int argc, char** argv) {
     if (devices.gpus.size() > 1 && !gpu_resident)
       throw rapt::UsageError("--device " + run.device + ": several GPUs serve the fused boxcar "
                              "search (a filterbank with --numdms); give gpu:N");
-    std::vector<rapt::SeriesInput> series = open_series(run, series_paths, gpu_resident);
+    std::vector<rapt::SeriesInput> series =
+        open_series(series_paths, fused ? &plan : nullptr, gpu_resident);
     check_outputs(series, run, args.force);
     require_one_block(series, run);
     // Each series' sampling time in samples of the finest (refused before any search when
@@ -452,7 +480,14 @@ int main(int argc, char** argv) {
     for (const rapt::SeriesInput& s : series)
       range.duration_s = std::max(range.duration_s, double(s.total_samples) * s.dt_s);
 
-    // One search per sampling time, each with its widths (seconds with -m, else samples).
+    // One search per sampling time, each with its widths (seconds with -m, else samples). The
+    // finest series of a fused plan are dedispersed at its smallest downsampling.
+    int finest_downsamp = 1;
+    if (fused) {
+      finest_downsamp = 1 << 30;
+      for (const rapt::DmTrialGroup& trials : rapt::fused_groups(plan))
+        finest_downsamp = std::min(finest_downsamp, trials.downsamp);
+    }
     SearchResult found;
     std::vector<int> event_scales;
     std::vector<int> group_scales;
@@ -475,7 +510,8 @@ int main(int argc, char** argv) {
       rapt::SnrRunOptions group_run = run;
       group_run.search = settings;
       const SearchResult part = gpu_resident
-          ? search_on_gpu(series_paths.front(), group, group_run, devices, args)
+          ? search_on_gpu(one_sampling_time(plan, group, group_scales[g] * finest_downsamp), group,
+                          group_run, devices, args)
           : search_all(group, group_run, *engine, threads, args, found.dms.size(), nseries);
       found.events.insert(found.events.end(), part.events.begin(), part.events.end());
       found.dms.insert(found.dms.end(), part.dms.begin(), part.dms.end());

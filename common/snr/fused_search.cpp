@@ -84,16 +84,56 @@ SeriesInput fused_series(const std::string& root, double dm, double tsamp_s, int
   return s;
 }
 
-std::vector<double> fused_dms(const FusedDedispPlan& plan) {
-  if (plan.numdms < 1) throw UsageError("a filterbank input needs --numdms (and --lodm, --dmstep)");
+namespace {
+
+// Every trial of the plan, before slicing.
+std::vector<DmTrialGroup> all_trial_groups(const FusedDedispPlan& plan) {
+  if (!plan.groups.empty()) {
+    for (const DmTrialGroup& group : plan.groups)
+      if (group.dms.empty() || group.downsamp < 1)
+        throw UsageError("a DM plan's range needs DMs and a downsampling of at least 1");
+    return plan.groups;
+  }
+  if (plan.numdms < 1)
+    throw UsageError("a filterbank input needs --numdms (and --lodm, --dmstep) or --plan");
   if (plan.lodm < 0.0) throw UsageError("--lodm must be >= 0");
   if (!(plan.dmstep > 0.0)) throw UsageError("--dmstep must be > 0");
+  DmTrialGroup group;
+  for (int i = 0; i < plan.numdms; ++i) group.dms.push_back(plan.lodm + i * plan.dmstep);
+  return {group};
+}
+
+}  // namespace
+
+size_t fused_trial_count(const FusedDedispPlan& plan) {
+  size_t count = 0;
+  for (const DmTrialGroup& group : all_trial_groups(plan)) count += group.dms.size();
+  return count;
+}
+
+std::vector<DmTrialGroup> fused_groups(const FusedDedispPlan& plan) {
+  const size_t total = fused_trial_count(plan);
+  const size_t first = std::min(plan.first_trial, total);
+  const size_t end = plan.trial_count == 0 ? total : std::min(total, first + plan.trial_count);
+  std::vector<DmTrialGroup> slice;
+  size_t at = 0;  // the plan's index of the trial
+  for (const DmTrialGroup& group : all_trial_groups(plan))
+    for (double dm : group.dms) {
+      if (at >= first && at < end) {
+        if (slice.empty() || slice.back().downsamp != group.downsamp)
+          slice.push_back({{}, group.downsamp});
+        slice.back().dms.push_back(dm);
+      }
+      ++at;
+    }
+  return slice;
+}
+
+std::vector<double> fused_dms(const FusedDedispPlan& plan) {
   std::vector<double> dms;
-  for (int i = 0; i < plan.numdms; ++i) dms.push_back(plan.lodm + i * plan.dmstep);
-  const size_t first = std::min(plan.first_trial, dms.size());
-  const size_t end = plan.trial_count == 0 ? dms.size()
-                                           : std::min(dms.size(), first + plan.trial_count);
-  return {dms.begin() + int64_t(first), dms.begin() + int64_t(end)};
+  for (const DmTrialGroup& group : fused_groups(plan))
+    dms.insert(dms.end(), group.dms.begin(), group.dms.end());
+  return dms;
 }
 
 FusedInput::FusedInput(const std::string& path, const SpectraCleaning& cleaning)
@@ -116,8 +156,9 @@ SigprocReader* FusedInput::raw() {
 }
 
 DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms,
-                             const std::vector<bool>& zapped) {
+                             const std::vector<bool>& zapped, int downsamp) {
   DedispPlan plan;
+  plan.downsamp = downsamp;
   plan.nchans = info.nchans;
   plan.fch1_mhz = info.fch1_mhz;
   plan.foff_mhz = info.foff_mhz;
@@ -128,30 +169,33 @@ DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<doub
 }
 
 std::vector<SeriesInput> describe_fused_series(const FusedDedispPlan& plan) {
-  const std::vector<double> dms = fused_dms(plan);
+  const std::vector<DmTrialGroup> groups = fused_groups(plan);
   FusedInput input(plan.input, plan.cleaning);
   const ObservationInfo& info = input.info();
   if (info.nspectra <= 0)
     throw file_error(plan.input, "the header does not give the number of spectra");
-  const DedispPlan dedisp = fused_dedisp_plan(info, dms, input.zapped());
-  dedisp.validate();
   // As the dedispersion runner counts them: output length as dedisp writes .dat files, real
-  // data up to the delay of the lowest channel used.
+  // data up to the delay of the lowest channel used, in samples of the group's downsampling.
   const int64_t nspectra = info.nspectra;
-  const int64_t nsamples = good_series_length(nspectra);
   std::vector<SeriesInput> series;
-  for (double dm : dms) {
-    const int64_t delay = dedisp.trial_delay_samples(dm);
-    if (nspectra - delay < 1) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%g", dm);
-      throw file_error(plan.input, "DM " + std::string(text) + " needs " +
-                                       std::to_string(delay + 1) +
-                                       " spectra (its dispersion delay plus one output sample) "
-                                       "but the input has only " + std::to_string(nspectra));
+  for (const DmTrialGroup& group : groups) {
+    const int64_t ds = group.downsamp;
+    const DedispPlan dedisp = fused_dedisp_plan(info, group.dms, input.zapped(), group.downsamp);
+    dedisp.validate();
+    const int64_t nsamples = good_series_length((nspectra + ds - 1) / ds);
+    for (double dm : group.dms) {
+      const int64_t delay = dedisp.trial_delay_samples(dm);
+      if (nspectra - delay < ds) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", dm);
+        throw file_error(plan.input, "DM " + std::string(text) + " needs " +
+                                         std::to_string(delay + ds) +
+                                         " spectra (its dispersion delay plus one output sample) "
+                                         "but the input has only " + std::to_string(nspectra));
+      }
+      series.push_back(fused_series(fused_input_root(plan.input), dm, info.tsamp_s * double(ds),
+                                    nsamples, std::min((nspectra - delay) / ds, nsamples)));
     }
-    series.push_back(fused_series(fused_input_root(plan.input), dm, info.tsamp_s, nsamples,
-                                  std::min(nspectra - delay, nsamples)));
   }
   return series;
 }
@@ -196,9 +240,7 @@ std::vector<std::vector<SinglePulseEvent>> search_fused_on_gpus(
 
 std::vector<SeriesInput> dedisperse_in_memory(const FusedDedispPlan& plan) {
   DedispRunConfig config;
-  DmTrialGroup group;
-  group.dms = fused_dms(plan);
-  config.groups = {group};
+  config.groups = fused_groups(plan);
   config.device = plan.device;
   config.cpu_threads = plan.threads;
   config.length = OutputLength::kGoodN;  // as dedisp writes .dat files

@@ -10,6 +10,7 @@
 
 #include "dedisp/dedisp_options.hpp"
 #include "dedisp/dedisp_plan.hpp"
+#include "dedisp/dedisp_runner.hpp"
 #include "io/singlepulse.hpp"
 #include "io/spectra_source.hpp"
 #include "snr/series_input.hpp"
@@ -24,10 +25,13 @@ struct FusedDedispPlan {
   int numdms = 0;
   std::string device = "auto";
   int threads = 0;            // CPU dedispersion threads (0 = all cores)
+  // A DM plan's ranges (snr --plan), each with its downsampling, instead of lodm + i x dmstep.
+  std::vector<DmTrialGroup> groups = {};
   size_t gpu_batch_dms = 0;   // GPU-resident search: DMs per batch (0 = what fits in memory)
   SpectraCleaning cleaning = {};  // --mask, --ignorechan, --zerodm as dedisp takes them
   // A slice of the DM list (--part, or one GPU's share): trials [first_trial, first_trial +
-  // trial_count) of lodm + i x dmstep, i < numdms; trial_count 0 = to the end.
+  // trial_count) of the groups' DMs in order, or of lodm + i x dmstep, i < numdms;
+  // trial_count 0 = to the end.
   size_t first_trial = 0;
   size_t trial_count = 0;
   double gpu_memory_share = 0.5;  // GPU-resident search: of the free GPU memory, for the series
@@ -106,11 +110,14 @@ struct FusedSearchTiming {
 SeriesInput fused_series(const std::string& root, double dm, double tsamp_s, int64_t nsamples,
                          int64_t real_samples);
 
-// The plan's DM list, its slice only (UsageError for a bad plan), and the dedispersion plan
-// for it.
+// The plan's trials before slicing (UsageError for a bad plan).
+size_t fused_trial_count(const FusedDedispPlan& plan);
+// The plan's DM list, its slice only, as groups of one downsampling each (UsageError for a bad
+// plan); the slice's DMs alone; and the dedispersion plan for one group's DMs.
+std::vector<DmTrialGroup> fused_groups(const FusedDedispPlan& plan);
 std::vector<double> fused_dms(const FusedDedispPlan& plan);
 DedispPlan fused_dedisp_plan(const ObservationInfo& info, const std::vector<double>& dms,
-                             const std::vector<bool>& zapped);
+                             const std::vector<bool>& zapped, int downsamp = 1);
 
 // "dir/obs.fil" -> "dir/obs": the root dedisp -o would be given to write beside the input.
 std::string fused_input_root(const std::string& path);

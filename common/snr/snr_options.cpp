@@ -48,7 +48,9 @@ void add_snr_options(cxxopts::Options& options) {
        cxxopts::value<double>()->default_value("0"))
       ("dmstep", "filterbank input: the DM step", cxxopts::value<double>()->default_value("1"))
       ("numdms", "filterbank input: the number of DM trials (dedispersed in memory)",
-       cxxopts::value<int>()->default_value("0"))
+       cxxopts::value<int>()->default_value("0"));
+  add_dm_plan_options(options, "", "filterbank input: ");
+  options.add_options()
       ("mask", "filterbank input: rfifind mask FILE, as dedisp --mask", cxxopts::value<std::string>())
       ("ignorechan", "filterbank input: leave out channels, as dedisp --ignorechan (0:10,34)",
        cxxopts::value<std::string>())
@@ -175,6 +177,10 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
   if (result.count("json")) o.json = result["json"].as<std::string>();
   if (!o.realtime && (result.count("chunk") || result.count("json")))
     throw UsageError("--chunk and --json belong to --realtime");
+  o.plan = read_dm_plan_options(result);
+  if (o.realtime && o.plan.enabled)
+    throw UsageError("--plan does not apply to --realtime, which searches one DM grid "
+                     "(--lodm, --dmstep, --numdms)");
   if (o.realtime && o.numdms < 1) throw UsageError("--realtime needs --numdms (and --lodm, --dmstep)");
   if (o.realtime && o.mode != SnrMode::kBoxcar) throw UsageError("--realtime runs the boxcar search");
   if (o.realtime) o.realtime_chunk = realtime_chunk_length(o.realtime_chunk, o.search.detrend_len);

@@ -6,6 +6,7 @@
 
 #include "cli/work_part.hpp"
 #include "dedisp/dedisp_options.hpp"
+#include "dedisp/dm_plan_options.hpp"
 #include "snr/candidate_clustering.hpp"
 #include "snr/snr_settings.hpp"
 
@@ -25,6 +26,7 @@ struct SnrRunOptions {
   std::string plot;           // PNG path, "" = none
   double lodm = 0.0, dmstep = 1.0;  // fused mode (a filterbank input)
   int numdms = 0;
+  DmPlanSettings plan;        // fused mode: --plan instead of --dmstep and --numdms
   SpectraCleaning cleaning;   // fused and real-time modes: --mask, --ignorechan, --zerodm
   double max_width_s = 0.0;   // -m: widths follow from the series' sampling time
   bool realtime = false;      // --realtime: chunk by chunk as the data arrive

@@ -2,7 +2,8 @@
 // the device. For each batch of DMs that fits in half the free GPU memory:
 //   1. the filterbank is read in gulps (overlapping by the batch's largest delay) and each
 //      gulp is dedispersed straight into the batch's rows (DeviceDedispEngine::
-//      execute_to_device), the next gulp read while the GPU works on the last;
+//      execute_to_device), the next gulp read while the GPU works on the last; a downsampled
+//      plan range's sums become means, as dedisp writes them;
 //   2. every detrend block is detrended and its sigma measured (snr_normalise_kernels);
 //   3. the host takes each series' bad-block decision from its sigmas and sends back one scale
 //      per block; the blocks are scaled (bad ones zeroed);
@@ -36,25 +37,28 @@ namespace {
 constexpr size_t kGulp = 32768;              // new spectra per dedispersion call (4 | kGulp)
 constexpr size_t kMaxBatch = 65535;          // rows per kernel launch (grid y)
 
-// Dedisperses `dms` over the first `length` samples into rows of `stride` floats at `rows`.
-void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dms, int gpu,
-                     float* rows, size_t stride, int64_t length, FusedSearchTiming& timing) {
+// Dedisperses `dms` over the first `length` samples (of `downsamp` spectra each: their sums)
+// into rows of `stride` floats at `rows`.
+void dedisperse_into(const FusedDedispPlan& fused, const std::vector<double>& dms, int downsamp,
+                     int gpu, float* rows, size_t stride, int64_t length,
+                     FusedSearchTiming& timing) {
   Stopwatch start;
   FusedInput file(fused.input, fused.cleaning);
   const std::unique_ptr<DeviceDedispEngine> engine = make_device_dedisp_engine(
-      fused_dedisp_plan(file.info(), dms, file.zapped()), gpu, GpuDedispOptions{});
+      fused_dedisp_plan(file.info(), dms, file.zapped(), downsamp), gpu, GpuDedispOptions{});
   SpectraInput input(file.source(), file.raw());
   const size_t capacity = kGulp + size_t(engine->max_delay());
   // Samples of a DM trial past its last real one are never searched, so the padding after the
   // end of the data is never seen: zeros will do.
   SpectraBuffer buffer(input, capacity, false);
   timing.setup_s += start.seconds();
-  for (int64_t first = 0; first < length; first += int64_t(kGulp)) {
+  for (int64_t first = 0; first < length * downsamp; first += int64_t(kGulp)) {
     start = Stopwatch();
     if (buffer.fill() < capacity) buffer.pad_with_zeros();
     timing.read_s += start.seconds();
-    engine->execute_to_device(buffer.block(), rows + first, stride);  // returns before the GPU
-    buffer.shift(kGulp);                                               // is done: reads overlap
+    // Returns before the GPU is done: the next gulp is read meanwhile.
+    engine->execute_to_device(buffer.block(), rows + first / downsamp, stride);
+    buffer.shift(kGulp);
   }
   engine->synchronize();
   file.report_warnings(fused.reader_warning);
@@ -76,8 +80,15 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
     const SnrSettings& settings, int gpu_index, FusedSearchTiming& timing) {
   using namespace rapt::gpu;
   const cuda::DeviceGuard guard(gpu_index);
+  const std::vector<DmTrialGroup> groups = fused_groups(plan);
   const std::vector<double> dms = fused_dms(plan);
   if (series.size() != dms.size()) throw std::logic_error("fused search: series and DMs differ");
+  // One sampling time a call (snr searches a plan's downsamplings one at a time), a power of
+  // two dividing the gulp, so that a gulp's samples are whole and their means exact (below).
+  const int downsamp = groups.empty() ? 1 : groups.front().downsamp;
+  for (const DmTrialGroup& group : groups)
+    if (group.downsamp != downsamp || kGulp % size_t(downsamp) != 0)
+      throw std::logic_error("fused search: one power-of-two downsampling a call");
   const int64_t len = settings.detrend_len;
   DetrendParams p = detrend_params(settings);
   const size_t n = series.size();
@@ -117,10 +128,18 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
         *std::max_element(searched.begin() + int64_t(first), searched.begin() + int64_t(first + count));
     const int blocks = int(length / len);
     Stopwatch start;
-    dedisperse_into(plan, batch_dms, gpu_index, rows.get(), stride, length, timing);
+    dedisperse_into(plan, batch_dms, downsamp, gpu_index, rows.get(), stride, length, timing);
     timing.dedisperse_s += start.seconds();
     timing.batches += 1;
     start = Stopwatch();
+    if (downsamp > 1) {
+      // The engine sums `downsamp` spectra a sample; dedisp's series are their mean (sum /
+      // downsamp, which for a power of two is the sum times 1 / downsamp, exactly).
+      const std::vector<float> mean(count * size_t(blocks), 1.0f / float(downsamp));
+      upload(scale_dev.get(), mean, stream.get());
+      launch_scale_blocks(rows.get(), int64_t(stride), int(count), blocks, int(len),
+                          scale_dev.get(), stream.get());
+    }
 
     std::vector<int32_t> whole(count);
     for (size_t i = 0; i < count; ++i) whole[i] = int32_t(searched[first + i] / len);

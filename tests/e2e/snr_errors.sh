@@ -52,9 +52,20 @@ expect 1 "snr: $W/empty.dat: is empty (no samples)" "$BIN/snr" "$W/empty.dat"
 expect 1 "snr: $W/a_DM0.00.singlepulse: " "$BIN/snr" "$W/a_DM0.00.dat"   # exists; no --force
 expect 1 "snr: $W/cands.txt: not a time series" "$BIN/snr" "$W/cands.txt"
 expect 2 "snr: a filterbank input needs --numdms" "$BIN/snr" "$W/a.fil"
-expect 2 "snr: give one filterbank (with --numdms) or time series, not both" \
+expect 2 "snr: give one filterbank (with --numdms or --plan) or time series, not both" \
   "$BIN/snr" --numdms 2 "$W/a.fil" "$W/b.fil"
-expect 2 "snr: --numdms needs a filterbank input" "$BIN/snr" --numdms 2 "$W/a_DM0.00.dat"
+expect 2 "snr: --numdms and --plan need a filterbank input" "$BIN/snr" --numdms 2 "$W/a_DM0.00.dat"
+expect 2 "snr: --numdms and --plan need a filterbank input" \
+  "$BIN/snr" --plan --dm-max 50 "$W/a_DM0.00.dat"
+expect 2 "snr: --plan needs --dm-max" "$BIN/snr" --plan "$W/a.fil"
+expect 2 "snr: --plan chooses the DM steps: --dmstep and --numdms do not apply" \
+  "$BIN/snr" --plan --dm-max 50 --numdms 4 "$W/a.fil"
+expect 2 "snr: --max-downsamp needs --plan" "$BIN/snr" --max-downsamp 4 --numdms 2 "$W/a.fil"
+expect 2 "snr: --plan does not apply to --realtime" "$BIN/snr" --realtime --plan --dm-max 50 "$W/a.fil"
+# A plan past what the data hold is refused before anything is written.
+mkdir "$W/far" || fail mkdir
+expect 1 "snr: $W/a.fil: DM " "$BIN/snr" -q --plan --dm-max 30000 -o "$W/far" "$W/a.fil"
+[ -z "$(ls "$W/far")" ] || fail "a refused plan left files: $(ls "$W/far")"
 expect 2 "snr: --mode must be boxcar or peak, not 'fast'" "$BIN/snr" --mode fast "$W/a_DM0.00.dat"
 expect 2 "snr: --chunk-len belongs to --mode peak" "$BIN/snr" --chunk-len 500 "$W/a_DM0.00.dat"
 expect 1 "snr: $W/a_DM0.00.dat: 4000 usable samples, fewer than one chunk (5000)" \

@@ -31,6 +31,38 @@ for device in cpu auto; do
     || fail "--device $device: the burst at DM 80 is not among $(cat "$W/fused/cands.txt")"
 done
 
+# A DDplan-style plan (DM 20-160: 1, 2 and 4 downsampled): the same files and candidates as
+# dedisp --plan and snr on its series, in one call and in two parts merged by sift.
+plan="--plan --lodm 20 --dm-max 160"
+for device in cpu auto; do
+  rm -rf "$W"/files/* "$W"/fused/* "$W/p1" "$W/p2"
+  # shellcheck disable=SC2086
+  "$BIN/dedisp" -q --device $device $plan -o "$W/files/obs" "$W/obs.fil" || fail "dedisp $plan"
+  "$BIN/snr" -q --device $device -t 5.5 "$W"/files/obs_DM*.dat > "$W/files/cands.txt" \
+    || fail "snr on the plan's files, --device $device"
+  # shellcheck disable=SC2086
+  "$BIN/snr" -q --device $device -t 5.5 $plan -o "$W/fused" "$W/obs.fil" > "$W/fused/cands.txt" \
+    || fail "snr $plan, --device $device"
+  n=0
+  for f in "$W"/files/obs_DM*.singlepulse; do
+    cmp -s "$f" "$W/fused/$(basename "$f")" || fail "$plan --device $device: $(basename "$f") differs"
+    n=$((n + 1))
+  done
+  [ $n -eq "$(ls "$W"/files/obs_DM*.dat | wc -l)" ] && [ $n -gt 40 ] ||
+    fail "$plan --device $device: $n .singlepulse files"
+  cmp -s "$W/files/cands.txt" "$W/fused/cands.txt" || fail "$plan --device $device: candidate lists differ"
+  grep -v '^#' "$W/fused/cands.txt" | awk '$1 >= 76 && $1 <= 84 && $5 > 15' | grep -q . \
+    || fail "$plan --device $device: the burst at DM 80 is not among $(cat "$W/fused/cands.txt")"
+  mkdir "$W/p1" "$W/p2" || fail mkdir
+  for k in 1 2; do
+    # shellcheck disable=SC2086
+    "$BIN/snr" -q --device $device -t 5.5 $plan --part $k/2 -o "$W/p$k" "$W/obs.fil" > /dev/null \
+      || fail "snr $plan --part $k/2, --device $device"
+  done
+  "$BIN/sift" -q "$W"/p1/*.singlepulse "$W"/p2/*.singlepulse > "$W/parts.txt" || fail sift
+  cmp -s "$W/parts.txt" "$W/fused/cands.txt" || fail "$plan --device $device: the parts' list differs"
+done
+
 # With dedisp's cleaning: zero-DM, channels left out and (where the shared data are) PRESTO's
 # rfifind mask of a 128-channel observation; the same files either way.
 DATA=${RAPT_SHARED_DATA:-../shared/data}

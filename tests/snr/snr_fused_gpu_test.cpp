@@ -1,7 +1,7 @@
 // The fused search with every series on the GPU against the host path (dedispersion into host
 // memory, normalisation on the CPU, the GPU boxcar engine): the same events from a filterbank
 // with dispersed pulses and blocks of interference, for each baseline and noise estimate, in
-// one DM batch and in several.
+// one DM batch and in several, and for a DM plan's downsampled ranges.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -141,6 +141,34 @@ TEST_F(SnrFusedGpu, SharesOfSeveralGpusGiveTheOneGpuEvents) {
     for (size_t i = 0; i < expected[s].size(); ++i) {
       EXPECT_EQ(two[s][i].sample, expected[s][i].sample);
       EXPECT_EQ(two[s][i].sigma, expected[s][i].sigma);
+    }
+  }
+}
+
+// A DM plan's ranges, one sampling time a call as snr --plan searches them: the engine's sums
+// of 2 and 4 spectra become dedisp's means, so the events are those of the host path's series.
+TEST_F(SnrFusedGpu, DownsampledRangesGiveTheHostPathsEvents) {
+  const SnrSettings settings;
+  auto engine = make_gpu_boxcar_engine(settings.widths, float(settings.threshold), 0);
+  for (const DmTrialGroup& range : {DmTrialGroup{{20.0, 24.0, 28.0, 58.0, 60.0, 62.0}, 2},
+                                    DmTrialGroup{{100.0, 140.0, 150.0, 160.0}, 4}}) {
+    SCOPED_TRACE("downsampling " + std::to_string(range.downsamp));
+    FusedDedispPlan plan{path_, 0.0, 1.0, 0, "gpu:0", 0};
+    plan.groups = {range};
+    const std::vector<SeriesInput> host_series = dedisperse_in_memory(plan);
+    const std::vector<SeriesInput> described = describe_fused_series(plan);
+    ASSERT_EQ(host_series.size(), described.size());
+    for (size_t i = 0; i < described.size(); ++i) {
+      EXPECT_EQ(host_series[i].dt_s, kTsamp * range.downsamp);
+      EXPECT_EQ(described[i].dt_s, host_series[i].dt_s);
+      EXPECT_EQ(host_series[i].total_samples, described[i].total_samples);
+      EXPECT_EQ(host_series[i].usable_samples, described[i].usable_samples);
+    }
+    const auto host = search_batch(host_series, settings, *engine, 2);
+    for (size_t batch : {size_t(0), size_t(3)}) {
+      SCOPED_TRACE("DMs per batch " + std::to_string(batch));
+      plan.gpu_batch_dms = batch;
+      expect_same_events(host, search_fused_on_gpu(plan, described, settings, 0), true);
     }
   }
 }
