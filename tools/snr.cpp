@@ -90,8 +90,6 @@ void check_outputs(const std::vector<rapt::SeriesInput>& series, const rapt::Snr
     }
     rapt::check_replaceable_output(path, force);
   }
-  if (!run.plot.empty() && run.plot == run.cands)
-    throw rapt::UsageError("--plot and --cands name one file (" + run.plot + ")");
   if (run.cands != "-") rapt::check_replaceable_output(run.cands, force);
   if (!run.json.empty() && run.json != "-") rapt::check_replaceable_output(run.json, force);
   if (!run.plot.empty()) rapt::check_replaceable_output(run.plot, force);

@@ -169,6 +169,8 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
   o.dmstep = result["dmstep"].as<double>();
   o.numdms = result["numdms"].as<int>();
   if (result.count("plot")) o.plot = result["plot"].as<std::string>();
+  if (!o.plot.empty() && o.plot == o.cands)
+    throw UsageError("--plot and --cands name one file (" + o.plot + ")");
   if (result.count("mask")) o.cleaning.mask_path = result["mask"].as<std::string>();
   if (result.count("ignorechan")) o.cleaning.ignorechan = result["ignorechan"].as<std::string>();
   o.cleaning.zerodm = result.count("zerodm") > 0;
