@@ -1,11 +1,16 @@
 // inspect_file: picks the describer for a file's format.
 #include "inspect/inspect_report.hpp"
 
+#include <cstdio>
+#include <string_view>
+
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "inspect/inspect_format.hpp"
 #include "io/presto_inf.hpp"
 #include "inspect/inspect_sections.hpp"
+#include "io/psrdada.hpp"
+#include "io/voltage_sniff.hpp"
 
 namespace rapt {
 
@@ -18,9 +23,36 @@ bool has_suffix(const std::string& path, const std::string& suffix) {
 
 }  // namespace
 
+std::string describe_standard_input(const InspectSettings& settings,
+                                    std::vector<std::string>* warnings) {
+  // A pipe is read once: the bytes read to tell its format go on to its reader.
+  std::vector<uint8_t> head(kVoltageProbeBytes);
+  size_t got = 0;
+  while (got < head.size()) {
+    const size_t n = std::fread(head.data() + got, 1, head.size() - got, stdin);
+    if (n == 0) break;
+    got += n;
+  }
+  if (got < head.size() && std::ferror(stdin)) throw file_error("-", "cannot read: " + errno_text());
+  head.resize(got);
+  const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
+  if (looks_like_dada(text))
+    return describe_voltages("-", std::make_unique<PsrdadaReader>("-", stdin, std::move(head)),
+                             settings, warnings);
+  const bool fits = text.substr(0, 9) == "SIMPLE  =";
+  const bool sigproc = text.size() >= 16 && text.substr(4, 12) == "HEADER_START";
+  if (text.empty()) throw file_error("-", "is empty");
+  if (!fits && !sigproc)
+    throw file_error("-", looks_like_guppi(text)
+                              ? "GUPPI RAW voltages are inspected from their file: give its name"
+                              : "not a SIGPROC, PSRFITS or PSRDADA stream (other formats: give "
+                                "the file name)");
+  return describe_spectra(open_spectra_source("-", stdin, std::move(head)), settings, warnings);
+}
+
 std::string inspect_file(const std::string& path, const InspectSettings& settings,
                          std::vector<std::string>* warnings) {
-  if (path == "-") return describe_spectra_file(path, settings, warnings);
+  if (path == "-") return describe_standard_input(settings, warnings);
   if (settings.layout) return describe_layout_file(path);
   // PRESTO series carry no header at all; like PRESTO, they are known by suffix together with
   // their .inf beside them.

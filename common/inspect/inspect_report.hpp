@@ -19,7 +19,7 @@ struct InspectSettings {
 // Recognises the format from the file's content (inspect_format.hpp): SIGPROC filterbank/.tim,
 // PSRFITS, PRESTO .inf (and .dat/.sdat/.fft through their .inf), GUPPI RAW, PSRDADA, VDIF,
 // UVFITS, FITS images, A-term cubes, Measurement Set directories and layout files. "-" reads
-// SIGPROC from standard input. Throws DataError "path: problem" for anything it cannot read (a Measurement
+// standard input: SIGPROC, PSRFITS redirected from a file, or PSRDADA. Throws DataError "path: problem" for anything it cannot read (a Measurement
 // Set in a build without casacore included). Readers' notes on lenient departures are
 // appended to `warnings` ("path: ...") when given.
 std::string inspect_file(const std::string& path, const InspectSettings& settings,

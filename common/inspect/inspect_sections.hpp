@@ -2,16 +2,26 @@
 // detected format. Each returns the header section and, unless settings.header_only, the
 // statistics section; lenient-reader notes go to `warnings` ("path: ...").
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "inspect/inspect_report.hpp"
+#include "io/spectra_source.hpp"
+#include "io/voltage_stream.hpp"
 
 namespace rapt {
 
-// SIGPROC filterbank/.tim and PSRFITS search mode (also "-", standard input).
+// Standard input ("-"): a SIGPROC filterbank or .tim, PSRFITS redirected from a file, or a
+// PSRDADA stream, told by its first bytes as a file is.
+std::string describe_standard_input(const InspectSettings& settings,
+                                    std::vector<std::string>* warnings);
+
+// SIGPROC filterbank/.tim and PSRFITS search mode.
 std::string describe_spectra_file(const std::string& path, const InspectSettings& settings,
                                   std::vector<std::string>* warnings);
+std::string describe_spectra(std::unique_ptr<SpectraSource> source,
+                             const InspectSettings& settings, std::vector<std::string>* warnings);
 // A PRESTO .inf, or a .dat/.sdat/.fft series through its .inf (suffix ".dat", ".sdat", ".fft").
 std::string describe_inf_file(const std::string& path);
 std::string describe_presto_series(const std::string& path, const std::string& suffix,
@@ -20,6 +30,8 @@ std::string describe_presto_series(const std::string& path, const std::string& s
 // GUPPI RAW, PSRDADA (rapt's native multi-antenna files included) and VDIF.
 std::string describe_voltage_file(const std::string& path, const InspectSettings& settings,
                                   std::vector<std::string>* warnings);
+std::string describe_voltages(const std::string& path, std::unique_ptr<VoltageReader> reader,
+                              const InspectSettings& settings, std::vector<std::string>* warnings);
 // UVFITS and Measurement Sets.
 std::string describe_uvfits_file(const std::string& path, const InspectSettings& settings,
                                  std::vector<std::string>* warnings);

@@ -203,7 +203,11 @@ void check_series_length(const std::string& path, const std::string& inf_path,
 
 std::string describe_spectra_file(const std::string& path, const InspectSettings& settings,
                                   std::vector<std::string>* warnings) {
-  std::unique_ptr<SpectraSource> source = open_spectra_source(path);
+  return describe_spectra(open_spectra_source(path), settings, warnings);
+}
+
+std::string describe_spectra(std::unique_ptr<SpectraSource> source,
+                             const InspectSettings& settings, std::vector<std::string>* warnings) {
   std::string out = describe_observation(source->info());
   // A dedispersed .tim says its DM (refdm): the first thing to check in one.
   const auto* sigproc = dynamic_cast<const SigprocReader*>(source.get());

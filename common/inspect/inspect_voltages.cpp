@@ -202,7 +202,11 @@ std::string describe_voltage_statistics(VoltageReader& reader, const InspectSett
 
 std::string describe_voltage_file(const std::string& path, const InspectSettings& settings,
                                   std::vector<std::string>* warnings) {
-  std::unique_ptr<VoltageReader> reader = open_voltage_file(path, settings.vdif);
+  return describe_voltages(path, open_voltage_file(path, settings.vdif), settings, warnings);
+}
+
+std::string describe_voltages(const std::string& path, std::unique_ptr<VoltageReader> reader,
+                              const InspectSettings& settings, std::vector<std::string>* warnings) {
   std::string out = describe_voltage_header(path, reader->header());
   if (!settings.header_only) out += describe_voltage_statistics(*reader, settings);
   if (warnings)

@@ -59,7 +59,11 @@ std::unique_ptr<SpectraSource> open_psrfits(const std::string& path, FILE* file)
 std::unique_ptr<SpectraSource> open_spectra_source(const std::string& path) {
   FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (!file) throw file_error(path, "cannot open: " + errno_text());
-  std::vector<uint8_t> first = read_first_bytes(file, path);
+  return open_spectra_source(path, file, read_first_bytes(file, path));
+}
+
+std::unique_ptr<SpectraSource> open_spectra_source(const std::string& path, FILE* file,
+                                                   std::vector<uint8_t> first) {
   if (starts_with(first, kSigprocStart, sizeof kSigprocStart))
     return std::make_unique<SigprocReader>(path, file, std::move(first));
   if (starts_with(first, kFitsStart, sizeof kFitsStart - 1))

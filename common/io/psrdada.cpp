@@ -315,7 +315,22 @@ PsrdadaReader::PsrdadaReader(const std::string& path) : path_(path) {
     if (!file_) throw file_error(path, "cannot open: " + errno_text());
     owns_file_ = true;
   }
-  read_header();
+  open();
+}
+
+PsrdadaReader::PsrdadaReader(const std::string& path, FILE* file, std::vector<uint8_t> consumed)
+    : path_(path), file_(file), owns_file_(file != stdin), pending_(std::move(consumed)) {
+  open();
+}
+
+void PsrdadaReader::open() {
+  try {
+    read_header();
+  } catch (...) {
+    if (owns_file_) std::fclose(file_);
+    owns_file_ = false;
+    throw;
+  }
 }
 
 PsrdadaReader::~PsrdadaReader() {
@@ -359,7 +374,11 @@ void PsrdadaReader::read_header() {
     dada_ = parse_dada_header(
         std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path_);
   } else {
-    pending_.assign(bytes.begin() + long(hdr_size), bytes.end());
+    // The payload read with the header, then any bytes handed over beyond those.
+    std::vector<uint8_t> payload(bytes.begin() + long(hdr_size), bytes.end());
+    payload.insert(payload.end(), pending_.begin() + long(pending_pos_), pending_.end());
+    pending_ = std::move(payload);
+    pending_pos_ = 0;
     // Only the first HDR_SIZE bytes are header: keys in the payload must not count.
     if (hdr_size < bytes.size()) dada_ = parse_dada_header(text.substr(0, hdr_size), path_);
   }

@@ -66,6 +66,9 @@ int64_t dada_inner_t(const VoltageHeader& header);
 class PsrdadaReader : public VoltageReader {
  public:
   explicit PsrdadaReader(const std::string& path);  // "-" reads standard input
+  // Reads `file` (closed at the end unless stdin) whose first bytes, `consumed`, were read
+  // already to tell its format: a pipe's cannot be read again.
+  PsrdadaReader(const std::string& path, FILE* file, std::vector<uint8_t> consumed);
   ~PsrdadaReader() override;
   PsrdadaReader(const PsrdadaReader&) = delete;
   PsrdadaReader& operator=(const PsrdadaReader&) = delete;
@@ -76,6 +79,7 @@ class PsrdadaReader : public VoltageReader {
   const std::vector<std::string>& warnings() const override { return dada_.warnings; }
 
  private:
+  void open();  // reads the header; closes an owned file if that fails
   void read_header();
   size_t read_bytes(uint8_t* out, size_t wanted);
   // Whether read() decodes rows straight from raw_ (ORDER TFATP).

@@ -3,6 +3,7 @@
 // the format is recognised from the first bytes.
 #pragma once
 #include <cstddef>
+#include <cstdio>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -61,5 +62,9 @@ class SpectraSource {
 // Opens `path` ("-" = stdin), recognising the format from its first bytes. Throws DataError
 // naming the file when it is missing, unreadable, or in no supported format.
 std::unique_ptr<SpectraSource> open_spectra_source(const std::string& path);
+// The same for `file` (closed at the end unless stdin) whose first bytes, `first`, were read
+// already to tell its format (a pipe's cannot be read again): they are handed to the reader.
+std::unique_ptr<SpectraSource> open_spectra_source(const std::string& path, FILE* file,
+                                                   std::vector<uint8_t> first);
 
 }  // namespace rapt

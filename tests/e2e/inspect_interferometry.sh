@@ -30,6 +30,23 @@ grep -q "^  Rows  *16256$" "$tmp/out" || fail "UVFITS rows"
 grep -q "^  Polarisation products  *XX YY XY YX$" "$tmp/out" || fail "UVFITS products"
 grep -q "^  First channel (MHz)  *167.075000$" "$tmp/out" || fail "UVFITS frequency"
 
+# A PSRDADA stream on standard input (a pipe, read once): the file's report but for its length,
+# which a stream does not tell; GUPPI RAW and other formats from a pipe are one line each.
+"$BIN/inspect" "$BB/sample_meerkat.dada" > "$tmp/file" 2>/dev/null || fail "DADA file"
+cat "$BB/sample_meerkat.dada" | "$BIN/inspect" - > "$tmp/pipe" 2>"$tmp/err" || fail "DADA from a pipe"
+grep -q "^- (PSRDADA)$" "$tmp/pipe" || fail "the pipe is not reported as PSRDADA"
+grep -q "^  Time samples  *unknown (stream)$" "$tmp/pipe" || fail "the stream's length"
+grep -v -e "Time samples" -e "Duration" -e "(PSRDADA)$" "$tmp/file" > "$tmp/file.rest"
+grep -v -e "Time samples" -e "Duration" -e "(PSRDADA)$" "$tmp/pipe" > "$tmp/pipe.rest"
+cmp -s "$tmp/file.rest" "$tmp/pipe.rest" || fail "the pipe's report differs: $(diff "$tmp/file.rest" "$tmp/pipe.rest")"
+grep -q "Statistics" "$tmp/pipe" || fail "no statistics from the pipe"
+cat "$BB/sample_puppi.raw" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "inspect: -: GUPPI RAW voltages are inspected from their file: give its name" ] ||
+  fail "GUPPI RAW from a pipe: $(cat "$tmp/err")"
+echo "no format at all" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "^inspect: -: not a SIGPROC, PSRFITS or PSRDADA stream" "$tmp/err" ||
+  fail "text from a pipe: $(cat "$tmp/err")"
+
 # VDIF without a rate in its headers: one line asking for it; with --vdif-rate it is read.
 "$BIN/inspect" "$BB/sample_mwa.vdif" >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] || fail "VDIF without rate must fail"
 [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "expected one error line"

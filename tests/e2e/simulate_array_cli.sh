@@ -47,6 +47,15 @@ cmp -s "$dir/t1.dada" "$dir/t3.dada" || fail "--threads/--gulp changed the bytes
 cmp -s "$dir/t1.dada" "$dir/v.dada" || fail "default threads changed the bytes"
 "$SIM" $common $src --nsamples 1000 -o - > "$dir/stdout.dada" 2>/dev/null || fail "-o -"
 cmp -s "$dir/t1.dada" "$dir/stdout.dada" || fail "stdout differs from the file"
+# inspect reads the stream from a pipe (more than the bytes it reads to tell the format) with
+# the file's statistics.
+if [ -x "$BIN/inspect" ]; then
+  "$BIN/inspect" "$dir/v.dada" 2>/dev/null | sed -n '/^Statistics/,$p' > "$dir/file.stats"
+  "$SIM" $common $src --nsamples 1000 -o - 2>/dev/null | "$BIN/inspect" - 2>/dev/null |
+    sed -n '/^Statistics/,$p' > "$dir/pipe.stats"
+  grep -q "of 1000 time samples" "$dir/file.stats" && cmp -s "$dir/file.stats" "$dir/pipe.stats" ||
+    fail "inspect of the stream: $(cat "$dir/pipe.stats")"
+fi
 "$SIM" $common $src --nsamples 1000 --seed 2 -o "$dir/s2.dada" 2>/dev/null || fail "seed 2"
 cmp -s "$dir/t1.dada" "$dir/s2.dada" && fail "--seed 2 gave the same bytes"
 

@@ -503,6 +503,39 @@ TEST(PsrdadaWriter, RoundTripsEightBitIntegers) { expect_round_trip(8, false, 1.
 TEST(PsrdadaWriter, RoundTripsSixteenBitIntegers) { expect_round_trip(16, false, 250.0f); }
 TEST(PsrdadaWriter, RoundTripsFloats) { expect_round_trip(32, true, 0.37f); }
 
+// A stream's first bytes, read to tell its format (inspect -), handed to the reader: the same
+// samples wherever the cut falls (in the header, at its end, in the payload, past the end).
+TEST(PsrdadaReader, TakesTheBytesReadToTellTheFormat) {
+  ScratchDir dir;
+  const rapt::VoltageHeader h = native_header(8, false);
+  const std::string path = dir.file("whole.dada");
+  auto writer = rapt::make_psrdada_writer(path, h, false);
+  for (int64_t t = 0; t < 700; t += 100) writer->write(ramp_block(h, 100, t, 1.0f));
+  writer->commit();
+  const auto read_all = [](rapt::PsrdadaReader& reader) {
+    std::vector<float> values;
+    rapt::VoltageBlock block;
+    while (reader.read(64, block) > 0) values.insert(values.end(), block.data.begin(), block.data.end());
+    return values;
+  };
+  rapt::PsrdadaReader whole(path);
+  const std::vector<float> expected = read_all(whole);
+  ASSERT_EQ(expected.size(), h.block_values(700));
+  const size_t file_bytes = read_whole_file(path).size();
+  const size_t header_bytes = size_t(whole.dada_header().hdr_size);
+  for (const size_t cut : {size_t(0), size_t(100), header_bytes - 1, header_bytes,
+                           header_bytes + 1001, size_t(65536), file_bytes}) {
+    SCOPED_TRACE("first " + std::to_string(cut) + " bytes read before");
+    FILE* file = std::fopen(path.c_str(), "rb");
+    ASSERT_NE(file, nullptr);
+    std::vector<uint8_t> first(cut);
+    first.resize(std::fread(first.data(), 1, first.size(), file));
+    rapt::PsrdadaReader reader(path, file, std::move(first));
+    EXPECT_EQ(reader.header().nsamples, 700);
+    EXPECT_EQ(read_all(reader), expected);
+  }
+}
+
 TEST(PsrdadaWriter, KeepsTheDishSizesAndTheArraysReferencePosition) {
   // A layout's geometry passes through the file whole: a program reading it without --layout
   // writes the same antenna table and delays as one given the layout.
