@@ -32,10 +32,11 @@ for device in cpu auto; do
 done
 
 # A DDplan-style plan (DM 20-160: 1, 2 and 4 downsampled): the same files and candidates as
-# dedisp --plan and snr on its series, in one call and in two parts merged by sift.
+# dedisp --plan and snr on its series, in one call and in three parts merged by sift (the
+# last part's finest series downsampled by 2).
 plan="--plan --lodm 20 --dm-max 160"
 for device in cpu auto; do
-  rm -rf "$W"/files/* "$W"/fused/* "$W/p1" "$W/p2"
+  rm -rf "$W"/files/* "$W"/fused/* "$W/p1" "$W/p2" "$W/p3"
   # shellcheck disable=SC2086
   "$BIN/dedisp" -q --device $device $plan -o "$W/files/obs" "$W/obs.fil" || fail "dedisp $plan"
   "$BIN/snr" -q --device $device -t 5.5 "$W"/files/obs_DM*.dat > "$W/files/cands.txt" \
@@ -53,13 +54,14 @@ for device in cpu auto; do
   cmp -s "$W/files/cands.txt" "$W/fused/cands.txt" || fail "$plan --device $device: candidate lists differ"
   grep -v '^#' "$W/fused/cands.txt" | awk '$1 >= 76 && $1 <= 84 && $5 > 15' | grep -q . \
     || fail "$plan --device $device: the burst at DM 80 is not among $(cat "$W/fused/cands.txt")"
-  mkdir "$W/p1" "$W/p2" || fail mkdir
-  for k in 1 2; do
+  mkdir "$W/p1" "$W/p2" "$W/p3" || fail mkdir
+  for k in 1 2 3; do
     # shellcheck disable=SC2086
-    "$BIN/snr" -q --device $device -t 5.5 $plan --part $k/2 -o "$W/p$k" "$W/obs.fil" > /dev/null \
-      || fail "snr $plan --part $k/2, --device $device"
+    "$BIN/snr" -q --device $device -t 5.5 $plan --part $k/3 -o "$W/p$k" "$W/obs.fil" > /dev/null \
+      || fail "snr $plan --part $k/3, --device $device"
   done
-  "$BIN/sift" -q "$W"/p1/*.singlepulse "$W"/p2/*.singlepulse > "$W/parts.txt" || fail sift
+  "$BIN/sift" -q "$W"/p1/*.singlepulse "$W"/p2/*.singlepulse "$W"/p3/*.singlepulse \
+    > "$W/parts.txt" || fail sift
   cmp -s "$W/parts.txt" "$W/fused/cands.txt" || fail "$plan --device $device: the parts' list differs"
 done
 
