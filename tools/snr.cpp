@@ -69,9 +69,8 @@ std::string singlepulse_path(const rapt::SeriesInput& series, const std::string&
 }
 
 // Outputs that a finished search could not write (an existing file without --force, a missing
-// directory) are refused before the search (for a filterbank on the CPU, once it is dedispersed
-// in memory, as a pipe is read once), so a refused run leaves no .singlepulse files of some
-// series and none of the others. Two series that would write one file (inputs of one name
+// directory) are refused before the search (for a filterbank, before it is dedispersed), so a
+// refused run leaves no .singlepulse files of some series and none of the others. Two series that would write one file (inputs of one name
 // with --outdir, DMs equal to two decimals) are refused too: the second would replace the first.
 void check_outputs(const std::vector<rapt::SeriesInput>& series, const rapt::SnrRunOptions& run,
                    bool force) {
@@ -96,18 +95,23 @@ void check_outputs(const std::vector<rapt::SeriesInput>& series, const rapt::Snr
 }
 
 // Every series holds one detrend block (one chunk in peak mode), checked before the first
-// batch writes its files: the searches refuse a shorter one, and a refusal after some batches
-// would leave their files and none of the others.
+// batch writes its files (and in fused mode before the input is dedispersed): the searches
+// refuse a shorter one, and a refusal after some batches would leave their files and none of
+// the others. Fused series are named by their input and DM (`fused_input`; "" for files).
 void require_one_block(const std::vector<rapt::SeriesInput>& series,
-                       const rapt::SnrRunOptions& run) {
+                       const rapt::SnrRunOptions& run, const std::string& fused_input) {
   const bool peak = run.mode == rapt::SnrMode::kPeak;
   const int64_t block = peak ? run.chunk_len : run.search.detrend_len;
-  for (const rapt::SeriesInput& s : series)
-    if (s.usable_samples < block)
-      throw rapt::file_error(s.path, std::to_string(s.usable_samples) + " usable samples, " +
-                                         (peak ? "fewer than one chunk (" :
-                                                 "fewer than one detrend block (") +
-                                         std::to_string(block) + ")");
+  for (const rapt::SeriesInput& s : series) {
+    if (s.usable_samples >= block) continue;
+    const std::string what = std::to_string(s.usable_samples) + " usable samples, " +
+                             (peak ? "fewer than one chunk (" : "fewer than one detrend block (") +
+                             std::to_string(block) + ")";
+    if (fused_input.empty()) throw rapt::file_error(s.path, what);
+    throw rapt::file_error(fused_input,
+                           rapt::format_string("DM %g (sampling time %g s) leaves ", s.dm, s.dt_s) +
+                               what + (run.plan.enabled ? "; a smaller --max-downsamp keeps more" : ""));
+  }
 }
 
 void write_text(const std::string& path, const std::string& text, bool overwrite) {
@@ -185,13 +189,11 @@ rapt::FusedDedispPlan one_sampling_time(const rapt::FusedDedispPlan& plan,
   return mine;
 }
 
-// The series of this call: described (.dat/.tim, loaded later batch by batch), dedispersed in
-// memory (`fused`, the plan of one filterbank), or only described when the whole fused search
-// runs on the GPU (`gpu_resident`).
-std::vector<rapt::SeriesInput> open_series(const std::vector<std::string>& paths,
-                                           const rapt::FusedDedispPlan* fused, bool gpu_resident) {
-  if (fused)
-    return gpu_resident ? rapt::describe_fused_series(*fused) : rapt::dedisperse_in_memory(*fused);
+// The series of this call, described: .dat/.tim files (loaded later batch by batch), or those
+// the plan of one filterbank (`fused`) will make, from its header alone.
+std::vector<rapt::SeriesInput> describe_inputs(const std::vector<std::string>& paths,
+                                               const rapt::FusedDedispPlan* fused) {
+  if (fused) return rapt::describe_fused_series(*fused);
   std::vector<rapt::SeriesInput> series;
   for (const std::string& path : paths) series.push_back(rapt::describe_series(path));
   return series;
@@ -453,11 +455,13 @@ int main(int argc, char** argv) {
     const bool gpu_resident = device.use_gpu && fused && run.mode == rapt::SnrMode::kBoxcar;
     if (devices.gpus.size() > 1 && !gpu_resident)
       throw rapt::UsageError("--device " + run.device + ": several GPUs serve the fused boxcar "
-                             "search (a filterbank with --numdms); give gpu:N");
-    std::vector<rapt::SeriesInput> series =
-        open_series(series_paths, fused ? &plan : nullptr, gpu_resident);
+                             "search (a filterbank with --numdms or --plan); give gpu:N");
+    std::vector<rapt::SeriesInput> series = describe_inputs(series_paths, fused ? &plan : nullptr);
     check_outputs(series, run, args.force);
-    require_one_block(series, run);
+    require_one_block(series, run, fused ? plan.input : "");
+    // On the CPU (or in peak mode) a fused plan's series are made in memory; on a GPU the
+    // whole search keeps them there.
+    if (fused && !gpu_resident) series = rapt::dedisperse_in_memory(plan);
     // Each series' sampling time in samples of the finest (refused before any search when
     // they have no common time base).
     std::vector<double> dts;

@@ -87,8 +87,12 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
   // two dividing the gulp, so that a gulp's samples are whole and their means exact (below).
   const int downsamp = groups.empty() ? 1 : groups.front().downsamp;
   for (const DmTrialGroup& group : groups)
-    if (group.downsamp != downsamp || kGulp % size_t(downsamp) != 0)
-      throw std::logic_error("fused search: one power-of-two downsampling a call");
+    if (group.downsamp != downsamp)
+      throw std::logic_error("fused search: one downsampling a call");
+  if (kGulp % size_t(downsamp) != 0)
+    throw UsageError("the fused search on a GPU downsamples by powers of two up to " +
+                     std::to_string(kGulp) + ", not " + std::to_string(downsamp) +
+                     ": give a smaller --max-downsamp, or --device cpu");
   const int64_t len = settings.detrend_len;
   DetrendParams p = detrend_params(settings);
   const size_t n = series.size();

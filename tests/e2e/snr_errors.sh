@@ -66,6 +66,11 @@ expect 2 "snr: --plan does not apply to --realtime" "$BIN/snr" --realtime --plan
 mkdir "$W/far" || fail mkdir
 expect 1 "snr: $W/a.fil: DM " "$BIN/snr" -q --plan --dm-max 30000 -o "$W/far" "$W/a.fil"
 [ -z "$(ls "$W/far")" ] || fail "a refused plan left files: $(ls "$W/far")"
+# A plan whose downsampled ranges leave less than a detrend block: one line naming the input,
+# the DM and the way out, before anything is dedispersed.
+expect 1 "snr: $W/a.fil: DM 240 (sampling time 0.004 s) leaves 984 usable samples, fewer than one detrend block (1000); a smaller --max-downsamp keeps more" \
+  "$BIN/snr" -q --plan --dm-max 1000 -o "$W/far" "$W/a.fil"
+[ -z "$(ls "$W/far")" ] || fail "a refused plan left files: $(ls "$W/far")"
 expect 2 "snr: --mode must be boxcar or peak, not 'fast'" "$BIN/snr" --mode fast "$W/a_DM0.00.dat"
 expect 2 "snr: --chunk-len belongs to --mode peak" "$BIN/snr" --chunk-len 500 "$W/a_DM0.00.dat"
 expect 1 "snr: $W/a_DM0.00.dat: 4000 usable samples, fewer than one chunk (5000)" \
