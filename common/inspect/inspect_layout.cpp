@@ -44,7 +44,10 @@ std::string antenna_table(const ArrayLayout& layout, const GeodeticPosition& ref
 }  // namespace
 
 std::string describe_layout_file(const std::string& path) {
-  const ArrayLayout layout = read_layout_file(path);
+  return describe_layout(path, read_layout_file(path));
+}
+
+std::string describe_layout(const std::string& path, const ArrayLayout& layout) {
   const GeodeticPosition reference = itrf_to_geodetic(layout.reference_itrf_m);
   const ItrfPosition& xyz = layout.reference_itrf_m;
   std::string out = path + " (array layout)\n";

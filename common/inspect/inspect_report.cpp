@@ -1,6 +1,8 @@
 // inspect_file: picks the describer for a file's format.
 #include "inspect/inspect_report.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <string_view>
 
@@ -8,6 +10,7 @@
 #include "cli/errors.hpp"
 #include "inspect/inspect_format.hpp"
 #include "io/presto_inf.hpp"
+#include "geometry/array_layout.hpp"
 #include "inspect/inspect_sections.hpp"
 #include "io/psrdada.hpp"
 #include "io/voltage_sniff.hpp"
@@ -36,18 +39,22 @@ std::string describe_standard_input(const InspectSettings& settings,
   if (got < head.size() && std::ferror(stdin)) throw file_error("-", "cannot read: " + errno_text());
   head.resize(got);
   const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
+  if (text.empty()) throw file_error("-", "is empty");
+  if (settings.layout) {
+    std::string all(text);
+    for (char chunk[65536]; size_t n = std::fread(chunk, 1, sizeof chunk, stdin);) all.append(chunk, n);
+    return describe_layout("-", parse_layout_text(all, "-"));
+  }
   if (looks_like_dada(text))
     return describe_voltages("-", std::make_unique<PsrdadaReader>("-", stdin, std::move(head)),
                              settings, warnings);
-  const bool fits = text.substr(0, 9) == "SIMPLE  =";
-  const bool sigproc = text.size() >= 16 && text.substr(4, 12) == "HEADER_START";
-  if (text.empty()) throw file_error("-", "is empty");
-  if (!fits && !sigproc)
-    throw file_error("-", looks_like_guppi(text)
-                              ? "GUPPI RAW voltages are inspected from their file: give its name"
-                              : "not a SIGPROC, PSRFITS or PSRDADA stream (other formats: give "
-                                "the file name)");
-  return describe_spectra(open_spectra_source("-", stdin, std::move(head)), settings, warnings);
+  if (text.size() >= 16 && text.substr(4, 12) == "HEADER_START")
+    return describe_spectra(open_spectra_source("-", stdin, std::move(head)), settings, warnings);
+  // Any other format redirected from a file is that file, read again from its start.
+  struct stat st {};
+  if (::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return inspect_file("/dev/stdin", settings, warnings);
+  throw file_error("-", "not a SIGPROC or PSRDADA stream; other formats are read from a file "
+                        "(give its name, or redirect it with <)");
 }
 
 std::string inspect_file(const std::string& path, const InspectSettings& settings,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/array_layout.hpp"
 #include "inspect/inspect_report.hpp"
 #include "io/spectra_source.hpp"
 #include "io/voltage_stream.hpp"
@@ -42,8 +43,9 @@ std::string describe_fits_image_file(const std::string& path, const InspectSetti
                                      std::vector<std::string>* warnings);
 // An A-term cube of per-station Jones matrices (idg-grid --aterms).
 std::string describe_aterm_cube_file(const std::string& path, const InspectSettings& settings);
-// A plain-text array layout file.
+// A plain-text array layout file, or a layout read already.
 std::string describe_layout_file(const std::string& path);
+std::string describe_layout(const std::string& path, const ArrayLayout& layout);
 // accelsearch's ACCEL candidate table and prepfold's .pfd.
 std::string describe_accel_file(const std::string& path);
 std::string describe_pfd_file(const std::string& path);

@@ -324,6 +324,10 @@ PsrdadaReader::PsrdadaReader(const std::string& path, FILE* file, std::vector<ui
 }
 
 void PsrdadaReader::open() {
+  // Where the stream starts in the file: standard input redirected from a file need not be at
+  // its start, and the bytes handed over were read from there.
+  const off_t now = ftello(file_);
+  stream_start_ = now >= off_t(pending_.size()) ? int64_t(now) - int64_t(pending_.size()) : -1;
   try {
     read_header();
   } catch (...) {
@@ -368,9 +372,9 @@ void PsrdadaReader::read_header() {
     bytes.resize(hdr_size);
     const size_t got = had == kFirstRead ? read_bytes(bytes.data() + had, hdr_size - had) : 0;
     if (had + got < hdr_size)
-      throw file_error(path_, "DADA HDR_SIZE " + std::to_string(hdr_size) +
-                                  " is bigger than the file (" + std::to_string(had + got) +
-                                  " bytes)");
+      throw file_error(path_, "DADA HDR_SIZE " + std::to_string(hdr_size) + " is bigger than the " +
+                                  (path_ == "-" ? "stream" : "file") + " (" +
+                                  std::to_string(had + got) + " bytes)");
     dada_ = parse_dada_header(
         std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path_);
   } else {
@@ -383,10 +387,11 @@ void PsrdadaReader::read_header() {
     if (hdr_size < bytes.size()) dada_ = parse_dada_header(text.substr(0, hdr_size), path_);
   }
   struct stat st;
-  const bool regular = file_ != stdin && fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode);
+  const bool regular =
+      stream_start_ >= 0 && fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode);
   const int64_t bps = dada_.bytes_per_sample();
   if (regular) {
-    const int64_t payload = int64_t(st.st_size) - dada_.hdr_size;
+    const int64_t payload = std::max<int64_t>(0, int64_t(st.st_size) - stream_start_ - dada_.hdr_size);
     dada_.voltage.nsamples = payload / bps;
     if (dada_.block_order()) {
       // A last block cut inside a sample is left out whole (load_chunk).
@@ -427,7 +432,8 @@ void PsrdadaReader::load_ftp_chunk(int64_t ntime) {
   samples_.resize(size_t(v.nchan * chunk_ntime_ * per_time));
   raw_.resize(size_t(chunk_ntime_ * chan_bytes));
   for (int64_t c = 0; c < v.nchan && chunk_ntime_ > 0; ++c) {
-    const int64_t offset = dada_.hdr_size + (c * v.nsamples + samples_loaded_) * chan_bytes;
+    const int64_t offset =
+        stream_start_ + dada_.hdr_size + (c * v.nsamples + samples_loaded_) * chan_bytes;
     if (fseeko(file_, off_t(offset), SEEK_SET) != 0 ||
         std::fread(raw_.data(), 1, raw_.size(), file_) != raw_.size())
       throw file_error(path_, "read failed at byte " + std::to_string(offset));

@@ -91,6 +91,7 @@ class PsrdadaReader : public VoltageReader {
   std::string path_;
   FILE* file_ = nullptr;
   bool owns_file_ = false;
+  int64_t stream_start_ = -1;  // the stream's first byte in file_; -1 for a pipe
   DadaHeader dada_;
   std::vector<uint8_t> pending_;  // payload bytes read together with the header
   size_t pending_pos_ = 0;

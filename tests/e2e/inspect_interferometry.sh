@@ -40,12 +40,38 @@ grep -v -e "Time samples" -e "Duration" -e "(PSRDADA)$" "$tmp/file" > "$tmp/file
 grep -v -e "Time samples" -e "Duration" -e "(PSRDADA)$" "$tmp/pipe" > "$tmp/pipe.rest"
 cmp -s "$tmp/file.rest" "$tmp/pipe.rest" || fail "the pipe's report differs: $(diff "$tmp/file.rest" "$tmp/pipe.rest")"
 grep -q "Statistics" "$tmp/pipe" || fail "no statistics from the pipe"
-cat "$BB/sample_puppi.raw" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
-[ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "inspect: -: GUPPI RAW voltages are inspected from their file: give its name" ] ||
-  fail "GUPPI RAW from a pipe: $(cat "$tmp/err")"
+for f in "$BB/sample_puppi.raw" "$UV/1061316296.uvfits"; do
+  cat "$f" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
+  [ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "inspect: -: not a SIGPROC or PSRDADA stream; other formats are read from a file (give its name, or redirect it with <)" ] ||
+    fail "$f from a pipe: $(cat "$tmp/err")"
+done
 echo "no format at all" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
-[ $? -eq 1 ] && grep -q "^inspect: -: not a SIGPROC, PSRFITS or PSRDADA stream" "$tmp/err" ||
+[ $? -eq 1 ] && grep -q "^inspect: -: not a SIGPROC or PSRDADA stream" "$tmp/err" ||
   fail "text from a pipe: $(cat "$tmp/err")"
+# Redirected from a file (<), any format is that file: GUPPI RAW, UVFITS; and a PSRDADA file
+# so redirected tells its length.
+"$BIN/inspect" - < "$BB/sample_puppi.raw" > "$tmp/out" 2>/dev/null && grep -q "(GUPPI RAW)$" "$tmp/out" ||
+  fail "GUPPI RAW redirected"
+"$BIN/inspect" - < "$UV/1061316296.uvfits" > "$tmp/out" 2>/dev/null && grep -q "^  Rows  *16256$" "$tmp/out" ||
+  fail "UVFITS redirected"
+"$BIN/inspect" - < "$BB/sample_meerkat.dada" > "$tmp/redirected" 2>/dev/null || fail "DADA redirected"
+grep "Time samples" "$tmp/file" > "$tmp/want"; grep "Time samples" "$tmp/redirected" > "$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" || fail "DADA redirected: $(cat "$tmp/got") against $(cat "$tmp/want")"
+# Channel-major DADA (ORDER FTP) is read by seeking, so from a file only: redirected, and with
+# the stream starting 7 bytes into it, the channels are those of the file.
+printf 'HDR_VERSION 1.0\nHDR_SIZE 4096\nORDER FTP\nNCHAN 2\nNPOL 1\nNBIT 8\nNDIM 2\nTSAMP 1\nFREQ 1400\nBW 2\n' > "$tmp/text"
+{ cat "$tmp/text"; head -c $((4096 - $(wc -c < "$tmp/text"))) /dev/zero
+  awk 'BEGIN { for (i = 0; i < 400; i++) printf "%c", 65 + i % 7 }'
+  awk 'BEGIN { for (i = 0; i < 400; i++) printf "%c", 97 + i % 13 }'; } > "$tmp/ftp.dada"
+{ printf 'junk!!\n'; cat "$tmp/ftp.dada"; } > "$tmp/offset.dada"
+"$BIN/inspect" --channels "$tmp/ftp.dada" 2>/dev/null | sed 1d > "$tmp/want" || fail "FTP file"
+{ dd bs=7 count=1 of=/dev/null 2>/dev/null; "$BIN/inspect" --channels - 2>/dev/null; } < "$tmp/offset.dada" |
+  sed 1d > "$tmp/got"
+grep -q "^  Time samples  *200$" "$tmp/want" && cmp -s "$tmp/want" "$tmp/got" ||
+  fail "FTP redirected at an offset: $(diff "$tmp/want" "$tmp/got")"
+# A layout file from standard input, with --layout.
+cat "$(dirname "$0")/ten_antennas.txt" | "$BIN/inspect" --layout - > "$tmp/out" 2>"$tmp/err" &&
+  grep -q "^  Antennas  *10$" "$tmp/out" || fail "a layout from a pipe: $(cat "$tmp/err")"
 
 # VDIF without a rate in its headers: one line asking for it; with --vdif-rate it is read.
 "$BIN/inspect" "$BB/sample_mwa.vdif" >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] || fail "VDIF without rate must fail"
