@@ -18,6 +18,7 @@
 #include "bf/station_flags.hpp"
 #include "cli/errors.hpp"
 #include "fold/fold_candidate.hpp"
+#include "fuzz/psrdada_stream_check.hpp"
 #include "geometry/array_layout.hpp"
 #include "imaging/aterm_cube.hpp"
 #include "io/accel_files.hpp"
@@ -320,6 +321,20 @@ void read_uvfits_bytes(const std::string& bytes) {
   std::vector<std::string> warnings;
   const rapt::VisibilitySet vis = rapt::read_uvfits(file.path(), &warnings);
   EXPECT_EQ(vis.vis.size(), vis.nrows() * vis.nchan() * vis.nstokes());
+}
+
+// The psrdada_stream_fuzzer's check: byte 0, then the stream as a file, opened by its path and
+// with its first bytes handed over; both ways must read the same samples or both refuse.
+void read_psrdada_stream_bytes(const std::string& bytes) {
+  if (bytes.empty()) return;
+  const CorpusFile file(bytes.substr(1));
+  ASSERT_TRUE(file.written());
+  EXPECT_TRUE(rapt::fuzzing::psrdada_stream_agrees(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                   bytes.size(), file.path()));
+}
+
+TEST(FuzzCorpusReplay, PsrdadaStreamCorpusReadsAlikeOrIsRefused) {
+  RAPT_REPLAY_CORPUS("psrdada_stream_fuzzer", read_psrdada_stream_bytes);
 }
 
 TEST(FuzzCorpusReplay, UvfitsCorpusReadsOrIsRefused) {
