@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli/errors.hpp"
 #include "cli/program.hpp"
@@ -16,9 +18,34 @@
 
 namespace rapt {
 
+namespace {
+
+// Standard input: a PSRDADA stream from a pipe (the bytes read to tell it go on to the reader),
+// or any voltage file redirected from a file, read again from its start.
+std::unique_ptr<VoltageReader> open_standard_input(const VdifReadOptions& vdif) {
+  std::vector<uint8_t> head(kVoltageProbeBytes);
+  size_t got = 0;
+  while (got < head.size()) {
+    const size_t n = std::fread(head.data() + got, 1, head.size() - got, stdin);
+    if (n == 0) break;
+    got += n;
+  }
+  if (got < head.size() && std::ferror(stdin)) throw file_error("-", "cannot read: " + errno_text());
+  head.resize(got);
+  if (head.empty()) throw file_error("-", "is empty (no voltages)");
+  const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
+  if (looks_like_dada(text)) return std::make_unique<PsrdadaReader>("-", stdin, std::move(head));
+  struct stat st {};
+  if (::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return open_voltage_file("/dev/stdin", vdif);
+  throw file_error("-", "not a PSRDADA stream; GUPPI RAW and VDIF are read from a file (give its "
+                        "name, or redirect it with <)");
+}
+
+}  // namespace
+
 std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
                                                  const VdifReadOptions& vdif) {
-  if (path == "-") return std::make_unique<PsrdadaReader>(path);
+  if (path == "-") return open_standard_input(vdif);
   refuse_directory(path);
   FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) throw file_error(path, "cannot open: " + errno_text());

@@ -87,7 +87,8 @@ size_t show_voltage_warnings(const VoltageReader& reader, const std::string& pat
                              const Messages& messages, size_t from = 0);
 
 // Opens a voltage file, recognising the format from its first bytes (GUPPI cards, a DADA
-// header, VDIF frame words). "-" reads PSRDADA from standard input. `vdif` says what VDIF's
+// header, VDIF frame words). "-" reads standard input: PSRDADA from a pipe, or any of the three
+// redirected from a file (read again from its start, as /dev/stdin). `vdif` says what VDIF's
 // frames do not (vdif_read_options.hpp). Throws DataError "path: problem".
 std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
                                                  const VdifReadOptions& vdif = {});

@@ -206,6 +206,17 @@ if [ -f "$vdif" ]; then
   near "$(header_double lsb.fil fch1)" 186.24 1e-6 || fail "--vdif-lsb: fch1 $(header_double lsb.fil fch1)"
   near "$(header_double usb.fil foff)" -0.08 1e-9 || fail "--vdif-freq: foff $(header_double usb.fil foff)"
   cmp -s usb.fil lsb.fil && fail "--vdif-lsb changed nothing"
+  # Standard input redirected from the VDIF file is that file; from a pipe, one line saying so.
+  $CH_CPU --vdif-rate 1.28e6 --vdif-signed --vdif-freq 184.96 --nchan 16 --ntaps 4 --detect \
+    -o usb_stdin.fil - < "$vdif" 2> err || fail "VDIF redirected: $(cat err)"
+  # (the same but for the input's name in the header)
+  [ "$("$BIN/inspect" usb.fil 2>/dev/null | sed 1d)" = "$("$BIN/inspect" usb_stdin.fil 2>/dev/null | sed 1d)" ] ||
+    fail "VDIF redirected: not the file's filterbank"
+  cat "$vdif" | $CH_CPU --vdif-rate 1.28e6 --nchan 16 --detect -o piped.fil - 2> err &&
+    fail "VDIF from a pipe was read"
+  grep -q "^channelize: -: not a PSRDADA stream; GUPPI RAW and VDIF are read from a file" err ||
+    fail "VDIF from a pipe: $(cat err)"
+  [ -e piped.fil ] && fail "VDIF from a pipe left piped.fil"
 else
   echo "channelize_cli: shared data not found; the VDIF options are not checked"
 fi

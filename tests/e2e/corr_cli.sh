@@ -238,11 +238,11 @@ expect_error 2 --gulp --gulp -1 v.dada
 rm -rf out && mkdir out
 # Standard input holding nothing, or a FITS file, is named as such.
 : | $C -o out/x.uvfits - 2> err; status=$?
-[ $status = 1 ] && grep -q "^corr: -: is empty (no PSRDADA header)$" err || fail "empty stdin: exit $status, $(cat err)"
+[ $status = 1 ] && grep -q "^corr: -: is empty (no voltages)$" err || fail "empty stdin: exit $status, $(cat err)"
 $C -o out/x.uvfits out.uvfits 2> err; status=$?
 [ $status = 1 ] && grep -q "out.uvfits: is a FITS file, not voltages" err || fail "UVFITS as voltages: exit $status, $(cat err)"
 $C -o out/x.uvfits - < out.uvfits 2> err; status=$?
-[ $status = 1 ] && grep -q "is a FITS file, not PSRDADA voltages" err || fail "UVFITS on stdin: exit $status, $(cat err)"
+[ $status = 1 ] && grep -q "^corr: /dev/stdin: is a FITS file, not voltages" err || fail "UVFITS on stdin: exit $status, $(cat err)"
 $C -o out/x.dat v.dada 2> err; status=$?
 [ $status = 2 ] && grep -q "out/x.dat" err || fail "-o x.dat: exit $status, $(cat err)"
 $C --format vis -o out/x.uvfits v.dada 2> err; status=$?
