@@ -17,6 +17,19 @@ void refuse_directory(const std::string& path) {
     throw file_error(path, "is a directory, not a file");
 }
 
+std::vector<uint8_t> read_up_to(std::FILE* file, size_t count, const std::string& name) {
+  std::vector<uint8_t> bytes(count);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const size_t got = std::fread(bytes.data() + done, 1, bytes.size() - done, file);
+    if (got == 0) break;
+    done += got;
+  }
+  if (done < bytes.size() && std::ferror(file)) throw file_error(name, "cannot read: " + errno_text());
+  bytes.resize(done);
+  return bytes;
+}
+
 std::string read_file_contents(const std::string& path) {
   refuse_directory(path);
   std::ifstream in(path, std::ios::binary);

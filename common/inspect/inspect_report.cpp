@@ -8,6 +8,7 @@
 
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "inspect/inspect_format.hpp"
 #include "io/presto_inf.hpp"
 #include "geometry/array_layout.hpp"
@@ -29,15 +30,7 @@ bool has_suffix(const std::string& path, const std::string& suffix) {
 std::string describe_standard_input(const InspectSettings& settings,
                                     std::vector<std::string>* warnings) {
   // A pipe is read once: the bytes read to tell its format go on to its reader.
-  std::vector<uint8_t> head(kVoltageProbeBytes);
-  size_t got = 0;
-  while (got < head.size()) {
-    const size_t n = std::fread(head.data() + got, 1, head.size() - got, stdin);
-    if (n == 0) break;
-    got += n;
-  }
-  if (got < head.size() && std::ferror(stdin)) throw file_error("-", "cannot read: " + errno_text());
-  head.resize(got);
+  std::vector<uint8_t> head = read_up_to(stdin, kVoltageProbeBytes, "-");
   const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
   if (text.empty()) throw file_error("-", "is empty");
   if (settings.layout) {

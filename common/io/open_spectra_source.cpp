@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "io/psrfits.hpp"
 #include "io/sigproc.hpp"
 #include "io/spectra_source.hpp"
@@ -24,20 +25,12 @@ bool starts_with(const std::vector<uint8_t>& bytes, const void* prefix, size_t n
 }
 
 std::vector<uint8_t> read_first_bytes(FILE* file, const std::string& path) {
-  std::vector<uint8_t> bytes(sizeof kSigprocStart);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const size_t got = std::fread(bytes.data() + done, 1, bytes.size() - done, file);
-    if (got == 0) break;
-    done += got;
-  }
-  if (done < bytes.size() && std::ferror(file)) {
-    const std::string reason = errno_text();
+  try {
+    return read_up_to(file, sizeof kSigprocStart, path);
+  } catch (const DataError&) {
     if (file != stdin) std::fclose(file);
-    throw file_error(path, "cannot read: " + reason);
+    throw;
   }
-  bytes.resize(done);
-  return bytes;
 }
 
 // CFITSIO opens files by name. Stdin redirected from a file is reopened through /dev/stdin

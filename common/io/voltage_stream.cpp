@@ -23,15 +23,7 @@ namespace {
 // Standard input: a PSRDADA stream from a pipe (the bytes read to tell it go on to the reader),
 // or any voltage file redirected from a file, read again from its start.
 std::unique_ptr<VoltageReader> open_standard_input(const VdifReadOptions& vdif) {
-  std::vector<uint8_t> head(kVoltageProbeBytes);
-  size_t got = 0;
-  while (got < head.size()) {
-    const size_t n = std::fread(head.data() + got, 1, head.size() - got, stdin);
-    if (n == 0) break;
-    got += n;
-  }
-  if (got < head.size() && std::ferror(stdin)) throw file_error("-", "cannot read: " + errno_text());
-  head.resize(got);
+  std::vector<uint8_t> head = read_up_to(stdin, kVoltageProbeBytes, "-");
   if (head.empty()) throw file_error("-", "is empty (no voltages)");
   const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
   if (looks_like_dada(text)) return std::make_unique<PsrdadaReader>("-", stdin, std::move(head));
