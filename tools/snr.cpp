@@ -316,7 +316,14 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   rapt::RealtimePlan plan;
   plan.input = paths.front();
   plan.cleaning = run.cleaning;
-  plan.dms = rapt::fused_dms(fused_plan(run, plan.input, args.messages));
+  // A plan is made once the input's header is read (the input may be a pipe, read once).
+  if (run.plan.enabled) {
+    plan.dm_plan = run.plan;
+    plan.lodm = run.lodm;
+    plan.plan_table = [&](const std::string& table) { args.messages.info(table); };
+  } else {
+    plan.dms = rapt::fused_dms(fused_plan(run, plan.input, args.messages));
+  }
   plan.settings = run.search;
   plan.max_width_s = run.max_width_s;
   plan.cluster = run.cluster;
@@ -325,15 +332,9 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   plan.threads = run.threads;
   plan.reader_warning = reader_warnings().sink();
   // Outputs that would be refused at the end are refused before hours of data are searched.
-  const std::string root = rapt::realtime_root(plan.input);
-  std::vector<rapt::SeriesInput> outputs;
-  for (double dm : plan.dms) {
-    rapt::SeriesInput s;
-    s.root = rapt::dm_trial_root(root, dm);
-    s.dm = dm;
-    outputs.push_back(s);
-  }
-  check_outputs(outputs, run, args.force);
+  plan.on_start = [&](const std::vector<rapt::SeriesInput>& series) {
+    check_outputs(series, run, args.force);
+  };
   const bool streaming = run.cands == "-";
   std::vector<rapt::PulseCandidate> kept;
   bool header_printed = false;  // only once the input has been read: no output for bad input
@@ -370,23 +371,22 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
     rapt::SinglePulsePlotRange range;
     range.duration_s = p.data_s;
     range.threshold = run.search.threshold;
-    range.lo_dm = plan.dms.front();
-    range.hi_dm = plan.dms.back();
+    range.lo_dm = *std::min_element(result.dms.begin(), result.dms.end());
+    range.hi_dm = *std::max_element(result.dms.begin(), result.dms.end());
     rapt::plot_singlepulse_png(run.plot, all, range,
                                "Single pulse search: " + rapt::observation_name(result.series[0].root),
                                args.force);
   }
   if (!run.json.empty()) {
-    char json[768];
-    std::snprintf(json, sizeof json,
-                  "{\"program\": \"snr\", \"mode\": \"realtime\", \"engine\": \"%s\", "
-                  "\"dms\": %zu, \"chunks\": %lld, \"data_seconds\": %.6f, "
-                  "\"processing_seconds\": %.6f, \"read_seconds\": %.6f, "
-                  "\"ms_per_second_of_data\": %.3f, \"realtime_factor\": %.2f, "
-                  "\"keeps_up\": %s, \"events\": %zu, \"candidates\": %zu}\n",
-                  result.engine.c_str(), plan.dms.size(), static_cast<long long>(p.chunks),
-                  p.data_s, p.busy_s, p.read_s, ms_per_s, p.data_s / p.busy_s,
-                  keeps_up ? "true" : "false", all.size(), result.candidates);
+    const std::string json = rapt::format_string(
+        "{\"program\": \"snr\", \"mode\": \"realtime\", \"engine\": \"%s\", "
+        "\"dms\": %zu, \"chunks\": %lld, \"data_seconds\": %.6f, "
+        "\"processing_seconds\": %.6f, \"read_seconds\": %.6f, "
+        "\"ms_per_second_of_data\": %.3f, \"realtime_factor\": %.2f, "
+        "\"keeps_up\": %s, \"events\": %zu, \"candidates\": %zu}\n",
+        result.engine.c_str(), result.dms.size(), static_cast<long long>(p.chunks), p.data_s,
+        p.busy_s, p.read_s, ms_per_s, p.data_s / p.busy_s, keeps_up ? "true" : "false",
+        all.size(), result.candidates);
     write_text(run.json, json, args.force);
   }
   char line[256];

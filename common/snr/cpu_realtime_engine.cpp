@@ -29,9 +29,13 @@ class CpuRealtimeEngine final : public RealtimeEngine {
 
   std::vector<double> detrend(int blocks) override {
     const int64_t len = shape_.settings.detrend_len;
+    const int ds = shape_.plan.downsamp;
     std::vector<double> sigma(ndm_ * size_t(blocks));
     parallel_for(threads_, ndm_, [&](size_t d, int) {
       float* row = rows_.data() + d * stride_ + shape_.history;
+      // The engine sums `ds` spectra a sample; dedisp's series are their mean.
+      if (ds > 1)
+        for (int64_t i = 0; i < int64_t(blocks) * len; ++i) row[i] /= float(ds);
       for (int b = 0; b < blocks; ++b)
         sigma[d * size_t(blocks) + size_t(b)] = detrend_block(
             row + int64_t(b) * len, len, shape_.settings.baseline, shape_.settings.noise);

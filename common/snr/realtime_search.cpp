@@ -36,11 +36,15 @@ void move_ready(std::vector<T>& from, std::vector<T>& to, Pred ready) {
 
 }  // namespace
 
-int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len) {
-  const int64_t unit = std::lcm(detrend_len, int64_t(4));
+int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len, int max_downsamp) {
+  const int64_t unit = std::lcm(detrend_len, int64_t(4)) * max_downsamp;
   if (requested < 0 || requested % unit != 0)
     throw UsageError("--chunk must be a positive multiple of " + std::to_string(unit) +
-                     " samples (the detrend length and 4), not " + std::to_string(requested));
+                     " spectra (the detrend length and 4" +
+                     (max_downsamp > 1 ? ", times the plan's largest downsampling, " +
+                                             std::to_string(max_downsamp)
+                                       : std::string()) +
+                     "), not " + std::to_string(requested));
   if (requested > 0) return requested;
   return std::max(unit, (kDefaultChunk + unit - 1) / unit * unit);
 }
@@ -49,151 +53,266 @@ std::string realtime_root(const std::string& input) {
   return input == "-" ? "stdin" : fused_input_root(input);
 }
 
+namespace {
+
+// One sampling time of the search (the DM grid, or the DM plan's ranges of one downsampling)
+// with its engine, its widths and what waits for the next chunk.
+struct Range {
+  int downsamp = 1;
+  int scale = 1;        // its sampling time in samples of the finest range
+  size_t first = 0;     // its first DM's index among all the search's DMs
+  std::vector<double> dms;
+  SnrSettings settings;  // widths in its own samples
+  int max_width = 0;
+  RealtimeShape shape;
+  std::unique_ptr<RealtimeEngine> engine;
+  std::vector<std::vector<BoxcarHit>> pending;  // hits at series sample numbers
+  std::vector<std::vector<bool>> bad_blocks;
+  int blocks = 0;              // detrend blocks of this chunk
+  int64_t searched_end = 0;    // samples searched so far
+};
+
+// An event waiting for clustering, with its range's scale.
+struct ScaledEvent {
+  SinglePulseEvent event;
+  int scale = 1;
+};
+
+// The search's DM trials by downsampling: the plan's ranges (consecutive ones of one
+// downsampling together), or the DM grid at full resolution.
+std::vector<DmTrialGroup> trial_groups(const RealtimePlan& plan, const ObservationInfo& info) {
+  if (!plan.dm_plan.enabled) {
+    if (plan.dms.empty()) throw UsageError("the real-time search needs --numdms");
+    return {{plan.dms, 1}};
+  }
+  std::string table;
+  std::vector<DmTrialGroup> groups;
+  for (DmTrialGroup& range : plan_trial_groups(plan.dm_plan, info, plan.lodm,
+                                               kDispersionConstantPresto, 1, &table)) {
+    if (!groups.empty() && groups.back().downsamp == range.downsamp)
+      groups.back().dms.insert(groups.back().dms.end(), range.dms.begin(), range.dms.end());
+    else
+      groups.push_back(std::move(range));
+  }
+  if (plan.plan_table) plan.plan_table(table.substr(0, table.size() - 1));
+  return groups;
+}
+
+}  // namespace
+
 RealtimeResult run_realtime_search(
     const RealtimePlan& plan,
     const std::function<void(const std::vector<PulseCandidate>&)>& on_candidates,
     const std::function<void(const RealtimeProgress&)>& on_chunk) {
-  if (plan.dms.empty()) throw UsageError("the real-time search needs --numdms");
   FusedInput file(plan.input, plan.cleaning);
   const ObservationInfo info = file.info();
-  SnrSettings settings = plan.settings;
-  if (plan.max_width_s > 0.0) settings.widths = widths_for_max_seconds(plan.max_width_s, info.tsamp_s);
-  const int64_t len = settings.detrend_len;
-  const int max_width = settings.widths.back();
-  RealtimeShape shape;
-  shape.plan = fused_dedisp_plan(info, plan.dms, file.zapped());
-  shape.history = (2 * int64_t(max_width) + 3) / 4 * 4;  // a boxcar's reach on both sides
-  shape.chunk = realtime_chunk_length(plan.chunk, len);
-  shape.settings = settings;
-  if (shape.chunk < shape.history)
-    throw UsageError("--chunk " + std::to_string(shape.chunk) + " is shorter than the " +
-                     std::to_string(shape.history) + " samples kept across chunks");
+  const std::vector<DmTrialGroup> groups = trial_groups(plan, info);
+  int finest = groups.front().downsamp, coarsest = groups.front().downsamp;
+  for (const DmTrialGroup& g : groups) {
+    finest = std::min(finest, g.downsamp);
+    coarsest = std::max(coarsest, g.downsamp);
+  }
+  const int64_t len = plan.settings.detrend_len;
+  const int64_t chunk = realtime_chunk_length(plan.chunk, len, coarsest);  // spectra
   const int threads = plan.threads > 0 ? plan.threads
                                        : int(std::max(1u, std::thread::hardware_concurrency()));
   const DeviceChoice device = choose_device(plan.device);
-  std::unique_ptr<RealtimeEngine> engine =
-      device.use_gpu ? make_gpu_realtime_engine(shape, device.gpu_index)
-                     : make_cpu_realtime_engine(shape, threads);
-
-  RealtimeResult result;
-  result.engine = engine->name();
-  const size_t ndm = plan.dms.size();
-  result.events.resize(ndm);
   const std::string root = realtime_root(plan.input);
 
+  RealtimeResult result;
+  std::vector<Range> ranges;
+  std::vector<SeriesInput> described;
+  for (const DmTrialGroup& g : groups) {
+    Range r;
+    r.downsamp = g.downsamp;
+    r.scale = g.downsamp / finest;
+    r.first = result.dms.size();
+    r.dms = g.dms;
+    result.dms.insert(result.dms.end(), g.dms.begin(), g.dms.end());
+    r.settings = plan.settings;
+    const double dt_s = info.tsamp_s * g.downsamp;
+    if (plan.max_width_s > 0.0) r.settings.widths = widths_for_max_seconds(plan.max_width_s, dt_s);
+    r.max_width = r.settings.widths.back();
+    r.shape.plan = fused_dedisp_plan(info, g.dms, file.zapped(), g.downsamp);
+    r.shape.history = (2 * int64_t(r.max_width) + 3) / 4 * 4;  // a boxcar's reach on both sides
+    r.shape.chunk = chunk / g.downsamp;
+    r.shape.settings = r.settings;
+    if (r.shape.chunk < r.shape.history)
+      throw UsageError("--chunk " + std::to_string(chunk) + " leaves " +
+                       std::to_string(r.shape.chunk) + " samples a chunk at a downsampling of " +
+                       std::to_string(g.downsamp) + ", fewer than the " +
+                       std::to_string(r.shape.history) + " kept across chunks");
+    r.pending.resize(g.dms.size());
+    r.bad_blocks.resize(g.dms.size());
+    for (double dm : g.dms) {
+      SeriesInput s;
+      s.root = dm_trial_root(root, dm);
+      s.dm = dm;
+      s.dt_s = dt_s;
+      described.push_back(s);
+    }
+    ranges.push_back(std::move(r));
+  }
+  if (plan.on_start) plan.on_start(described);
+  for (Range& r : ranges) {
+    r.engine = device.use_gpu ? make_gpu_realtime_engine(r.shape, device.gpu_index)
+                              : make_cpu_realtime_engine(r.shape, threads);
+    if (result.engine.find(r.engine->name()) == std::string::npos)
+      result.engine += (result.engine.empty() ? "" : "; ") + r.engine->name();
+  }
+  result.events.resize(result.dms.size());
+
   SpectraInput input(file.source(), file.raw());
-  const size_t delay = size_t(engine->max_delay());
-  const size_t capacity = size_t(shape.chunk) + delay;
+  size_t delay = 0;
+  for (const Range& r : ranges) delay = std::max(delay, size_t(r.engine->max_delay()));
+  const size_t capacity = size_t(chunk) + delay;
   // Samples computed from padding are never searched (the last chunk stops at the last sample
   // every DM trial has data for), so the end is padded with zeros.
   SpectraBuffer buffer(input, capacity, false);
-  const int full_blocks = int(shape.chunk / len);
-  std::vector<std::vector<BoxcarHit>> pending(ndm);  // hits at series sample numbers
-  std::vector<std::vector<bool>> bad_blocks(ndm);
-  std::vector<SinglePulseEvent> unclustered;
+  std::vector<ScaledEvent> unclustered;
   RealtimeProgress& progress = result.progress;
-  int64_t base = 0;  // series sample of the chunk's first new sample
   const Stopwatch read_start;
   size_t filled = buffer.fill();
   progress.read_s += read_start.seconds();
   double read_s_of_next = 0.0;
   for (bool at_end = false; !at_end;) {
     Stopwatch work_start;
-    int blocks = full_blocks;
+    bool any = false;
     if (filled < capacity) {
       at_end = true;
-      blocks = filled > delay ? int(int64_t(filled - delay) / len) : 0;
-      if (blocks == 0) break;
       buffer.pad_with_zeros();
     }
-    engine->dedisperse(buffer.block());
+    for (Range& r : ranges) {
+      const int64_t samples = at_end ? (filled > delay ? int64_t(filled - delay) / r.downsamp : 0)
+                                     : r.shape.chunk;
+      r.blocks = int(samples / len);
+      any = any || r.blocks > 0;
+    }
+    // Nothing at all to search: the error below. (Once some chunk was searched, an end without
+    // a whole block still turns the hits and events that waited for more data into events and
+    // candidates.)
+    if (!any && progress.chunks == 0) break;
+    // Each engine takes the chunk and its own delay's spectra.
+    const SpectraBlock whole = buffer.block();
+    for (Range& r : ranges)
+      if (r.blocks > 0)
+        r.engine->dedisperse({whole.data, whole.nbits, size_t(chunk) + size_t(r.engine->max_delay())});
     progress.busy_s += work_start.seconds();
-    // The block has gone to the engine: the next chunk is read on another thread while this
+    // The block has gone to the engines: the next chunk is read on another thread while this
     // one is searched (and its candidates handed out, without waiting for the next data).
     std::future<size_t> next;
     if (!at_end)
       next = std::async(std::launch::async, [&] {
-        buffer.shift(size_t(shape.chunk));
+        buffer.shift(size_t(chunk));
         const Stopwatch start;
         const size_t n = buffer.fill();
         read_s_of_next = start.seconds();
         return n;
       });
     work_start = Stopwatch();
-    const std::vector<double> sigma = engine->detrend(blocks);
 
-    // The bad-block test among this chunk's blocks, as the file search does over a series.
-    std::vector<float> scale(sigma.size(), 0.0f);
-    parallel_for(threads, ndm, [&](size_t d, int) {
-      const size_t at = d * size_t(blocks);
-      const std::vector<bool> bad = block_scales(sigma.data() + at, blocks, settings, &scale[at]);
-      bad_blocks[d].insert(bad_blocks[d].end(), bad.begin(), bad.end());
-    });
-    const std::vector<BoxcarHit> hits = engine->search(scale, blocks);
-
-    // A boxcar centred within max_width of the chunk's end waits for the next chunk's samples.
-    const int64_t searched_end = base + int64_t(blocks) * len;
-    const int64_t accept_begin = std::max<int64_t>(0, base - max_width);
-    const int64_t accept_end = at_end ? searched_end : searched_end - max_width;
-    for (const BoxcarHit& h : hits) {
-      const int64_t sample = base + h.sample - shape.history;
-      if (sample >= accept_begin && sample < accept_end)
-        pending[size_t(h.series)].push_back({h.series, h.width_index, sample, h.snr});
-    }
-    // Events, then candidates, a margin short of that: their pruning looks at neighbours.
     constexpr int64_t kLast = std::numeric_limits<int64_t>::max();
-    const int64_t event_end = at_end ? kLast : accept_end - 4 * int64_t(max_width);
-    std::vector<std::vector<SinglePulseEvent>> fresh(ndm);
-    parallel_for(threads, ndm, [&](size_t d, int) {
-      std::sort(pending[d].begin(), pending[d].end(), [](const BoxcarHit& a, const BoxcarHit& b) {
-        return a.width_index != b.width_index ? a.width_index < b.width_index
-                                              : a.sample < b.sample;
+    int64_t cluster_end = kLast;  // in samples of the finest range
+    int64_t reach = 0;            // the widest boxcar, in those samples
+    for (Range& r : ranges) {
+      const size_t ndm = r.dms.size();
+      const int64_t base = r.searched_end;  // series sample of the chunk's first new sample
+      reach = std::max(reach, int64_t(r.max_width) * r.scale);
+      const int64_t searched_end = base + int64_t(r.blocks) * len;
+      // A boxcar centred within max_width of the chunk's end waits for the next chunk's samples.
+      const int64_t accept_end = at_end ? searched_end : searched_end - r.max_width;
+      if (r.blocks > 0) {
+        const std::vector<double> sigma = r.engine->detrend(r.blocks);
+        // The bad-block test among this chunk's blocks, as the file search does over a series.
+        std::vector<float> scale(sigma.size(), 0.0f);
+        parallel_for(threads, ndm, [&](size_t d, int) {
+          const size_t at = d * size_t(r.blocks);
+          const std::vector<bool> bad =
+              block_scales(sigma.data() + at, r.blocks, r.settings, &scale[at]);
+          r.bad_blocks[d].insert(r.bad_blocks[d].end(), bad.begin(), bad.end());
+        });
+        const std::vector<BoxcarHit> hits = r.engine->search(scale, r.blocks);
+        const int64_t accept_begin = std::max<int64_t>(0, base - r.max_width);
+        for (const BoxcarHit& h : hits) {
+          const int64_t sample = base + h.sample - r.shape.history;
+          if (sample >= accept_begin && sample < accept_end)
+            r.pending[size_t(h.series)].push_back({h.series, h.width_index, sample, h.snr});
+        }
+      }
+      // Events, then candidates, a margin short of that: their pruning looks at neighbours.
+      const int64_t event_end = at_end ? kLast : accept_end - 4 * int64_t(r.max_width);
+      std::vector<std::vector<SinglePulseEvent>> fresh(ndm);
+      parallel_for(threads, ndm, [&](size_t d, int) {
+        std::vector<BoxcarHit>& pending = r.pending[d];
+        std::sort(pending.begin(), pending.end(), [](const BoxcarHit& a, const BoxcarHit& b) {
+          return a.width_index != b.width_index ? a.width_index < b.width_index
+                                                : a.sample < b.sample;
+        });
+        std::vector<BoxcarHit> ready;
+        move_ready(pending, ready, [&](const BoxcarHit& h) { return h.sample < event_end; });
+        if (ready.empty()) return;
+        EventContext context;
+        context.dm = r.dms[d];
+        context.dt_s = info.tsamp_s * r.downsamp;
+        context.detrend_len = len;
+        context.bad_blocks = std::move(r.bad_blocks[d]);  // lent, not copied: it grows all run
+        fresh[d] = events_from_hits(ready, r.settings.widths, context);
+        r.bad_blocks[d] = std::move(context.bad_blocks);
       });
-      std::vector<BoxcarHit> ready;
-      move_ready(pending[d], ready, [&](const BoxcarHit& h) { return h.sample < event_end; });
-      if (ready.empty()) return;
-      EventContext context;
-      context.dm = plan.dms[d];
-      context.dt_s = info.tsamp_s;
-      context.detrend_len = len;
-      context.bad_blocks = std::move(bad_blocks[d]);  // lent, not copied: it grows all run
-      fresh[d] = events_from_hits(ready, settings.widths, context);
-      bad_blocks[d] = std::move(context.bad_blocks);
-    });
-    for (size_t d = 0; d < ndm; ++d) {
-      result.events[d].insert(result.events[d].end(), fresh[d].begin(), fresh[d].end());
-      unclustered.insert(unclustered.end(), fresh[d].begin(), fresh[d].end());
+      for (size_t d = 0; d < ndm; ++d) {
+        std::vector<SinglePulseEvent>& events = result.events[r.first + d];
+        events.insert(events.end(), fresh[d].begin(), fresh[d].end());
+        for (const SinglePulseEvent& e : fresh[d]) unclustered.push_back({e, r.scale});
+      }
+      r.searched_end = searched_end;
+      if (!at_end)
+        cluster_end = std::min(cluster_end, (event_end - int64_t(r.max_width)) * r.scale);
     }
-    const int64_t cluster_end =
-        at_end ? kLast : event_end - plan.cluster.gap_samples - 2 * int64_t(max_width);
-    std::vector<SinglePulseEvent> ready;
-    move_ready(unclustered, ready, [&](const SinglePulseEvent& e) { return e.sample < cluster_end; });
+    // Clustered once no event still to come can join them: past every range's events so far,
+    // less the widest boxcar and the gap.
+    if (cluster_end != kLast) cluster_end -= reach + plan.cluster.gap_samples;
+    std::vector<ScaledEvent> ready;
+    move_ready(unclustered, ready,
+               [&](const ScaledEvent& e) { return e.event.sample * e.scale < cluster_end; });
     if (!ready.empty()) {
-      const std::vector<PulseCandidate> candidates = cluster_events(ready, plan.dms, plan.cluster);
+      std::vector<SinglePulseEvent> events;
+      std::vector<int> scales;
+      for (const ScaledEvent& e : ready) {
+        events.push_back(e.event);
+        scales.push_back(e.scale);
+      }
+      const std::vector<PulseCandidate> candidates =
+          cluster_events(events, result.dms, plan.cluster, scales);
       result.candidates += candidates.size();
       if (!candidates.empty()) on_candidates(candidates);
     }
 
     progress.busy_s += work_start.seconds();
+    if (!any) break;  // the end, its waiting events handed out
     progress.chunks += 1;
-    progress.data_s = double(searched_end) * info.tsamp_s;
+    for (const Range& r : ranges)
+      progress.data_s = std::max(progress.data_s, double(r.searched_end) * info.tsamp_s * r.downsamp);
     on_chunk(progress);
     if (!at_end) {
-      engine->shift(blocks);
-      base += shape.chunk;
+      for (Range& r : ranges) r.engine->shift(r.blocks);
       filled = next.get();
       progress.read_s += read_s_of_next;
     }
   }
-  if (progress.chunks == 0)
+  const bool range_unsearched = std::any_of(ranges.begin(), ranges.end(),
+                                            [](const Range& r) { return r.searched_end == 0; });
+  if (progress.chunks == 0 || range_unsearched)
     throw file_error(plan.input, std::to_string(buffer.spectra_read()) +
                                      " spectra: the real-time search needs the largest delay (" +
                                      std::to_string(delay) + ") plus one detrend block (" +
-                                     std::to_string(len) + ")");
+                                     std::to_string(len) + (coarsest > 1 ? " samples of the "
+                                     "coarsest downsampling, " + std::to_string(coarsest) : "") +
+                                     ")");
   file.report_warnings(plan.reader_warning);
-  const int64_t searched = int64_t(std::llround(progress.data_s / info.tsamp_s));
-  for (double dm : plan.dms)
-    result.series.push_back(fused_series(root, dm, info.tsamp_s, searched, searched));
+  for (const Range& r : ranges)
+    for (double dm : r.dms)
+      result.series.push_back(fused_series(root, dm, info.tsamp_s * r.downsamp, r.searched_end,
+                                           r.searched_end));
   return result;
 }
 

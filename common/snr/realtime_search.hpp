@@ -2,13 +2,15 @@
 // FIFO, or `tail -c +1 -f` of a growing file), dedispersed and searched chunk by chunk, with
 // candidates handed out as soon as no later data can change them.
 //
-// Each chunk of `chunk` new samples per DM is dedispersed (the spectra overlap by the largest
-// delay), normalised per detrend block, and searched with the previous chunk's last samples
-// in front, so boxcars across a chunk boundary see both sides. The normalisation and boxcars
-// are the file search's; what differs is that the bad-block test judges each chunk's blocks
-// among themselves (the whole series is not known yet) and that the search ends at the last
-// whole detrend block that every DM has data for. Events and candidates within a few boxcar
-// widths of a chunk's end wait for the next chunk.
+// Each chunk of `chunk` new spectra is dedispersed (the spectra overlap by the largest delay),
+// normalised per detrend block, and searched with the previous chunk's last samples in front,
+// so boxcars across a chunk boundary see both sides. The normalisation and boxcars are the file
+// search's; what differs is that the bad-block test judges each chunk's blocks among themselves
+// (the whole series is not known yet) and that the search ends at the last whole detrend block
+// (of each downsampling) that every DM has data for. Events and candidates within a few boxcar widths of a chunk's end
+// wait for the next chunk. With a DM plan (dedisp --plan), each downsampling is dedispersed and
+// searched on its own engine, with its own widths, and the events of all are clustered on the
+// finest series' samples, as the file search clusters a plan's series.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -16,6 +18,8 @@
 #include <vector>
 
 #include "dedisp/dedisp_options.hpp"
+#include "dedisp/dedisp_runner.hpp"
+#include "dedisp/dm_plan_options.hpp"
 #include "io/singlepulse.hpp"
 #include "snr/candidate_clustering.hpp"
 #include "snr/series_input.hpp"
@@ -26,15 +30,22 @@ namespace rapt {
 struct RealtimePlan {
   std::string input;           // path, or "-" for stdin
   SpectraCleaning cleaning;    // --mask, --ignorechan, --zerodm as dedisp takes them
-  std::vector<double> dms;
+  std::vector<double> dms;     // one DM grid, or
+  DmPlanSettings dm_plan;      // a plan of downsampled ranges from lodm, made for the input
+  double lodm = 0.0;
   SnrSettings settings;
   double max_width_s = 0.0;    // > 0: widths up to this many seconds (from the header's sampling)
   ClusterSettings cluster;
-  int64_t chunk = 0;           // new samples per chunk; 0 = about 2^16, whole detrend blocks
+  int64_t chunk = 0;           // new spectra per chunk; 0 = about 2^16, whole detrend blocks
   std::string device = "auto";
   int threads = 0;             // 0 = all cores
   // Given what the input's reader let pass (SpectraSource::warnings) at the end of the data.
   std::function<void(const std::string&)> reader_warning = {};
+  // Given the plan's table (dm_plan), once the input's header is read.
+  std::function<void(const std::string&)> plan_table = {};
+  // Given the series to be searched (names, DMs, sampling times) before any data are read past
+  // the header: outputs that would be refused at the end are refused then.
+  std::function<void(const std::vector<SeriesInput>&)> on_start = {};
 };
 
 struct RealtimeProgress {
@@ -46,22 +57,23 @@ struct RealtimeProgress {
 
 struct RealtimeResult {
   std::vector<SeriesInput> series;                    // one per DM (names, DM, sampling)
+  std::vector<double> dms;                            // every DM searched, in series order
   std::vector<std::vector<SinglePulseEvent>> events;  // per DM, by sample
   size_t candidates = 0;
   RealtimeProgress progress;
   std::string engine;
 };
 
-// Chunk length for `requested` (0 = default): a multiple of the detrend length and of 4.
-// Throws UsageError for a requested length that is not one.
-int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len);
+// Chunk length in spectra for `requested` (0 = default): a multiple of the detrend length and
+// of 4, times the largest downsampling. Throws UsageError for a requested length that is not.
+int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len, int max_downsamp = 1);
 
 // What the series of `input` are named after: its path without the suffix, "stdin" for "-".
 std::string realtime_root(const std::string& input);
 
 // Runs to the end of the input. `on_candidates` gets each chunk's final candidates (sorted by
 // time); `on_chunk` the running totals after each chunk. Throws DataError for unreadable input
-// or data shorter than the largest delay plus one detrend block.
+// or data shorter than the largest delay plus one detrend block (of every downsampling).
 RealtimeResult run_realtime_search(
     const RealtimePlan& plan,
     const std::function<void(const std::vector<PulseCandidate>&)>& on_candidates,

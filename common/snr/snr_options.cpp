@@ -57,8 +57,9 @@ void add_snr_options(cxxopts::Options& options) {
       ("zerodm", "filterbank input: zero-DM filter, as dedisp --zerodm")
       ("realtime", "filterbank input (or - for stdin): search chunk by chunk as the data "
        "arrive, printing candidates as they are found")
-      ("chunk", "real-time mode: new samples per chunk (0 = about 65536; a multiple of the "
-       "detrend length and of 4)", cxxopts::value<int64_t>()->default_value("0"))
+      ("chunk", "real-time mode: new spectra per chunk (0 = about 65536; a multiple of the "
+       "detrend length and of 4, times a plan's largest downsampling)",
+       cxxopts::value<int64_t>()->default_value("0"))
       ("json", "real-time mode: write the timing summary as JSON ('-' = stdout)",
        cxxopts::value<std::string>())
       ("plot", "write a PNG plot: DM vs time, S/N histogram, S/N vs DM",
@@ -180,12 +181,12 @@ SnrRunOptions read_snr_options(const cxxopts::ParseResult& result,
   if (!o.realtime && (result.count("chunk") || result.count("json")))
     throw UsageError("--chunk and --json belong to --realtime");
   o.plan = read_dm_plan_options(result);
-  if (o.realtime && o.plan.enabled)
-    throw UsageError("--plan does not apply to --realtime, which searches one DM grid "
-                     "(--lodm, --dmstep, --numdms)");
-  if (o.realtime && o.numdms < 1) throw UsageError("--realtime needs --numdms (and --lodm, --dmstep)");
+  if (o.realtime && o.numdms < 1 && !o.plan.enabled)
+    throw UsageError("--realtime needs --numdms (and --lodm, --dmstep) or --plan");
   if (o.realtime && o.mode != SnrMode::kBoxcar) throw UsageError("--realtime runs the boxcar search");
-  if (o.realtime) o.realtime_chunk = realtime_chunk_length(o.realtime_chunk, o.search.detrend_len);
+  // Checked here against the detrend length; a plan's downsampling is known once the input's
+  // header is read.
+  if (o.realtime) realtime_chunk_length(o.realtime_chunk, o.search.detrend_len);
   if (result.count("max-width")) o.max_width_s = result["max-width"].as<double>();
   o.files = positional;
   if (result.count("glob"))

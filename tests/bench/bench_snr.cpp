@@ -166,14 +166,24 @@ void add_gpu_resident_row(BenchTable& table, int gpu, int ndm, double seconds,
 
 // Real-time mode on the GPU over a longer D1 file (its chunks of about 3.3 s stream through as
 // they would from a recorder): processing time per second of data (reading overlaps it), and
-// the whole call's wall time, setup and reading included.
+// the whole call's wall time, setup and reading included. With `plan_dm_max` > 0, over a DM
+// plan to that DM (its downsampled ranges) instead of `ndm` DMs 0.25 apart.
 void add_realtime_row(BenchTable& table, int gpu, int ndm, double seconds,
-                      std::vector<std::string>& notes) {
-  std::fprintf(stderr, "rapt_bench: snr real time D1 on the GPU, %d DMs, %g s\n", ndm, seconds);
+                      std::vector<std::string>& notes, double plan_dm_max = 0.0) {
+  const bool planned = plan_dm_max > 0.0;
+  std::fprintf(stderr, "rapt_bench: snr real time D1 on the GPU, %s, %g s\n",
+               planned ? ("a plan to DM " + number_cell(plan_dm_max)).c_str()
+                       : (std::to_string(ndm) + " DMs").c_str(),
+               seconds);
   const TemporaryFilterbank fil(seconds);
   RealtimePlan plan;
   plan.input = fil.path();
-  for (int i = 0; i < ndm; ++i) plan.dms.push_back(0.25 * i);
+  if (planned) {
+    plan.dm_plan.enabled = true;
+    plan.dm_plan.dm_max = plan_dm_max;
+  } else {
+    for (int i = 0; i < ndm; ++i) plan.dms.push_back(0.25 * i);
+  }
   plan.device = "gpu:" + std::to_string(gpu);
   RealtimeResult best;
   double best_wall = 1e300;
@@ -187,13 +197,22 @@ void add_realtime_row(BenchTable& table, int gpu, int ndm, double seconds,
   const RealtimeProgress& p = best.progress;
   size_t events = 0;
   for (const auto& e : best.events) events += e.size();
-  table.add_row({"real time D1 on GPU",
-                 std::to_string(ndm) + " x " + number_cell(p.data_s) + " s",
+  const size_t trials = best.dms.size();
+  table.add_row({planned ? "real time D1 plan" : "real time D1 on GPU",
+                 std::to_string(trials) + " x " + number_cell(p.data_s) + " s",
                  "gpu:" + std::to_string(gpu), number_cell(best_wall * 1e3),
-                 number_cell(best_wall * 1e3 * 2048.0 / double(ndm)),
+                 planned ? "-" : number_cell(best_wall * 1e3 * 2048.0 / double(trials)),
                  number_cell(p.busy_s / p.data_s * 1e3),
                  number_cell(double(apertif_plan(1).nchans) * kSampleRateHz * p.data_s / best_wall / 1e9),
                  "-", std::to_string(events) + " events"});
+  if (planned) {
+    notes.push_back("# snr: real time D1 plan: a DM plan from 0 to " + number_cell(plan_dm_max) +
+                    " (dedisp --plan's, downsampled ranges: " + std::to_string(trials) +
+                    " trials), on the GPU; processing " + number_cell(p.busy_s / p.data_s * 1e3) +
+                    " ms per s of data, wall " + number_cell(best_wall / p.data_s * 1e3) +
+                    " ms per s");
+    return;
+  }
   notes.push_back("# snr: real time D1 on GPU: ms per s of data = processing (reading the next "
                   "chunk overlaps it; " + number_cell(p.read_s / p.data_s * 1e3) + " ms per s); "
                   "wall, setup and reading included: " + number_cell(best_wall / p.data_s * 1e3) +
@@ -212,6 +231,7 @@ void print_snr_tables(const BenchSettings& settings) {
     if (gpu_device_count() > settings.gpu) {
       add_gpu_resident_row(table, settings.gpu, 2048, 8, notes);
       add_realtime_row(table, settings.gpu, 2048, 32, notes);
+      add_realtime_row(table, settings.gpu, 0, 32, notes, 2000.0);
       add_fused_row(table, "gpu:" + std::to_string(settings.gpu), 2048, 8);
     } else {
       table.add_row({"fused D1", "2048 x 8 s", "gpu", "skipped: no GPU"});

@@ -61,7 +61,13 @@ expect 2 "snr: --plan needs --dm-max" "$BIN/snr" --plan "$W/a.fil"
 expect 2 "snr: --plan chooses the DM steps: --dmstep and --numdms do not apply" \
   "$BIN/snr" --plan --dm-max 50 --numdms 4 "$W/a.fil"
 expect 2 "snr: --max-downsamp needs --plan" "$BIN/snr" --max-downsamp 4 --numdms 2 "$W/a.fil"
-expect 2 "snr: --plan does not apply to --realtime" "$BIN/snr" --realtime --plan --dm-max 50 "$W/a.fil"
+expect 2 "snr: --chunk must be a positive multiple of 16000 spectra (the detrend length and 4, times the plan's largest downsampling, 16), not 2000" \
+  "$BIN/snr" -q --realtime --plan --dm-max 1000 --chunk 2000 "$W/a.fil"
+# Real time over a plan whose coarsest range never gets a whole block of the 4 s: one line.
+mkdir "$W/rtplan" || fail mkdir
+expect 1 "snr: $W/a.fil: 4000 spectra: the real-time search needs the largest delay" \
+  "$BIN/snr" -q --realtime --plan --dm-max 1000 -o "$W/rtplan" "$W/a.fil"
+[ -z "$(ls "$W/rtplan")" ] || fail "a refused real-time plan left files: $(ls "$W/rtplan")"
 # A plan past what the data hold is refused before anything is written.
 mkdir "$W/far" || fail mkdir
 expect 1 "snr: $W/a.fil: DM " "$BIN/snr" -q --plan --dm-max 30000 -o "$W/far" "$W/a.fil"

@@ -91,5 +91,27 @@ for device in cpu auto; do
     echo $live $file | awk '{ exit !($1 == $4 && $2 == $5 && $3 - $6 < 0.05 && $6 - $3 < 0.05) }' \
       || fail "--device $device $clean: burst $burst: real time '$live', file search '$file'"
   done
+  # A DDplan-style plan (DM 50-200 at 1, 2 and 4 downsampled), from a pipe: the bursts where
+  # the file search of the plan finds them, a .singlepulse file per trial.
+  rm -rf "$W/rtplan" "$W/fileplan" && mkdir "$W/rtplan" "$W/fileplan"
+  dmplan="-t 6 --plan --lodm 50 --dm-max 200"
+  # shellcheck disable=SC2086
+  cat "$W/obs.fil" | "$BIN/snr" -q --device $device --realtime --chunk 8000 $dmplan -o "$W/rtplan" - \
+    > "$W/plan_live.txt" || fail "snr --realtime $dmplan, --device $device"
+  # shellcheck disable=SC2086
+  "$BIN/snr" -q --device $device $dmplan -o "$W/fileplan" "$W/obs.fil" > "$W/plan_file.txt" \
+    || fail "snr $dmplan on the file, --device $device"
+  for burst in "150 3.0" "80 9.0"; do
+    # shellcheck disable=SC2086
+    live=$(near "$W/plan_live.txt" $burst)
+    # shellcheck disable=SC2086
+    file=$(near "$W/plan_file.txt" $burst)
+    [ -n "$live" ] || fail "--device $device $dmplan: burst $burst not in $(cat "$W/plan_live.txt")"
+    # shellcheck disable=SC2086
+    echo $live $file | awk '{ exit !($1 == $4 && $2 == $5 && $3 - $6 < 0.05 && $6 - $3 < 0.05) }' \
+      || fail "--device $device $dmplan: burst $burst: real time '$live', file search '$file'"
+  done
+  [ "$(ls "$W"/rtplan/*.singlepulse | wc -l)" -eq "$(ls "$W"/fileplan/*.singlepulse | wc -l)" ] ||
+    fail "--device $device $dmplan: $(ls "$W"/rtplan | wc -l) files in real time"
 done
 exit 0

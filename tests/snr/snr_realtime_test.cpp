@@ -1,7 +1,8 @@
 // Real-time mode against the file search: the same filterbank searched chunk by chunk (small
 // chunks, pulses across chunk boundaries) gives the same events and candidates as the fused
-// file search over the samples both cover, on the CPU and the GPU; the chunk length rules and
-// the error for data too short.
+// file search over the samples both cover, on the CPU and the GPU, for a DM grid and for a DM
+// plan's downsampled ranges; events waiting for more data when it ends are still handed out;
+// the chunk length rules and the error for data too short.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,8 +16,10 @@
 #include <unistd.h>
 
 #include "cli/errors.hpp"
+#include "dedisp/dm_plan_options.hpp"
 #include "gpu_device.hpp"
 #include "io/sigproc.hpp"
+#include "io/spectra_source.hpp"
 #include "snr/fused_search.hpp"
 #include "snr/realtime_search.hpp"
 #include "snr/single_pulse_search.hpp"
@@ -169,6 +172,144 @@ TEST_F(SnrRealtime, ChunkLengthsAndShortData) {
   p.settings.detrend_len = 30000;  // more than the data
   p.chunk = 0;
   EXPECT_THROW(run(p), DataError);
+}
+
+// Every DM's events of the file search over the samples real time covered (each series cut to
+// its real-time length), and its candidates clustered as real time clusters them.
+struct FileSearch {
+  std::vector<std::vector<SinglePulseEvent>> events;
+  std::vector<PulseCandidate> candidates;
+};
+
+FileSearch file_search(FusedDedispPlan fused, const RealtimeResult& live,
+                       const SnrSettings& settings, const ClusterSettings& cluster) {
+  std::vector<SeriesInput> series = dedisperse_in_memory(fused);
+  EXPECT_EQ(series.size(), live.series.size());
+  FileSearch out;
+  std::vector<SinglePulseEvent> all;
+  std::vector<int> scales;
+  double finest = series.front().dt_s;
+  for (const SeriesInput& s : series) finest = std::min(finest, s.dt_s);
+  auto engine = make_cpu_boxcar_engine(settings.widths, float(settings.threshold), 2);
+  for (size_t i = 0; i < series.size(); ++i) {
+    EXPECT_EQ(series[i].dt_s, live.series[i].dt_s);
+    series[i].samples.resize(size_t(live.series[i].total_samples));
+    out.events.push_back(search_batch({series[i]}, settings, *engine, 2).front());
+    all.insert(all.end(), out.events.back().begin(), out.events.back().end());
+    scales.insert(scales.end(), out.events.back().size(), int(std::lround(series[i].dt_s / finest)));
+  }
+  out.candidates = cluster_events(all, live.dms, cluster, scales);
+  return out;
+}
+
+void expect_same_candidates(const std::vector<PulseCandidate>& expected,
+                            const std::vector<PulseCandidate>& got) {
+  ASSERT_EQ(expected.size(), got.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(expected[i].best.sample, got[i].best.sample);
+    EXPECT_EQ(expected[i].best.dm, got[i].best.dm);
+    EXPECT_EQ(expected[i].members, got[i].members);
+  }
+}
+
+// 0.25 ms samples: a plan to DM 80 (at most 4 downsampled) has ranges at 1, 2 and 4; a pulse in
+// each, one across a chunk's end, and the data ending 3857 spectra into the last chunk, so the
+// coarsest range has no whole block there and hands out what waited.
+TEST(SnrRealtimePlan, MatchesTheFileSearchOfThePlan) {
+  char dir[] = "/tmp/rapt_realtime_plan_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const SigprocHeader h = testing::test_header(kChans, 2.5e-4, 1400.0, -4.0);
+  const std::string path = std::string(dir) + "/plan.fil";
+  testing::write_filterbank(
+      path, h,
+      testing::noise_with_pulses(h, 24000, 100.0f, 10.0f, 9,
+                                 {{1.0, 20.0, 8, 12.0f}, {2.0, 30.0, 6, 12.0f},
+                                  {3.0, 50.0, 12, 10.0f}, {4.6, 78.0, 16, 9.0f}}));
+  RealtimePlan p;
+  p.input = path;
+  p.dm_plan.enabled = true;
+  p.dm_plan.dm_max = 80;
+  p.dm_plan.max_downsamp = 4;
+  p.settings.reject_bad_blocks = false;  // judged per chunk here, per series in the file
+  p.chunk = 4000;
+  p.threads = 2;
+  std::string table;
+  p.plan_table = [&](const std::string& t) { table = t; };
+  std::vector<std::string> started;
+  p.on_start = [&](const std::vector<SeriesInput>& series) {
+    for (const SeriesInput& s : series) started.push_back(s.root);
+  };
+  for (const std::string device : {"cpu", "gpu:0"}) {
+    if (device != "cpu" && gpu_device_count() == 0) continue;
+    SCOPED_TRACE(device);
+    p.device = device;
+    const LiveRun live = run(p);
+    EXPECT_NE(table.find("DownSamp"), std::string::npos) << table;
+    const std::vector<DmTrialGroup> groups = plan_trial_groups(
+        p.dm_plan, open_spectra_source(path)->info(), 0.0, kDispersionConstantPresto, 1, nullptr);
+    ASSERT_EQ(groups.size(), 3u);
+    EXPECT_EQ(groups[2].downsamp, 4);
+    ASSERT_EQ(live.result.series.size(), live.result.dms.size());
+    EXPECT_EQ(started.size(), live.result.dms.size());
+    // Whole blocks of each range up to the last chunk's 3857 spectra: 23000, 11000, 5000.
+    EXPECT_EQ(live.result.series.front().total_samples, 23000);
+    EXPECT_EQ(live.result.series.back().total_samples, 5000);
+    FusedDedispPlan fused{path, 0.0, 1.0, 0, "cpu", 2};
+    fused.groups = groups;
+    const FileSearch file = file_search(fused, live.result, p.settings, p.cluster);
+    size_t total = 0;
+    for (size_t d = 0; d < file.events.size(); ++d) {
+      SCOPED_TRACE("DM " + std::to_string(live.result.dms[d]));
+      if (device == "cpu") expect_same(file.events[d], live.result.events[d], 1e-6);
+      else expect_same(file.events[d], live.result.events[d], 1e-4, 0.01);
+      total += file.events[d].size();
+    }
+    EXPECT_GT(total, 20u);
+    if (device == "cpu") expect_same_candidates(file.candidates, live.candidates);
+    for (const auto& [t, dm] : {std::pair{1.0, 20.0}, {2.0, 30.0}, {3.0, 50.0}, {4.6, 78.0}}) {
+      bool found = false;
+      for (const PulseCandidate& c : live.candidates)
+        found = found || (std::abs(c.best.time_s - t) < 0.01 && std::abs(c.best.dm - dm) <= 6.0);
+      EXPECT_TRUE(found) << "pulse at t " << t << " s, DM " << dm << "; candidates:\n"
+                         << format_candidates(live.candidates);
+    }
+    started.clear();
+  }
+  std::remove(path.c_str());
+  ::rmdir(dir);
+}
+
+// Data ending less than a detrend block into a chunk: the events that waited at the previous
+// chunk's end (a pulse 0.05 s before it) are still handed out, as the file search finds them.
+TEST(SnrRealtimePlan, AnEndWithoutAWholeBlockHandsOutWhatWaited) {
+  char dir[] = "/tmp/rapt_realtime_end_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const SigprocHeader h = testing::test_header(kChans, kTsamp, 1400.0, -4.0);
+  const std::string path = std::string(dir) + "/end.fil";
+  // Delay 34 at DM 78: chunk 5 needs 20034 spectra; 500 more are less than a block.
+  testing::write_filterbank(
+      path, h, testing::noise_with_pulses(h, 20534, 100.0f, 10.0f, 4, {{19.95, 30.0, 6, 18.0f}}));
+  RealtimePlan p;
+  p.input = path;
+  for (int i = 0; i < 40; ++i) p.dms.push_back(2.0 * i);
+  p.settings.reject_bad_blocks = false;
+  p.chunk = 4000;
+  p.device = "cpu";
+  p.threads = 2;
+  const LiveRun live = run(p);
+  EXPECT_EQ(live.result.series.front().total_samples, 20000);
+  const FileSearch file =
+      file_search(FusedDedispPlan{path, 0.0, 2.0, 40, "cpu", 2}, live.result, p.settings, p.cluster);
+  size_t late = 0;
+  for (size_t d = 0; d < file.events.size(); ++d) {
+    SCOPED_TRACE("DM " + std::to_string(live.result.dms[d]));
+    expect_same(file.events[d], live.result.events[d], 1e-6);
+    for (const SinglePulseEvent& e : file.events[d]) late += e.sample > 19850 ? 1 : 0;
+  }
+  EXPECT_GT(late, 0u) << "the pulse at 19.95 s";
+  expect_same_candidates(file.candidates, live.candidates);
+  std::remove(path.c_str());
+  ::rmdir(dir);
 }
 
 }  // namespace
