@@ -28,6 +28,21 @@ near() {
     | sort -g -k 3 | tail -n 1
 }
 
+# Both bursts in real time's list LIVE where the file search's list FILE has them: the same DM
+# and time, S/N within 0.05. LABEL names the run.
+same_bursts() {
+  for burst in "150 3.0" "80 9.0"; do
+    # shellcheck disable=SC2086
+    live=$(near "$1" $burst)
+    # shellcheck disable=SC2086
+    file=$(near "$2" $burst)
+    [ -n "$live" ] || fail "$3: burst $burst not in $(cat "$1")"
+    # shellcheck disable=SC2086
+    echo $live $file | awk '{ exit !($1 == $4 && $2 == $5 && $3 - $6 < 0.05 && $6 - $3 < 0.05) }' \
+      || fail "$3: burst $burst: real time '$live', file search '$file'"
+  done
+}
+
 for device in cpu auto; do
   rm -rf "$W/rt" "$W/file" "$W/live.txt" "$W/released" "$W/pipe" "$W/rt.json"
   mkdir -p "$W/rt" "$W/file"
@@ -53,16 +68,7 @@ for device in cpu auto; do
   # shellcheck disable=SC2086
   "$BIN/snr" -q --device $device $plan -o "$W/file" "$W/obs.fil" > "$W/file.txt" \
     || fail "snr fused on the file, --device $device"
-  for burst in "150 3.0" "80 9.0"; do
-    # shellcheck disable=SC2086
-    live=$(near "$W/live.txt" $burst)
-    # shellcheck disable=SC2086
-    file=$(near "$W/file.txt" $burst)
-    [ -n "$live" ] || fail "--device $device: burst $burst not in $(cat "$W/live.txt")"
-    # shellcheck disable=SC2086
-    echo $live $file | awk '{ exit !($1 == $4 && $2 == $5 && $3 - $6 < 0.05 && $6 - $3 < 0.05) }' \
-      || fail "--device $device: burst $burst: real time '$live', file search '$file'"
-  done
+  same_bursts "$W/live.txt" "$W/file.txt" "--device $device"
   [ -f "$W/rt/pipe_DM150.00.singlepulse" ] || fail "--device $device: no .singlepulse files"
   [ "$(ls "$W"/rt/*.singlepulse | wc -l)" -eq 76 ] || fail "--device $device: not 76 .singlepulse files"
   for key in '"mode": "realtime"' '"keeps_up": ' '"ms_per_second_of_data": ' '"data_seconds": '; do
@@ -81,16 +87,7 @@ for device in cpu auto; do
   # shellcheck disable=SC2086
   "$BIN/snr" -q --device $device $plan $clean -o "$W/file" --force "$W/obs.fil" \
     > "$W/clean_file.txt" || fail "snr fused $clean, --device $device"
-  for burst in "150 3.0" "80 9.0"; do
-    # shellcheck disable=SC2086
-    live=$(near "$W/clean_live.txt" $burst)
-    # shellcheck disable=SC2086
-    file=$(near "$W/clean_file.txt" $burst)
-    [ -n "$live" ] || fail "--device $device $clean: burst $burst not found"
-    # shellcheck disable=SC2086
-    echo $live $file | awk '{ exit !($1 == $4 && $2 == $5 && $3 - $6 < 0.05 && $6 - $3 < 0.05) }' \
-      || fail "--device $device $clean: burst $burst: real time '$live', file search '$file'"
-  done
+  same_bursts "$W/clean_live.txt" "$W/clean_file.txt" "--device $device $clean"
   # A DDplan-style plan (DM 50-200 at 1, 2 and 4 downsampled), from a pipe: the bursts where
   # the file search of the plan finds them, a .singlepulse file per trial.
   rm -rf "$W/rtplan" "$W/fileplan" && mkdir "$W/rtplan" "$W/fileplan"
@@ -101,16 +98,7 @@ for device in cpu auto; do
   # shellcheck disable=SC2086
   "$BIN/snr" -q --device $device $dmplan -o "$W/fileplan" "$W/obs.fil" > "$W/plan_file.txt" \
     || fail "snr $dmplan on the file, --device $device"
-  for burst in "150 3.0" "80 9.0"; do
-    # shellcheck disable=SC2086
-    live=$(near "$W/plan_live.txt" $burst)
-    # shellcheck disable=SC2086
-    file=$(near "$W/plan_file.txt" $burst)
-    [ -n "$live" ] || fail "--device $device $dmplan: burst $burst not in $(cat "$W/plan_live.txt")"
-    # shellcheck disable=SC2086
-    echo $live $file | awk '{ exit !($1 == $4 && $2 == $5 && $3 - $6 < 0.05 && $6 - $3 < 0.05) }' \
-      || fail "--device $device $dmplan: burst $burst: real time '$live', file search '$file'"
-  done
+  same_bursts "$W/plan_live.txt" "$W/plan_file.txt" "--device $device $dmplan"
   [ "$(ls "$W"/rtplan/*.singlepulse | wc -l)" -eq "$(ls "$W"/fileplan/*.singlepulse | wc -l)" ] ||
     fail "--device $device $dmplan: $(ls "$W"/rtplan | wc -l) files in real time"
 done
