@@ -356,6 +356,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   const rapt::RealtimeResult result = rapt::run_realtime_search(plan, on_candidates, on_chunk);
   if (args.messages.progress) std::fputc('\n', stderr);
   reader_warnings().report(args.messages);
+  for (const std::string& warning : result.warnings) args.messages.warning(warning);
   if (streaming && !header_printed) std::fputs(rapt::format_candidates({}).c_str(), stdout);
   if (!streaming) write_text(run.cands, rapt::format_candidates(kept), args.force);
   std::vector<rapt::SinglePulseEvent> all;

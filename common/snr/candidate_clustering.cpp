@@ -63,7 +63,8 @@ double singlepulse_kept_sigma(double sigma) {
 std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& events,
                                            const std::vector<double>& dms_searched,
                                            const ClusterSettings& settings,
-                                           const std::vector<int>& scales) {
+                                           const std::vector<int>& scales,
+                                           std::vector<size_t>* cluster_of) {
   if (!scales.empty() && scales.size() != events.size())
     throw std::invalid_argument("cluster_events: one scale per event");
   std::vector<double> dms = dms_searched;
@@ -125,7 +126,15 @@ std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& 
     return members[ra] < members[rb];
   });
   std::vector<PulseCandidate> out;
-  for (const size_t root : roots) out.push_back({events[best_of[root]], members[root]});
+  std::vector<size_t> candidate_of_root(fine.size(), 0);
+  for (const size_t root : roots) {
+    candidate_of_root[root] = out.size();
+    out.push_back({events[best_of[root]], members[root]});
+  }
+  if (cluster_of) {
+    cluster_of->resize(fine.size());
+    for (size_t i = 0; i < fine.size(); ++i) (*cluster_of)[i] = candidate_of_root[sets.find(i)];
+  }
   return out;
 }
 

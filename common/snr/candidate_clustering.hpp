@@ -37,10 +37,12 @@ struct PulseCandidate {
 // samples (1 for the finest), by which its sample and width are multiplied for the
 // comparisons (gap_samples counts the finest samples too). A candidate's sample and width stay
 // those of its own series, as its .singlepulse file has them.
+// `cluster_of`, when given, gets each event's candidate (an index into the result).
 std::vector<PulseCandidate> cluster_events(const std::vector<SinglePulseEvent>& events,
                                            const std::vector<double>& dms_searched,
                                            const ClusterSettings& settings,
-                                           const std::vector<int>& scales = {});
+                                           const std::vector<int>& scales = {},
+                                           std::vector<size_t>* cluster_of = nullptr);
 
 // Each sampling time in samples of the finest: 1, 2, 4, ... for a DM plan's downsampled
 // ranges. Throws DataError naming the first of `names` whose sampling time is not a whole

@@ -31,7 +31,8 @@ class RealtimeEngine {
   // them is never searched.)
   virtual std::vector<double> detrend(int blocks) = 0;
   // Multiplies each of those blocks by scale[dm * blocks + b] (0: the block becomes zeros) and
-  // searches every row's first history + blocks x detrend_len samples. Hits are at row
+  // searches every row's first history + blocks x detrend_len samples (blocks may be 0 at the
+  // end of the data: the history alone). Hits are at row
   // positions (history + k for new sample k), sorted by series, width and sample.
   virtual std::vector<BoxcarHit> search(const std::vector<float>& scale, int blocks) = 0;
   // Keeps the last `history` searched samples as the next chunk's history.

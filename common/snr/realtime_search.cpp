@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "cli/errors.hpp"
+#include "cli/file_contents.hpp"
 #include "cli/stopwatch.hpp"
 #include "dedisp/parallel_for.hpp"
 #include "dedisp/spectra_input.hpp"
@@ -219,18 +220,22 @@ RealtimeResult run_realtime_search(
       const int64_t base = r.searched_end;  // series sample of the chunk's first new sample
       reach = std::max(reach, int64_t(r.max_width) * r.scale);
       const int64_t searched_end = base + int64_t(r.blocks) * len;
-      // A boxcar centred within max_width of the chunk's end waits for the next chunk's samples.
+      // A boxcar centred within max_width of the chunk's end waits for the next chunk's samples;
+      // at the end of the data (with no new block, on the history alone) it is taken as it is.
       const int64_t accept_end = at_end ? searched_end : searched_end - r.max_width;
-      if (r.blocks > 0) {
-        const std::vector<double> sigma = r.engine->detrend(r.blocks);
-        // The bad-block test among this chunk's blocks, as the file search does over a series.
-        std::vector<float> scale(sigma.size(), 0.0f);
-        parallel_for(threads, ndm, [&](size_t d, int) {
-          const size_t at = d * size_t(r.blocks);
-          const std::vector<bool> bad =
-              block_scales(sigma.data() + at, r.blocks, r.settings, &scale[at]);
-          r.bad_blocks[d].insert(r.bad_blocks[d].end(), bad.begin(), bad.end());
-        });
+      if (r.blocks > 0 || (at_end && base > 0)) {
+        std::vector<float> scale;
+        if (r.blocks > 0) {
+          const std::vector<double> sigma = r.engine->detrend(r.blocks);
+          // The bad-block test among this chunk's blocks, as the file search does over a series.
+          scale.assign(sigma.size(), 0.0f);
+          parallel_for(threads, ndm, [&](size_t d, int) {
+            const size_t at = d * size_t(r.blocks);
+            const std::vector<bool> bad =
+                block_scales(sigma.data() + at, r.blocks, r.settings, &scale[at]);
+            r.bad_blocks[d].insert(r.bad_blocks[d].end(), bad.begin(), bad.end());
+          });
+        }
         const std::vector<BoxcarHit> hits = r.engine->search(scale, r.blocks);
         const int64_t accept_begin = std::max<int64_t>(0, base - r.max_width);
         for (const BoxcarHit& h : hits) {
@@ -268,23 +273,34 @@ RealtimeResult run_realtime_search(
       if (!at_end)
         cluster_end = std::min(cluster_end, (event_end - int64_t(r.max_width)) * r.scale);
     }
-    // Clustered once no event still to come can join them: past every range's events so far,
-    // less the widest boxcar and the gap.
+    // The waiting events are clustered; a cluster is final once no event still to come can
+    // join it: all its members before every range's events so far, less the widest boxcar and
+    // the gap. Final ones go out in time order up to the first that is not.
     if (cluster_end != kLast) cluster_end -= reach + plan.cluster.gap_samples;
-    std::vector<ScaledEvent> ready;
-    move_ready(unclustered, ready,
-               [&](const ScaledEvent& e) { return e.event.sample * e.scale < cluster_end; });
-    if (!ready.empty()) {
+    if (!unclustered.empty()) {
       std::vector<SinglePulseEvent> events;
       std::vector<int> scales;
-      for (const ScaledEvent& e : ready) {
+      for (const ScaledEvent& e : unclustered) {
         events.push_back(e.event);
         scales.push_back(e.scale);
       }
-      const std::vector<PulseCandidate> candidates =
-          cluster_events(events, result.dms, plan.cluster, scales);
-      result.candidates += candidates.size();
-      if (!candidates.empty()) on_candidates(candidates);
+      std::vector<size_t> cluster_of;
+      const std::vector<PulseCandidate> clusters =
+          cluster_events(events, result.dms, plan.cluster, scales, &cluster_of);
+      std::vector<int64_t> latest(clusters.size(), std::numeric_limits<int64_t>::min());
+      for (size_t i = 0; i < events.size(); ++i)
+        latest[cluster_of[i]] = std::max(latest[cluster_of[i]], events[i].sample * scales[i]);
+      size_t final_count = 0;
+      while (final_count < clusters.size() && latest[final_count] < cluster_end) ++final_count;
+      if (final_count > 0) {
+        std::vector<ScaledEvent> waiting;
+        for (size_t i = 0; i < events.size(); ++i)
+          if (cluster_of[i] >= final_count) waiting.push_back(unclustered[i]);
+        unclustered = std::move(waiting);
+        const std::vector<PulseCandidate> out(clusters.begin(), clusters.begin() + final_count);
+        result.candidates += out.size();
+        on_candidates(out);
+      }
     }
 
     progress.busy_s += work_start.seconds();
@@ -299,20 +315,36 @@ RealtimeResult run_realtime_search(
       progress.read_s += read_s_of_next;
     }
   }
-  const bool range_unsearched = std::any_of(ranges.begin(), ranges.end(),
-                                            [](const Range& r) { return r.searched_end == 0; });
-  if (progress.chunks == 0 || range_unsearched)
+  if (progress.chunks == 0)
     throw file_error(plan.input, std::to_string(buffer.spectra_read()) +
                                      " spectra: the real-time search needs the largest delay (" +
                                      std::to_string(delay) + ") plus one detrend block (" +
-                                     std::to_string(len) + (coarsest > 1 ? " samples of the "
-                                     "coarsest downsampling, " + std::to_string(coarsest) : "") +
+                                     std::to_string(len) + (finest > 1 ? " samples of the "
+                                     "finest downsampling, " + std::to_string(finest) : "") +
                                      ")");
   file.report_warnings(plan.reader_warning);
-  for (const Range& r : ranges)
-    for (double dm : r.dms)
-      result.series.push_back(fused_series(root, dm, info.tsamp_s * r.downsamp, r.searched_end,
-                                           r.searched_end));
+  // Ranges the data ended too soon for (their candidates may be out already) are said, and
+  // left out of what is written.
+  std::vector<std::vector<SinglePulseEvent>> events;
+  std::vector<double> dms;
+  for (const Range& r : ranges) {
+    if (r.searched_end == 0) {
+      result.warnings.push_back(
+          format_string("%s: DMs %g to %g (downsampled by %d) not searched: the data end before "
+                        "one detrend block of theirs (%lld spectra after the largest delay)",
+                        plan.input.c_str(), r.dms.front(), r.dms.back(), r.downsamp,
+                        static_cast<long long>(len) * r.downsamp));
+      continue;
+    }
+    for (size_t d = 0; d < r.dms.size(); ++d) {
+      result.series.push_back(fused_series(root, r.dms[d], info.tsamp_s * r.downsamp,
+                                           r.searched_end, r.searched_end));
+      events.push_back(std::move(result.events[r.first + d]));
+      dms.push_back(r.dms[d]);
+    }
+  }
+  result.events = std::move(events);
+  result.dms = std::move(dms);
   return result;
 }
 

@@ -61,6 +61,9 @@ struct RealtimeResult {
   std::vector<std::vector<SinglePulseEvent>> events;  // per DM, by sample
   size_t candidates = 0;
   RealtimeProgress progress;
+  // A plan's ranges the data were too short to search (a whole detrend block of their
+  // downsampled samples): left out of series, events and dms, and said here.
+  std::vector<std::string> warnings;
   std::string engine;
 };
 
@@ -71,9 +74,10 @@ int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len, int max_do
 // What the series of `input` are named after: its path without the suffix, "stdin" for "-".
 std::string realtime_root(const std::string& input);
 
-// Runs to the end of the input. `on_candidates` gets each chunk's final candidates (sorted by
-// time); `on_chunk` the running totals after each chunk. Throws DataError for unreadable input
-// or data shorter than the largest delay plus one detrend block (of every downsampling).
+// Runs to the end of the input. `on_candidates` gets each chunk's final candidates (in time
+// order, also from call to call): a candidate goes out once no event still to come could join
+// it. `on_chunk` the running totals after each chunk. Throws DataError for unreadable input or
+// data shorter than the largest delay plus one detrend block (of the finest downsampling).
 RealtimeResult run_realtime_search(
     const RealtimePlan& plan,
     const std::function<void(const std::vector<PulseCandidate>&)>& on_candidates,

@@ -78,10 +78,12 @@ class GpuRealtimeEngine final : public RealtimeEngine {
 
   std::vector<BoxcarHit> search(const std::vector<float>& scale, int blocks) override {
     const cuda::DeviceGuard device(gpu_);
-    RAPT_CUDA_CHECK(cudaMemcpyAsync(scale_.get(), scale.data(), scale.size() * sizeof(float),
-                                    cudaMemcpyHostToDevice, stream_.get()));
-    launch_scale_blocks(rows_.get() + shape_.history, int64_t(stride_), int(ndm_), blocks,
-                        int(shape_.settings.detrend_len), scale_.get(), stream_.get());
+    if (blocks > 0) {  // none at the end of the data, when only the history is searched
+      RAPT_CUDA_CHECK(cudaMemcpyAsync(scale_.get(), scale.data(), scale.size() * sizeof(float),
+                                      cudaMemcpyHostToDevice, stream_.get()));
+      launch_scale_blocks(rows_.get() + shape_.history, int64_t(stride_), int(ndm_), blocks,
+                          int(shape_.settings.detrend_len), scale_.get(), stream_.get());
+    }
     std::vector<BoxcarHit> hits;
     const int64_t length = shape_.history + int64_t(blocks) * shape_.settings.detrend_len;
     search_.search(rows_.get(), int64_t(stride_), 0, int(ndm_), length, stream_.get(), hits);
