@@ -79,6 +79,27 @@ struct ScaledEvent {
   int scale = 1;
 };
 
+// The line before which one series' waiting hits (sorted by width, then sample) become events
+// now: `nominal`, or lower where hits no more than `radius` apart straddle it, since the pruning
+// (PRESTO's, within half the widest boxcar) compares those as the file search does; but no
+// further below `nominal` than `longest`, where a run of hits that long is cut.
+int64_t release_line(const std::vector<BoxcarHit>& hits, int64_t nominal, int64_t radius,
+                     int64_t longest) {
+  std::vector<int64_t> samples;
+  for (const BoxcarHit& h : hits) samples.push_back(h.sample);
+  std::sort(samples.begin(), samples.end());
+  int64_t line = nominal;
+  auto above = std::lower_bound(samples.begin(), samples.end(), line);  // the first held
+  while (above != samples.begin()) {
+    const int64_t below = *(above - 1);  // the last released
+    if (above == samples.end() || *above - below > radius) return line;
+    line = below;
+    --above;
+    if (nominal - line > longest) return nominal;
+  }
+  return line;
+}
+
 // The search's DM trials by downsampling: the plan's ranges (consecutive ones of one
 // downsampling together), or the DM grid at full resolution.
 std::vector<DmTrialGroup> trial_groups(const RealtimePlan& plan, const ObservationInfo& info) {
@@ -247,14 +268,16 @@ RealtimeResult run_realtime_search(
       // Events, then candidates, a margin short of that: their pruning looks at neighbours.
       const int64_t event_end = at_end ? kLast : accept_end - 4 * int64_t(r.max_width);
       std::vector<std::vector<SinglePulseEvent>> fresh(ndm);
+      std::vector<int64_t> line(ndm, event_end);  // each series' hits before it become events
       parallel_for(threads, ndm, [&](size_t d, int) {
         std::vector<BoxcarHit>& pending = r.pending[d];
         std::sort(pending.begin(), pending.end(), [](const BoxcarHit& a, const BoxcarHit& b) {
           return a.width_index != b.width_index ? a.width_index < b.width_index
                                                 : a.sample < b.sample;
         });
+        if (!at_end) line[d] = release_line(pending, event_end, r.max_width / 2, r.shape.chunk);
         std::vector<BoxcarHit> ready;
-        move_ready(pending, ready, [&](const BoxcarHit& h) { return h.sample < event_end; });
+        move_ready(pending, ready, [&](const BoxcarHit& h) { return h.sample < line[d]; });
         if (ready.empty()) return;
         EventContext context;
         context.dm = r.dms[d];
@@ -270,8 +293,10 @@ RealtimeResult run_realtime_search(
         for (const SinglePulseEvent& e : fresh[d]) unclustered.push_back({e, r.scale});
       }
       r.searched_end = searched_end;
-      if (!at_end)
-        cluster_end = std::min(cluster_end, (event_end - int64_t(r.max_width)) * r.scale);
+      if (!at_end) {
+        const int64_t first_to_come = *std::min_element(line.begin(), line.end());
+        cluster_end = std::min(cluster_end, (first_to_come - int64_t(r.max_width)) * r.scale);
+      }
     }
     // The waiting events are clustered; a cluster is final once no event still to come can
     // join it: all its members before every range's events so far, less the widest boxcar and

@@ -117,5 +117,18 @@ for device in cpu auto; do
     [ "$(wc -l < "$W/c1.txt")" -eq 1 ] && cmp -s "$W/c1.txt" "$W/c2.txt" ||
       fail "--device $device, the $1 case: real time '$(cat "$W/c1.txt")', file search '$(cat "$W/c2.txt")'"
   done
+  # A 6 ms burst whose hits straddle the line where hits become events: pruned as in the file
+  # search, every series' events the same up to sample 20000 (real time's last block).
+  [ -f "$W/prune.fil" ] || "$BIN/simulate" -q --nchans 128 --fch1 1500 --bw 300 --tsamp 256e-6 \
+    --tobs 6 --seed 9 --burst t=4.04864,DM=50,width=0.006,snr=40 -o "$W/prune.fil" || fail simulate
+  rm -rf "$W/c1" "$W/c2" && mkdir "$W/c1" "$W/c2"
+  "$BIN/snr" -q -b --device $device --realtime --numdms 100 --chunk 8000 -o "$W/c1" "$W/prune.fil" \
+    > /dev/null || fail "snr --realtime on prune.fil"
+  "$BIN/snr" -q -b --device $device --numdms 100 -o "$W/c2" "$W/prune.fil" > /dev/null || fail "snr on prune.fil"
+  for f in "$W"/c2/*.singlepulse; do
+    awk 'NR > 1 && $3 < 20000' "$f" > "$W/want"
+    awk 'NR > 1 && $3 < 20000' "$W/c1/$(basename "$f")" > "$W/got"
+    cmp -s "$W/want" "$W/got" || fail "--device $device: $(basename "$f") differs: $(diff "$W/want" "$W/got")"
+  done
 done
 exit 0
