@@ -50,6 +50,16 @@ int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len, int max_do
   return std::max(unit, (kDefaultChunk + unit - 1) / unit * unit);
 }
 
+size_t clusters_to_hand_out(const std::vector<int64_t>& earliest,
+                            const std::vector<int64_t>& latest, int64_t line, int64_t open_longest) {
+  size_t count = 0;
+  while (count < latest.size() &&
+         (latest[count] < line ||
+          (line != std::numeric_limits<int64_t>::max() && earliest[count] < line - open_longest)))
+    ++count;
+  return count;
+}
+
 std::string realtime_root(const std::string& input) {
   return input == "-" ? "stdin" : fused_input_root(input);
 }
@@ -300,7 +310,9 @@ RealtimeResult run_realtime_search(
     }
     // The waiting events are clustered; a cluster is final once no event still to come can
     // join it: all its members before every range's events so far, less the widest boxcar and
-    // the gap. Final ones go out in time order up to the first that is not.
+    // the gap. Final ones go out in time order up to the first that is not. A cluster that has
+    // stayed open over more than a chunk of data (interference, a run of events without a gap)
+    // goes out as it is, so that the candidates after it are not held for as long as it lasts.
     if (cluster_end != kLast) cluster_end -= reach + plan.cluster.gap_samples;
     if (!unclustered.empty()) {
       std::vector<SinglePulseEvent> events;
@@ -313,10 +325,14 @@ RealtimeResult run_realtime_search(
       const std::vector<PulseCandidate> clusters =
           cluster_events(events, result.dms, plan.cluster, scales, &cluster_of);
       std::vector<int64_t> latest(clusters.size(), std::numeric_limits<int64_t>::min());
-      for (size_t i = 0; i < events.size(); ++i)
-        latest[cluster_of[i]] = std::max(latest[cluster_of[i]], events[i].sample * scales[i]);
-      size_t final_count = 0;
-      while (final_count < clusters.size() && latest[final_count] < cluster_end) ++final_count;
+      std::vector<int64_t> earliest(clusters.size(), kLast);
+      for (size_t i = 0; i < events.size(); ++i) {
+        const int64_t fine = events[i].sample * scales[i];
+        latest[cluster_of[i]] = std::max(latest[cluster_of[i]], fine);
+        earliest[cluster_of[i]] = std::min(earliest[cluster_of[i]], fine);
+      }
+      // Open longest: a chunk, in samples of the finest range.
+      const size_t final_count = clusters_to_hand_out(earliest, latest, cluster_end, chunk / finest);
       if (final_count > 0) {
         std::vector<ScaledEvent> waiting;
         for (size_t i = 0; i < events.size(); ++i)

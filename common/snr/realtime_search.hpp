@@ -71,6 +71,13 @@ struct RealtimeResult {
 // of 4, times the largest downsampling. Throws UsageError for a requested length that is not.
 int64_t realtime_chunk_length(int64_t requested, int64_t detrend_len, int max_downsamp = 1);
 
+// How many of a chunk's clusters (in time order; each by its earliest and latest member, in
+// samples of the finest range) go out now: in order, those whose members all lie before `line`
+// (no event still to come can join them), or that have been open over more than `open_longest`
+// samples, up to the first that is neither.
+size_t clusters_to_hand_out(const std::vector<int64_t>& earliest,
+                            const std::vector<int64_t>& latest, int64_t line, int64_t open_longest);
+
 // What the series of `input` are named after: its path without the suffix, "stdin" for "-".
 std::string realtime_root(const std::string& input);
 

@@ -312,5 +312,17 @@ TEST(SnrRealtimePlan, AnEndWithoutAWholeBlockHandsOutWhatWaited) {
   ::rmdir(dir);
 }
 
+// Which clusters (in time order) go out: those whose members all lie before the line, in order
+// up to the first still open, and one open over more than `open_longest` samples as it is.
+TEST(SnrRealtimePlan, ClustersGoOutInOrderOnceNoEventCanJoinThem) {
+  // earliest, latest member of three clusters (samples of the finest range)
+  const std::vector<int64_t> earliest = {5, 40, 20}, latest = {10, 50, 30};
+  EXPECT_EQ(clusters_to_hand_out(earliest, latest, 45, 1000), 1u);  // the second is open
+  EXPECT_EQ(clusters_to_hand_out(earliest, latest, 45, 4), 3u);     // open since 40 < 45 - 4
+  EXPECT_EQ(clusters_to_hand_out(earliest, latest, 51, 1000), 3u);
+  EXPECT_EQ(clusters_to_hand_out(earliest, latest, 10, 1000), 0u);  // 10 is not before 10
+  EXPECT_EQ(clusters_to_hand_out({}, {}, 10, 1000), 0u);
+}
+
 }  // namespace
 }  // namespace rapt
