@@ -19,6 +19,7 @@
 #include "cli/errors.hpp"
 #include "fold/fold_candidate.hpp"
 #include "fuzz/psrdada_stream_check.hpp"
+#include "fuzz/voltage_file_check.hpp"
 #include "geometry/array_layout.hpp"
 #include "imaging/aterm_cube.hpp"
 #include "io/accel_files.hpp"
@@ -335,6 +336,19 @@ void read_psrdada_stream_bytes(const std::string& bytes) {
 
 TEST(FuzzCorpusReplay, PsrdadaStreamCorpusReadsAlikeOrIsRefused) {
   RAPT_REPLAY_CORPUS("psrdada_stream_fuzzer", read_psrdada_stream_bytes);
+}
+
+// The voltage_file_fuzzer's check: byte 0 (VDIF's rate and code options), then the file, opened
+// by content and read in blocks that must hold what their headers say, or refused.
+void read_voltage_file_bytes(const std::string& bytes) {
+  if (bytes.empty()) return;
+  const CorpusFile file(bytes.substr(1));
+  ASSERT_TRUE(file.written());
+  EXPECT_TRUE(rapt::fuzzing::voltage_file_reads_consistently(uint8_t(bytes[0]), file.path()));
+}
+
+TEST(FuzzCorpusReplay, VoltageFileCorpusReadsConsistentlyOrIsRefused) {
+  RAPT_REPLAY_CORPUS("voltage_file_fuzzer", read_voltage_file_bytes);
 }
 
 TEST(FuzzCorpusReplay, UvfitsCorpusReadsOrIsRefused) {
