@@ -17,6 +17,11 @@ void refuse_directory(const std::string& path) {
     throw file_error(path, "is a directory, not a file");
 }
 
+bool standard_input_is_file() {
+  struct stat st {};
+  return ::fstat(0, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 std::vector<uint8_t> read_up_to(std::FILE* file, size_t count, const std::string& name) {
   std::vector<uint8_t> bytes(count);
   size_t done = 0;

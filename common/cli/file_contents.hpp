@@ -14,6 +14,10 @@ std::string read_file_contents(const std::string& path);
 // first bytes; throws DataError "name: cannot read: <reason>" on a read error.
 std::vector<uint8_t> read_up_to(std::FILE* file, size_t count, const std::string& name);
 
+// Whether standard input is a regular file (redirected with <), which can be opened again from
+// its start as /dev/stdin, rather than a pipe or a terminal, read once.
+bool standard_input_is_file();
+
 // Throws DataError "path: is a directory, not a file" if it is one (a directory opens and
 // reads as an empty file, which would hide the mistake).
 void refuse_directory(const std::string& path);

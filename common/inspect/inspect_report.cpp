@@ -1,8 +1,6 @@
 // inspect_file: picks the describer for a file's format.
 #include "inspect/inspect_report.hpp"
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <string_view>
 
@@ -44,8 +42,7 @@ std::string describe_standard_input(const InspectSettings& settings,
   if (text.size() >= 16 && text.substr(4, 12) == "HEADER_START")
     return describe_spectra(open_spectra_source("-", stdin, std::move(head)), settings, warnings);
   // Any other format redirected from a file is that file, read again from its start.
-  struct stat st {};
-  if (::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return inspect_file("/dev/stdin", settings, warnings);
+  if (standard_input_is_file()) return inspect_file("/dev/stdin", settings, warnings);
   throw file_error("-", "not a SIGPROC or PSRDADA stream; other formats are read from a file "
                         "(give its name, or redirect it with <)");
 }

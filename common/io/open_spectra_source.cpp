@@ -1,7 +1,6 @@
 // Opens filterbank input by content, never by suffix: SIGPROC files start with the token
 // HEADER_START, FITS files with the card "SIMPLE  =". The bytes read to decide are handed to
 // the SIGPROC reader, so a SIGPROC stream on stdin or another pipe loses nothing.
-#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstring>
@@ -40,8 +39,7 @@ std::unique_ptr<SpectraSource> open_psrfits(const std::string& path, FILE* file)
     std::fclose(file);
     return std::make_unique<PsrfitsReader>(path);
   }
-  struct stat st;
-  if (::fstat(0, &st) != 0 || !S_ISREG(st.st_mode))
+  if (!standard_input_is_file())
     throw file_error(path, "FITS input (PSRFITS, UVFITS, an image) cannot be read from a pipe; "
                            "give the file name");
   return std::make_unique<PsrfitsReader>("/dev/stdin");

@@ -27,8 +27,7 @@ std::unique_ptr<VoltageReader> open_standard_input(const VdifReadOptions& vdif) 
   if (head.empty()) throw file_error("-", "is empty (no voltages)");
   const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
   if (looks_like_dada(text)) return std::make_unique<PsrdadaReader>("-", stdin, std::move(head));
-  struct stat st {};
-  if (::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) return open_voltage_file("/dev/stdin", vdif);
+  if (standard_input_is_file()) return open_voltage_file("/dev/stdin", vdif);
   throw file_error("-", "not a PSRDADA stream; GUPPI RAW and VDIF are read from a file (give its "
                         "name, or redirect it with <)");
 }
