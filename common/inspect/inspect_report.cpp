@@ -11,8 +11,9 @@
 #include "io/presto_inf.hpp"
 #include "geometry/array_layout.hpp"
 #include "inspect/inspect_sections.hpp"
-#include "io/psrdada.hpp"
+#include "io/byte_stream.hpp"
 #include "io/voltage_sniff.hpp"
+#include "io/voltage_stream.hpp"
 
 namespace rapt {
 
@@ -36,15 +37,19 @@ std::string describe_standard_input(const InspectSettings& settings,
     for (char chunk[65536]; size_t n = std::fread(chunk, 1, sizeof chunk, stdin);) all.append(chunk, n);
     return describe_layout("-", parse_layout_text(all, "-"));
   }
-  if (looks_like_dada(text))
-    return describe_voltages("-", std::make_unique<PsrdadaReader>("-", stdin, std::move(head)),
-                             settings, warnings);
   if (text.size() >= 16 && text.substr(4, 12) == "HEADER_START")
     return describe_spectra(open_spectra_source("-", stdin, std::move(head)), settings, warnings);
+  // FITS cards (UVFITS, images, PSRFITS) would pass for GUPPI RAW's.
+  if (text.substr(0, 9) != "SIMPLE  =") {
+    auto in = std::make_unique<ByteStream>("-", stdin, std::move(head));
+    if (!voltage_format_of(*in).empty())
+      return describe_voltages("-", open_voltage_stream(std::move(in), settings.vdif), settings,
+                               warnings);
+  }
   // Any other format redirected from a file is that file, read again from its start.
   if (standard_input_is_file()) return inspect_file("/dev/stdin", settings, warnings);
-  throw file_error("-", "not a SIGPROC or PSRDADA stream; other formats are read from a file "
-                        "(give its name, or redirect it with <)");
+  throw file_error("-", "not a SIGPROC, GUPPI RAW, PSRDADA or VDIF stream; other formats are read "
+                        "from a file (give its name, or redirect it with <)");
 }
 
 std::string inspect_file(const std::string& path, const InspectSettings& settings,

@@ -1,8 +1,6 @@
 // GUPPI RAW: block header parsing and the reader.
 #include "io/guppi_raw.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -218,36 +216,40 @@ VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
   return h;
 }
 
-GuppiRawReader::GuppiRawReader(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "rb");
-  if (!file_) throw file_error(path, "cannot open: " + errno_text());
-  if (!read_block_header(first_)) throw file_error(path, "empty file: no GUPPI header");
+GuppiRawReader::GuppiRawReader(const std::string& path)
+    : GuppiRawReader(std::make_unique<ByteStream>(path)) {}
+
+GuppiRawReader::GuppiRawReader(const std::string& name, FILE* file, std::vector<uint8_t> consumed)
+    : GuppiRawReader(std::make_unique<ByteStream>(name, file, std::move(consumed))) {}
+
+GuppiRawReader::GuppiRawReader(std::unique_ptr<ByteStream> in)
+    : in_(std::move(in)), path_(in_->name()) {
+  if (!read_block_header(first_))
+    throw file_error(path_, std::string(in_->seekable() ? "empty file" : "empty stream") +
+                                ": no GUPPI header");
   header_ = guppi_voltage_header(first_, warnings_);
-  struct stat st;
-  if (fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode)) {
+  if (in_->seekable()) {
     // Assumes every block is as long as the first, which is how GUPPI files are written.
     const int64_t block_bytes = int64_t(first_.header_bytes) + first_.blocsize;
-    const int64_t nblocks = int64_t(st.st_size) / block_bytes;
+    const int64_t nblocks = in_->size() / block_bytes;
     if (nblocks >= 1) header_.nsamples = first_.ntime() + (nblocks - 1) * (first_.ntime() - first_.overlap);
   }
   std::vector<uint8_t> raw(static_cast<size_t>(first_.blocsize));
-  const size_t got = std::fread(raw.data(), 1, raw.size(), file_);
+  const size_t got = in_->read(raw.data(), raw.size());
   if (got != raw.size())
-    throw file_error(path, "block 0 has " + std::to_string(got) + " of its BLOCSIZE " +
-                               std::to_string(first_.blocsize) + " payload bytes");
+    throw file_error(path_, "block 0 has " + std::to_string(got) + " of its BLOCSIZE " +
+                                std::to_string(first_.blocsize) + " payload bytes");
   unpack_block(first_, raw);
   expected_pktidx_ = first_.pktidx;
 }
 
-GuppiRawReader::~GuppiRawReader() {
-  if (file_) std::fclose(file_);
-}
+GuppiRawReader::~GuppiRawReader() = default;
 
 bool GuppiRawReader::read_block_header(GuppiBlockHeader& block) {
   std::string bytes;
   char card[kCardBytes];
   for (size_t n = 0; n < kMaxCards; ++n) {
-    const size_t got = std::fread(card, 1, kCardBytes, file_);
+    const size_t got = in_->read(reinterpret_cast<uint8_t*>(card), kCardBytes);
     if (got == 0 && n == 0) return false;
     if (got != kCardBytes) {
       if (blocks_read_ == 0) throw file_error(path_, "GUPPI header has no END card");
@@ -268,9 +270,8 @@ bool GuppiRawReader::read_block_header(GuppiBlockHeader& block) {
     throw file_error(path_, "block " + std::to_string(blocks_read_) + ": " +
                                 what.substr(std::min(what.size(), path_.size() + 2)));
   }
-  for (size_t pad = block.header_bytes - bytes.size(); pad > 0; --pad)
-    if (std::fgetc(file_) == EOF) return false;
-  return true;
+  std::vector<uint8_t> padding(block.header_bytes - bytes.size());
+  return in_->read(padding.data(), padding.size()) == padding.size();
 }
 
 void GuppiRawReader::unpack_block(const GuppiBlockHeader& block, const std::vector<uint8_t>& raw) {
@@ -316,7 +317,7 @@ bool GuppiRawReader::load_next_block() {
   same("NANTS", first_.nants, block.nants);
   same("PKTFMT channel-major", first_.channel_major, block.channel_major);
   std::vector<uint8_t> raw(static_cast<size_t>(block.blocsize));
-  const size_t got = std::fread(raw.data(), 1, raw.size(), file_);
+  const size_t got = in_->read(raw.data(), raw.size());
   if (got != raw.size()) {
     warnings_.push_back(where + "short (" + std::to_string(got) + " of " +
                         std::to_string(block.blocsize) + " payload bytes); stopped there");

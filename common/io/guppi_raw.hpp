@@ -2,8 +2,9 @@
 // blocks, each an ASCII header of 80-byte cards ending in END (padded with NULs to a multiple
 // of 512 bytes when DIRECTIO is set) followed by BLOCSIZE payload bytes.
 //
-// Reading: blocks are read until the file ends or a block is short (a file cut mid-block);
-// the first OVERLAP samples of every block but the first repeat earlier data and are dropped.
+// Reading: blocks are read in order, from a file or a pipe, until the data end or a block is
+// short (a file cut mid-block); the first OVERLAP samples of every block but the first repeat
+// earlier data and are dropped.
 // Payload order: channel-major [ant][chan][time][pol][re,im] unless PKTFMT is 'SIMPLE'
 // ([time][chan][pol][re,im]); NBITS 4, 8 or 16 two's complement (4-bit: one byte per complex
 // value, real in the high nibble). With NANTS > 1, OBSNCHAN counts the channels of all
@@ -17,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/byte_stream.hpp"
 #include "io/voltage_stream.hpp"
 
 namespace rapt {
@@ -62,6 +64,10 @@ VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
 class GuppiRawReader : public VoltageReader {
  public:
   explicit GuppiRawReader(const std::string& path);
+  // Reads `file` under `name` (closed at the end unless stdin), whose first bytes, `consumed`,
+  // were read already to tell its format: a pipe's cannot be read again.
+  GuppiRawReader(const std::string& name, FILE* file, std::vector<uint8_t> consumed);
+  explicit GuppiRawReader(std::unique_ptr<ByteStream> in);
   ~GuppiRawReader() override;
   GuppiRawReader(const GuppiRawReader&) = delete;
   GuppiRawReader& operator=(const GuppiRawReader&) = delete;
@@ -76,8 +82,8 @@ class GuppiRawReader : public VoltageReader {
   bool load_next_block();
   void unpack_block(const GuppiBlockHeader& block, const std::vector<uint8_t>& raw);
 
+  std::unique_ptr<ByteStream> in_;
   std::string path_;
-  FILE* file_ = nullptr;
   VoltageHeader header_;
   GuppiBlockHeader first_;
   std::vector<std::string> warnings_;

@@ -1,8 +1,6 @@
 // PSRDADA: header parsing and the reader.
 #include "io/psrdada.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -307,58 +305,22 @@ constexpr int64_t kChunkBytes = int64_t(16) << 20;  // bytes read at a time for 
 constexpr size_t kFirstRead = 4096;                 // header bytes read before HDR_SIZE is known
 }  // namespace
 
-PsrdadaReader::PsrdadaReader(const std::string& path) : path_(path) {
-  if (path == "-") {
-    file_ = stdin;
-  } else {
-    file_ = std::fopen(path.c_str(), "rb");
-    if (!file_) throw file_error(path, "cannot open: " + errno_text());
-    owns_file_ = true;
-  }
-  open();
+PsrdadaReader::PsrdadaReader(const std::string& path)
+    : PsrdadaReader(path == "-" ? std::make_unique<ByteStream>("-", stdin, std::vector<uint8_t>())
+                                : std::make_unique<ByteStream>(path)) {}
+
+PsrdadaReader::PsrdadaReader(const std::string& name, FILE* file, std::vector<uint8_t> consumed)
+    : PsrdadaReader(std::make_unique<ByteStream>(name, file, std::move(consumed))) {}
+
+PsrdadaReader::PsrdadaReader(std::unique_ptr<ByteStream> in) : in_(std::move(in)), path_(in_->name()) {
+  read_header();
 }
 
-PsrdadaReader::PsrdadaReader(const std::string& path, FILE* file, std::vector<uint8_t> consumed)
-    : path_(path), file_(file), owns_file_(file != stdin), pending_(std::move(consumed)) {
-  open();
-}
-
-void PsrdadaReader::open() {
-  // Where the stream starts in the file: standard input redirected from a file need not be at
-  // its start, and the bytes handed over were read from there.
-  const off_t now = ftello(file_);
-  stream_start_ = now >= off_t(pending_.size()) ? int64_t(now) - int64_t(pending_.size()) : -1;
-  try {
-    read_header();
-  } catch (...) {
-    if (owns_file_) std::fclose(file_);
-    owns_file_ = false;
-    throw;
-  }
-}
-
-PsrdadaReader::~PsrdadaReader() {
-  if (owns_file_) std::fclose(file_);
-}
-
-size_t PsrdadaReader::read_bytes(uint8_t* out, size_t wanted) {
-  size_t got = std::min(wanted, pending_.size() - pending_pos_);
-  std::copy(pending_.begin() + pending_pos_, pending_.begin() + pending_pos_ + got, out);
-  pending_pos_ += got;
-  while (got < wanted) {
-    const size_t n = std::fread(out + got, 1, wanted - got, file_);
-    if (n == 0) {
-      if (std::ferror(file_)) throw file_error(path_, "read failed: " + errno_text());
-      break;
-    }
-    got += n;
-  }
-  return got;
-}
+PsrdadaReader::~PsrdadaReader() = default;
 
 void PsrdadaReader::read_header() {
   std::vector<uint8_t> bytes(kFirstRead);
-  bytes.resize(read_bytes(bytes.data(), bytes.size()));
+  bytes.resize(in_->read(bytes.data(), bytes.size()));
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   // A pipe can carry anything: name what is plainly no PSRDADA stream.
   if (text.empty()) throw file_error(path_, "is empty (no PSRDADA header)");
@@ -370,28 +332,23 @@ void PsrdadaReader::read_header() {
   if (hdr_size > bytes.size()) {
     const size_t had = bytes.size();
     bytes.resize(hdr_size);
-    const size_t got = had == kFirstRead ? read_bytes(bytes.data() + had, hdr_size - had) : 0;
+    const size_t got = had == kFirstRead ? in_->read(bytes.data() + had, hdr_size - had) : 0;
     if (had + got < hdr_size)
       throw file_error(path_, "DADA HDR_SIZE " + std::to_string(hdr_size) + " is bigger than the " +
-                                  (path_ == "-" ? "stream" : "file") + " (" +
+                                  (in_->seekable() ? "file" : "stream") + " (" +
                                   std::to_string(had + got) + " bytes)");
     dada_ = parse_dada_header(
         std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path_);
   } else {
-    // The payload read with the header, then any bytes handed over beyond those.
-    std::vector<uint8_t> payload(bytes.begin() + long(hdr_size), bytes.end());
-    payload.insert(payload.end(), pending_.begin() + long(pending_pos_), pending_.end());
-    pending_ = std::move(payload);
-    pending_pos_ = 0;
+    // The payload read with the header comes next.
+    in_->unread(std::vector<uint8_t>(bytes.begin() + long(hdr_size), bytes.end()));
     // Only the first HDR_SIZE bytes are header: keys in the payload must not count.
     if (hdr_size < bytes.size()) dada_ = parse_dada_header(text.substr(0, hdr_size), path_);
   }
-  struct stat st;
-  const bool regular =
-      stream_start_ >= 0 && fstat(fileno(file_), &st) == 0 && S_ISREG(st.st_mode);
+  const bool regular = in_->seekable();
   const int64_t bps = dada_.bytes_per_sample();
   if (regular) {
-    const int64_t payload = std::max<int64_t>(0, int64_t(st.st_size) - stream_start_ - dada_.hdr_size);
+    const int64_t payload = std::max<int64_t>(0, in_->size() - dada_.hdr_size);
     dada_.voltage.nsamples = payload / bps;
     if (dada_.block_order()) {
       // A last block cut inside a sample is left out whole (load_chunk).
@@ -432,10 +389,9 @@ void PsrdadaReader::load_ftp_chunk(int64_t ntime) {
   samples_.resize(size_t(v.nchan * chunk_ntime_ * per_time));
   raw_.resize(size_t(chunk_ntime_ * chan_bytes));
   for (int64_t c = 0; c < v.nchan && chunk_ntime_ > 0; ++c) {
-    const int64_t offset =
-        stream_start_ + dada_.hdr_size + (c * v.nsamples + samples_loaded_) * chan_bytes;
-    if (fseeko(file_, off_t(offset), SEEK_SET) != 0 ||
-        std::fread(raw_.data(), 1, raw_.size(), file_) != raw_.size())
+    const int64_t offset = dada_.hdr_size + (c * v.nsamples + samples_loaded_) * chan_bytes;
+    in_->seek(offset);
+    if (in_->read(raw_.data(), raw_.size()) != raw_.size())
       throw file_error(path_, "read failed at byte " + std::to_string(offset));
     decode_voltage_values(raw_.data(), size_t(chunk_ntime_ * per_time), v.nbits,
                           samples_.data() + c * chunk_ntime_ * per_time);
@@ -453,8 +409,8 @@ bool PsrdadaReader::load_chunk() {
     return chunk_ntime_ > 0;
   }
   raw_.resize(size_t(target * bps));
-  const size_t got = read_bytes(raw_.data(), raw_.size());
-  if (got < raw_.size()) at_end_ = true;  // read_bytes stops short only at the end of the data
+  const size_t got = in_->read(raw_.data(), raw_.size());
+  if (got < raw_.size()) at_end_ = true;  // a read stops short only at the end of the data
   if (got % size_t(bps) != 0) note_partial(dada_.block_order() ? got : got % size_t(bps));
   const bool cut_block = dada_.block_order() && got % size_t(bps) != 0;
   const int64_t n = cut_block ? 0 : int64_t(got) / bps;

@@ -20,10 +20,12 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "io/byte_stream.hpp"
 #include "io/voltage_stream.hpp"
 
 namespace rapt {
@@ -66,9 +68,10 @@ int64_t dada_inner_t(const VoltageHeader& header);
 class PsrdadaReader : public VoltageReader {
  public:
   explicit PsrdadaReader(const std::string& path);  // "-" reads standard input
-  // Reads `file` (closed at the end unless stdin) whose first bytes, `consumed`, were read
-  // already to tell its format: a pipe's cannot be read again.
-  PsrdadaReader(const std::string& path, FILE* file, std::vector<uint8_t> consumed);
+  // Reads `file` under `name` (closed at the end unless stdin), whose first bytes, `consumed`,
+  // were read already to tell its format: a pipe's cannot be read again.
+  PsrdadaReader(const std::string& name, FILE* file, std::vector<uint8_t> consumed);
+  explicit PsrdadaReader(std::unique_ptr<ByteStream> in);
   ~PsrdadaReader() override;
   PsrdadaReader(const PsrdadaReader&) = delete;
   PsrdadaReader& operator=(const PsrdadaReader&) = delete;
@@ -79,22 +82,16 @@ class PsrdadaReader : public VoltageReader {
   const std::vector<std::string>& warnings() const override { return dada_.warnings; }
 
  private:
-  void open();  // reads the header; closes an owned file if that fails
   void read_header();
-  size_t read_bytes(uint8_t* out, size_t wanted);
   // Whether read() decodes rows straight from raw_ (ORDER TFATP).
   bool raw_rows() const;
   bool load_chunk();
   void load_ftp_chunk(int64_t ntime);
   void note_partial(size_t bytes);
 
+  std::unique_ptr<ByteStream> in_;
   std::string path_;
-  FILE* file_ = nullptr;
-  bool owns_file_ = false;
-  int64_t stream_start_ = -1;  // the stream's first byte in file_; -1 for a pipe
   DadaHeader dada_;
-  std::vector<uint8_t> pending_;  // payload bytes read together with the header
-  size_t pending_pos_ = 0;
   std::vector<uint8_t> raw_;
   std::vector<float> values_;
   std::vector<float> samples_;    // current chunk in canonical order

@@ -1,8 +1,6 @@
 // VDIF: frame header parsing and the reader.
 #include "io/vdif.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -89,34 +87,42 @@ int64_t vdif_epoch_mjd(int ref_epoch) {
 }
 
 VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
-    : path_(path), options_(options) {
-  file_ = std::fopen(path.c_str(), "rb");
-  if (!file_) throw file_error(path, "cannot open: " + errno_text());
-  struct stat st;
-  if (fstat(fileno(file_), &st) != 0 || !S_ISREG(st.st_mode))
-    throw file_error(path, "VDIF input must be a regular file");
-  first_ = frame_header_at(0);
-  // A recording cut short (an interrupted copy, head -c) ends in part of a frame: its whole
-  // frames are read, as a filterbank's whole spectra are, and the rest is reported.
-  nframes_ = st.st_size / first_.frame_bytes;
-  if (nframes_ == 0)
-    throw file_error(path, "file size " + std::to_string(st.st_size) +
-                               " bytes is less than one VDIF frame of " +
-                               std::to_string(first_.frame_bytes) + " bytes");
-  if (const int64_t rest = st.st_size % first_.frame_bytes)
-    warnings_.push_back("ignored " + std::to_string(rest) + " bytes at the end (less than one " +
-                        "VDIF frame of " + std::to_string(first_.frame_bytes) + " bytes)");
+    : VdifReader(std::make_unique<ByteStream>(path), options) {}
+
+VdifReader::VdifReader(const std::string& name, FILE* file, std::vector<uint8_t> consumed,
+                       const VdifReadOptions& options)
+    : VdifReader(std::make_unique<ByteStream>(name, file, std::move(consumed)), options) {}
+
+VdifReader::VdifReader(std::unique_ptr<ByteStream> in, const VdifReadOptions& options)
+    : in_(std::move(in)), path_(in_->name()), options_(options) {
+  uint8_t bytes[32];
+  const size_t got = in_->read(bytes, sizeof bytes);
+  first_ = parse_vdif_frame_header(bytes, got, path_);
+  if (in_->seekable()) {
+    nframes_ = in_->size() / first_.frame_bytes;
+    if (nframes_ == 0)
+      throw file_error(path_, "file size " + std::to_string(in_->size()) +
+                                  " bytes is less than one VDIF frame of " +
+                                  std::to_string(first_.frame_bytes) + " bytes");
+    if (const int64_t rest = in_->size() % first_.frame_bytes) note_part_frame(rest);
+  } else {
+    in_->unread(std::vector<uint8_t>(bytes, bytes + got));
+    if (!queue_frame())
+      throw file_error(path_, "the stream ends inside its first VDIF frame of " +
+                                  std::to_string(first_.frame_bytes) + " bytes");
+  }
   const bool bits_ok = options.twos_complement
                            ? (first_.bits == 2 || first_.bits == 4 || first_.bits == 8)
                            : (first_.bits == 1 || first_.bits == 2 || first_.bits == 4 || first_.bits == 8);
   if (!bits_ok)
-    throw file_error(path, "VDIF samples of " + std::to_string(first_.bits) + " bits are not supported");
+    throw file_error(path_, "VDIF samples of " + std::to_string(first_.bits) + " bits are not supported");
   spf_ = first_.samples_per_frame();
-  if (spf_ < 1) throw file_error(path, "VDIF frames hold no whole sample");
+  if (spf_ < 1) throw file_error(path_, "VDIF frames hold no whole sample");
   find_threads();
   if (int64_t(thread_index_.size()) * first_.nchan > (int64_t(1) << 24))
-    throw file_error(path, "VDIF threads x channels exceed 2^24");
+    throw file_error(path_, "VDIF threads x channels exceed 2^24");
   const double rate_hz = find_sample_rate(options);
+  if (in_->seekable()) in_->seek(0);  // the frames are read in order from here on
   const int dim = first_.complex_samples ? 2 : 1;
   VoltageHeader& h = header_;
   h.format = "VDIF";
@@ -133,28 +139,71 @@ VdifReader::VdifReader(const std::string& path, const VdifReadOptions& options)
   if (!(options.centre_freq_mhz > 0))
     warnings_.push_back("VDIF carries no sky frequency: the channels are at baseband "
                         "frequencies unless one is given (--vdif-freq of bf, corr, channelize and inspect)");
-  h.nsamples = ngroups_ * spf_;
+  h.nsamples = ngroups_ >= 0 ? ngroups_ * spf_ : -1;
   h.start_mjd_day = int(vdif_epoch_mjd(first_.ref_epoch));
   h.start_mjd_seconds = double(first_.seconds) + double(first_.frame_nr) * spf_ / rate_hz;
   normalise_mjd(h.start_mjd_day, h.start_mjd_seconds);
 }
 
-VdifReader::~VdifReader() {
-  if (file_) std::fclose(file_);
-}
+VdifReader::~VdifReader() = default;
 
 VdifFrameHeader VdifReader::frame_header_at(int64_t frame) {
+  if (!in_->seekable()) {  // a pipe: the frames read ahead so far, and more as needed
+    while (int64_t(queue_.size()) <= frame)
+      if (!queue_frame())
+        throw file_error(path_, "the stream ends before VDIF frame " + std::to_string(frame));
+    const std::vector<uint8_t>& f = queue_[size_t(frame)];
+    return parse_vdif_frame_header(f.data(), f.size(), path_);
+  }
   uint8_t bytes[32];
-  const int64_t offset = frame * first_.frame_bytes;
-  if (fseeko(file_, off_t(offset), SEEK_SET) != 0)
-    throw file_error(path_, "cannot seek to byte " + std::to_string(offset));
-  const size_t got = std::fread(bytes, 1, sizeof bytes, file_);
+  in_->seek(frame * first_.frame_bytes);
+  const size_t got = in_->read(bytes, sizeof bytes);
   return parse_vdif_frame_header(bytes, got, path_);
+}
+
+bool VdifReader::queue_frame() {
+  std::vector<uint8_t> frame(size_t(first_.frame_bytes));
+  const size_t got = in_->read(frame.data(), frame.size());
+  if (got < frame.size()) {
+    if (got > 0) note_part_frame(int64_t(got));  // (a file's was noted when it was opened)
+    return false;
+  }
+  queued_bytes_ += first_.frame_bytes;
+  queue_.push_back(std::move(frame));
+  return true;
+}
+
+bool VdifReader::next_frame(std::vector<uint8_t>& frame) {
+  if (queue_.empty() && !queue_frame()) return false;
+  frame = std::move(queue_.front());
+  queue_.pop_front();
+  return true;
+}
+
+void VdifReader::note_part_step(int64_t frames) {
+  warnings_.push_back(std::to_string(frames) + " frames at the end do not make a whole time step of " +
+                      std::to_string(thread_index_.size()) + " threads; ignored");
+}
+
+void VdifReader::note_part_frame(int64_t bytes) {
+  // A recording cut short (an interrupted copy, head -c) ends in part of a frame: its whole
+  // frames are read, as a filterbank's whole spectra are, and the rest is reported.
+  warnings_.push_back("ignored " + std::to_string(bytes) + " bytes at the end (less than one " +
+                      "VDIF frame of " + std::to_string(first_.frame_bytes) + " bytes)");
+}
+
+// Whether frame f (counted from the start) exists: always within a file's whole frames; in a
+// pipe, once read ahead into the queue.
+bool VdifReader::have_frame(int64_t f) {
+  if (in_->seekable()) return f < nframes_;
+  while (int64_t(queue_.size()) <= f)
+    if (!queue_frame()) return false;
+  return true;
 }
 
 void VdifReader::find_threads() {
   // The first time step: the frames at the start that share the first frame's time.
-  for (int64_t f = 0; f < nframes_; ++f) {
+  for (int64_t f = 0; have_frame(f); ++f) {
     const VdifFrameHeader h = f == 0 ? first_ : frame_header_at(f);
     if (h.seconds != first_.seconds || h.frame_nr != first_.frame_nr) break;
     if (!thread_index_.emplace(h.thread_id, 0).second)
@@ -164,31 +213,44 @@ void VdifReader::find_threads() {
   int index = 0;
   for (auto& entry : thread_index_) entry.second = index++;
   const int64_t nthreads = int64_t(thread_index_.size());
+  if (!in_->seekable()) return;  // a pipe's length is known only at its end (load_group)
   ngroups_ = nframes_ / nthreads;
-  if (nframes_ % nthreads != 0)
-    warnings_.push_back(std::to_string(nframes_ % nthreads) +
-                        " frames at the end do not make a whole time step of " +
-                        std::to_string(nthreads) + " threads; ignored");
+  if (nframes_ % nthreads != 0) note_part_step(nframes_ % nthreads);
 }
 
 double VdifReader::find_sample_rate(const VdifReadOptions& options) {
   if (options.sample_rate_hz > 0) return options.sample_rate_hz;
   if (first_.edv3_sample_rate_hz > 0) return first_.edv3_sample_rate_hz;
-  // Frames per second from the largest frame number of the seconds before the last: each of
-  // those ended within the file, since a later second follows.
   const int64_t nthreads = int64_t(thread_index_.size());
-  const uint32_t last_seconds = frame_header_at((ngroups_ - 1) * nthreads).seconds;
+  const std::string remedy = "; give it (--vdif-rate)";
+  const std::string unknown =
+      "VDIF sample rate unknown: the headers (EDV " + std::to_string(first_.edv) + ") do not give it";
   uint32_t max_frame_nr = 0;
+  if (!in_->seekable()) {
+    // A pipe: frames per second from the largest frame number of its first second, read ahead
+    // (and kept for reading) until a later second starts.
+    for (int64_t g = 0;; ++g) {
+      if (!have_frame(g * nthreads))
+        throw file_error(path_, unknown + " and the stream holds no whole second" + remedy);
+      const VdifFrameHeader h = frame_header_at(g * nthreads);
+      if (h.seconds != first_.seconds) break;
+      max_frame_nr = std::max(max_frame_nr, h.frame_nr);
+      if (queued_bytes_ > kMostReadAhead)
+        throw file_error(path_, unknown + " and the stream's first second is longer than " +
+                                    std::to_string(kMostReadAhead >> 20) + " MiB" + remedy);
+    }
+    return double(max_frame_nr + 1) * double(spf_);
+  }
+  // A file: frames per second from the largest frame number of the seconds before the last:
+  // each of those ended within the file, since a later second follows.
+  const uint32_t last_seconds = frame_header_at((ngroups_ - 1) * nthreads).seconds;
   for (int64_t g = 0; g < ngroups_; ++g) {
     const VdifFrameHeader h = frame_header_at(g * nthreads);
     if (h.seconds == last_seconds) break;
     max_frame_nr = std::max(max_frame_nr, h.frame_nr);
   }
   if (last_seconds == first_.seconds)
-    throw file_error(path_, "VDIF sample rate unknown: the headers (EDV " +
-                                std::to_string(first_.edv) +
-                                ") do not give it and the file holds no whole second; give it "
-                                "(--vdif-rate)");
+    throw file_error(path_, unknown + " and the file holds no whole second" + remedy);
   return double(max_frame_nr + 1) * double(spf_);
 }
 
@@ -213,18 +275,23 @@ void VdifReader::decode_frame(const std::vector<uint8_t>& frame, int thread_inde
 }
 
 bool VdifReader::load_group() {
-  if (group_ >= ngroups_) return false;
+  if (ended_ || (ngroups_ >= 0 && group_ >= ngroups_)) {
+    ended_ = true;
+    return false;
+  }
   const int64_t nthreads = int64_t(thread_index_.size());
   const int dim = first_.complex_samples ? 2 : 1;
   samples_.assign(size_t(header_.nchan * spf_ * dim), 0.0f);
-  std::vector<uint8_t> frame(size_t(first_.frame_bytes));
+  std::vector<uint8_t> frame;
   VdifFrameHeader step;
   for (int64_t i = 0; i < nthreads; ++i) {
     const int64_t f = group_ * nthreads + i;
-    const int64_t offset = f * first_.frame_bytes;
-    if (fseeko(file_, off_t(offset), SEEK_SET) != 0 ||
-        std::fread(frame.data(), 1, frame.size(), file_) != frame.size())
-      throw file_error(path_, "read failed at byte " + std::to_string(offset));
+    if (!next_frame(frame)) {
+      if (ngroups_ >= 0) throw file_error(path_, "read failed at byte " + std::to_string(f * first_.frame_bytes));
+      if (i > 0) note_part_step(i);  // a pipe ending inside a time step
+      ended_ = true;
+      return false;
+    }
     const VdifFrameHeader h = parse_vdif_frame_header(frame.data(), frame.size(), path_);
     if (i == 0) step = h;
     const auto thread = thread_index_.find(h.thread_id);
@@ -256,7 +323,7 @@ int64_t VdifReader::read(int64_t nsamples, VoltageBlock& block) {
                                       [this] { return load_group(); }, nsamples, nrows, per_time,
                                       block.data.data());
   if (done < nsamples) block.data.resize(header_.block_values(done));
-  if (invalid_frames_ > 0 && done < nsamples && group_ == ngroups_ && !invalid_noted_) {
+  if (invalid_frames_ > 0 && done < nsamples && ended_ && !invalid_noted_) {
     warnings_.push_back(std::to_string(invalid_frames_) + " frames marked invalid read as zeros");
     invalid_noted_ = true;
   }

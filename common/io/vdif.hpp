@@ -17,10 +17,13 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "io/byte_stream.hpp"
 #include "io/vdif_read_options.hpp"
 #include "io/voltage_stream.hpp"
 
@@ -56,9 +59,17 @@ VdifFrameHeader parse_vdif_frame_header(const uint8_t* data, size_t size, const 
 int64_t vdif_epoch_mjd(int ref_epoch);
 
 
+// Reads a file by name, or any stream: a pipe is read once, in order, its first frames read ahead
+// to learn the threads (and, when neither the options nor EDV 3 give it, the sample rate from
+// the frame numbers of its first second); its length is then unknown (nsamples -1).
 class VdifReader : public VoltageReader {
  public:
   VdifReader(const std::string& path, const VdifReadOptions& options);
+  // Reads `file` under `name` (closed at the end unless stdin), whose first bytes, `consumed`,
+  // were read already to tell its format: a pipe's cannot be read again.
+  VdifReader(const std::string& name, FILE* file, std::vector<uint8_t> consumed,
+             const VdifReadOptions& options);
+  VdifReader(std::unique_ptr<ByteStream> in, const VdifReadOptions& options);
   ~VdifReader() override;
   VdifReader(const VdifReader&) = delete;
   VdifReader& operator=(const VdifReader&) = delete;
@@ -68,24 +79,35 @@ class VdifReader : public VoltageReader {
   [[nodiscard]] int64_t read(int64_t nsamples, VoltageBlock& block) override;
   const std::vector<std::string>& warnings() const override { return warnings_; }
 
+  // Most bytes of a pipe read ahead to find its sample rate.
+  static constexpr int64_t kMostReadAhead = int64_t(1) << 30;
+
  private:
   VdifFrameHeader frame_header_at(int64_t frame);
+  bool queue_frame();       // reads one more frame ahead; false at the end
+  bool next_frame(std::vector<uint8_t>& frame);  // the next frame in order; false at the end
+  bool have_frame(int64_t frame);
+  void note_part_frame(int64_t bytes);  // warnings: the data end inside a frame,
+  void note_part_step(int64_t frames);  // or inside a time step
   void find_threads();
   double find_sample_rate(const VdifReadOptions& options);
   bool load_group();
   void decode_frame(const std::vector<uint8_t>& frame, int thread_index);
 
+  std::unique_ptr<ByteStream> in_;
   std::string path_;
-  FILE* file_ = nullptr;
   VdifReadOptions options_;
   VdifFrameHeader first_;
   VoltageHeader header_;
   std::vector<std::string> warnings_;
   std::map<int, int> thread_index_;  // thread id -> index in increasing id order
-  int64_t nframes_ = 0;
-  int64_t ngroups_ = 0;
+  std::deque<std::vector<uint8_t>> queue_;  // a pipe's frames read ahead, in order
+  int64_t queued_bytes_ = 0;
+  int64_t nframes_ = 0;              // a file's whole frames
+  int64_t ngroups_ = -1;             // a file's whole time steps; -1 for a pipe
   int64_t spf_ = 0;                  // samples per frame
   int64_t group_ = 0;                // next group to load
+  bool ended_ = false;               // the data ended
   int64_t invalid_frames_ = 0;
   bool invalid_noted_ = false;
   std::vector<float> samples_;       // current group, canonical order

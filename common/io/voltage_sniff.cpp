@@ -28,7 +28,11 @@ uint32_t word_at(std::string_view head, size_t byte) {
 
 }  // namespace
 
-bool looks_like_vdif(std::string_view head, uint64_t file_size) {
+uint64_t vdif_probe_bytes(std::string_view head) {
+  return head.size() < 16 ? 0 : uint64_t(word_at(head, 8) & 0xFFFFFF) * 8 + 16;
+}
+
+bool vdif_header_plausible(std::string_view head) {
   if (head.size() < 32) return false;
   const uint32_t w0 = word_at(head, 0), w1 = word_at(head, 4), w2 = word_at(head, 8);
   const uint32_t w3 = word_at(head, 12);
@@ -37,8 +41,14 @@ bool looks_like_vdif(std::string_view head, uint64_t file_size) {
   const bool legacy = (w0 >> 30) & 1;
   const int bits = int((w3 >> 26) & 0x1F) + 1;
   if (version > 1 || frame_bytes <= uint64_t(legacy ? 16 : 32) || (w1 >> 30) != 0) return false;
-  if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16 && bits != 32) return false;
-  if (file_size % frame_bytes == 0) return true;
+  return bits == 1 || bits == 2 || bits == 4 || bits == 8 || bits == 16 || bits == 32;
+}
+
+bool looks_like_vdif(std::string_view head, std::optional<uint64_t> file_size) {
+  if (!vdif_header_plausible(head)) return false;
+  const uint32_t w1 = word_at(head, 4), w2 = word_at(head, 8);
+  const uint64_t frame_bytes = uint64_t(w2 & 0xFFFFFF) * 8;
+  if (file_size && *file_size % frame_bytes == 0) return true;
   if (frame_bytes + 16 > head.size()) return false;
   const uint32_t next_w1 = word_at(head, frame_bytes + 4), next_w2 = word_at(head, frame_bytes + 8);
   return next_w2 == w2 && (next_w1 >> 24) == (w1 >> 24);

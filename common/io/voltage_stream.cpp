@@ -1,16 +1,14 @@
 // open_voltage_file: which reader a file needs, from its first bytes.
 #include "io/voltage_stream.hpp"
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cli/errors.hpp"
-#include "cli/program.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/program.hpp"
 #include "io/guppi_raw.hpp"
 #include "io/psrdada.hpp"
 #include "io/vdif.hpp"
@@ -18,44 +16,48 @@
 
 namespace rapt {
 
-namespace {
-
-// Standard input: a PSRDADA stream from a pipe (the bytes read to tell it go on to the reader),
-// or any voltage file redirected from a file, read again from its start.
-std::unique_ptr<VoltageReader> open_standard_input(const VdifReadOptions& vdif) {
-  std::vector<uint8_t> head = read_up_to(stdin, kVoltageProbeBytes, "-");
-  if (head.empty()) throw file_error("-", "is empty (no voltages)");
-  const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
-  if (looks_like_dada(text)) return std::make_unique<PsrdadaReader>("-", stdin, std::move(head));
-  if (standard_input_is_file()) return open_voltage_file("/dev/stdin", vdif);
-  throw file_error("-", "not a PSRDADA stream; GUPPI RAW and VDIF are read from a file (give its "
-                        "name, or redirect it with <)");
+std::string voltage_format_of(ByteStream& in) {
+  std::string_view head = in.peek(kVoltageProbeBytes);
+  if (looks_like_guppi(head)) return "GUPPI RAW";
+  if (looks_like_dada(head)) return "PSRDADA";
+  std::optional<uint64_t> size;
+  if (in.seekable()) {
+    size = uint64_t(in.size());
+  } else if (head.size() < kVoltageProbeBytes) {
+    size = head.size();  // the whole stream
+  } else if (vdif_header_plausible(head) && vdif_probe_bytes(head) > head.size()) {
+    // A pipe's length is unknown: its first VDIF frame is believed when the next one's header
+    // agrees, for which a frame longer than the probe needs more of it.
+    head = in.peek(vdif_probe_bytes(head));
+  }
+  return looks_like_vdif(head, size) ? "VDIF" : "";
 }
 
-}  // namespace
+std::unique_ptr<VoltageReader> open_voltage_stream(std::unique_ptr<ByteStream> in,
+                                                   const VdifReadOptions& vdif) {
+  const std::string name = in->name();
+  const bool file = in->seekable();
+  const std::string_view head = in->peek(kVoltageProbeBytes);
+  if (head.empty()) throw file_error(name, file ? "empty file" : "is empty (no voltages)");
+  // SIGPROC files, which any header of 16 bytes could pass for VDIF, and FITS files (images,
+  // UVFITS, PSRFITS), whose 80-byte cards GUPPI RAW shares.
+  const bool sigproc = head.size() >= 16 && head.substr(4, 12) == "HEADER_START";
+  if (sigproc || head.substr(0, 9) == "SIMPLE  =")
+    throw file_error(name, std::string("is a ") + (sigproc ? "SIGPROC" : "FITS") +
+                               " file, not voltages (GUPPI RAW, PSRDADA or VDIF)");
+  const std::string format = voltage_format_of(*in);
+  if (format == "GUPPI RAW") return std::make_unique<GuppiRawReader>(std::move(in));
+  if (format == "PSRDADA") return std::make_unique<PsrdadaReader>(std::move(in));
+  if (format == "VDIF") return std::make_unique<VdifReader>(std::move(in), vdif);
+  throw file_error(name, std::string("not a GUPPI RAW, PSRDADA or VDIF ") + (file ? "file" : "stream"));
+}
 
 std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
                                                  const VdifReadOptions& vdif) {
-  if (path == "-") return open_standard_input(vdif);
+  if (path == "-")
+    return open_voltage_stream(std::make_unique<ByteStream>("-", stdin, std::vector<uint8_t>()), vdif);
   refuse_directory(path);
-  FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) throw file_error(path, "cannot open: " + errno_text());
-  std::string head(kVoltageProbeBytes, '\0');
-  head.resize(std::fread(head.data(), 1, head.size(), file));
-  struct stat st {};
-  const uint64_t file_size = ::fstat(fileno(file), &st) == 0 ? uint64_t(st.st_size) : head.size();
-  std::fclose(file);
-  if (head.empty()) throw file_error(path, "empty file");
-  // SIGPROC files, which any header of 16 bytes could pass for VDIF, and FITS files (images,
-  // UVFITS, PSRFITS), whose 80-byte cards GUPPI RAW shares.
-  const bool sigproc = head.size() >= 16 && head.compare(4, 12, "HEADER_START") == 0;
-  if (sigproc || head.compare(0, 9, "SIMPLE  =") == 0)
-    throw file_error(path, std::string("is a ") + (sigproc ? "SIGPROC" : "FITS") +
-                               " file, not voltages (GUPPI RAW, PSRDADA or VDIF)");
-  if (looks_like_guppi(head)) return std::make_unique<GuppiRawReader>(path);
-  if (looks_like_dada(head)) return std::make_unique<PsrdadaReader>(path);
-  if (looks_like_vdif(head, file_size)) return std::make_unique<VdifReader>(path, vdif);
-  throw file_error(path, "not a GUPPI RAW, PSRDADA or VDIF file");
+  return open_voltage_stream(std::make_unique<ByteStream>(path), vdif);
 }
 
 void require_vdif_sky_frequency(const VoltageHeader& header, const std::string& path,

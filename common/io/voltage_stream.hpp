@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "geometry/array_layout.hpp"
+#include "io/byte_stream.hpp"
 #include "io/vdif_read_options.hpp"
 
 namespace rapt {
@@ -87,11 +88,17 @@ size_t show_voltage_warnings(const VoltageReader& reader, const std::string& pat
                              const Messages& messages, size_t from = 0);
 
 // Opens a voltage file, recognising the format from its first bytes (GUPPI cards, a DADA
-// header, VDIF frame words). "-" reads standard input: PSRDADA from a pipe, or any of the three
-// redirected from a file (read again from its start, as /dev/stdin). `vdif` says what VDIF's
-// frames do not (vdif_read_options.hpp). Throws DataError "path: problem".
+// header, VDIF frame words). "-" reads standard input, a pipe or redirected from a file, in any
+// of the three formats. `vdif` says what VDIF's frames do not (vdif_read_options.hpp). Throws
+// DataError "path: problem".
 std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
                                                  const VdifReadOptions& vdif = {});
+// The same for a stream already open (its first bytes perhaps read already: ByteStream).
+std::unique_ptr<VoltageReader> open_voltage_stream(std::unique_ptr<ByteStream> in,
+                                                   const VdifReadOptions& vdif = {});
+// Which voltage format a stream holds, from its first bytes (read, and left to be read again):
+// "GUPPI RAW", "PSRDADA", "VDIF", or "" for none of them.
+std::string voltage_format_of(ByteStream& in);
 
 // VDIF frames never carry the sky frequency: a program whose output needs it refuses a VDIF
 // file given none (--vdif-freq), with a UsageError naming the file and what needs it

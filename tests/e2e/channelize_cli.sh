@@ -206,17 +206,29 @@ if [ -f "$vdif" ]; then
   near "$(header_double lsb.fil fch1)" 186.24 1e-6 || fail "--vdif-lsb: fch1 $(header_double lsb.fil fch1)"
   near "$(header_double usb.fil foff)" -0.08 1e-9 || fail "--vdif-freq: foff $(header_double usb.fil foff)"
   cmp -s usb.fil lsb.fil && fail "--vdif-lsb changed nothing"
-  # Standard input redirected from the VDIF file is that file; from a pipe, one line saying so.
+  # Standard input redirected from the VDIF file, or piped, is that file.
   $CH_CPU --vdif-rate 1.28e6 --vdif-signed --vdif-freq 184.96 --nchan 16 --ntaps 4 --detect \
     -o usb_stdin.fil - < "$vdif" 2> err || fail "VDIF redirected: $(cat err)"
+  cat "$vdif" | $CH_CPU --vdif-rate 1.28e6 --vdif-signed --vdif-freq 184.96 --nchan 16 --ntaps 4 \
+    --detect -o usb_piped.fil - 2> err || fail "VDIF from a pipe: $(cat err)"
   # (the same but for the input's name in the header)
-  [ "$("$BIN/inspect" usb.fil 2>/dev/null | sed 1d)" = "$("$BIN/inspect" usb_stdin.fil 2>/dev/null | sed 1d)" ] ||
-    fail "VDIF redirected: not the file's filterbank"
-  cat "$vdif" | $CH_CPU --vdif-rate 1.28e6 --nchan 16 --detect -o piped.fil - 2> err &&
-    fail "VDIF from a pipe was read"
-  grep -q "^channelize: -: not a PSRDADA stream; GUPPI RAW and VDIF are read from a file" err ||
-    fail "VDIF from a pipe: $(cat err)"
-  [ -e piped.fil ] && fail "VDIF from a pipe left piped.fil"
+  for f in usb_stdin.fil usb_piped.fil; do
+    [ "$("$BIN/inspect" usb.fil 2>/dev/null | sed 1d)" = "$("$BIN/inspect" $f 2>/dev/null | sed 1d)" ] ||
+      fail "VDIF as standard input ($f): not the file's filterbank"
+  done
+  # A pipe holding less than a second of frames, and no --vdif-rate: one line saying what to give.
+  cat "$vdif" | $CH_CPU --vdif-signed --vdif-freq 184.96 --nchan 16 --detect -o piped.fil - 2> err &&
+    fail "VDIF from a pipe without a rate was read"
+  grep -q "^channelize: -: VDIF sample rate unknown: .* the stream holds no whole second; give it (--vdif-rate)$" err ||
+    fail "VDIF from a pipe without a rate: $(cat err)"
+  [ -e piped.fil ] && fail "VDIF from a pipe without a rate left piped.fil"
+  # GUPPI RAW from a pipe: the file's filterbank.
+  puppi="${RAPT_SHARED_DATA:-$top/../shared/data}/baseband/sample_puppi.raw"
+  $CH_CPU --nchan 4 --ntaps 4 --detect -o puppi.fil "$puppi" 2> err || fail "PUPPI: $(cat err)"
+  cat "$puppi" | $CH_CPU --nchan 4 --ntaps 4 --detect -o puppi_piped.fil - 2> err ||
+    fail "PUPPI from a pipe: $(cat err)"
+  [ "$("$BIN/inspect" puppi.fil 2>/dev/null | sed 1d)" = "$("$BIN/inspect" puppi_piped.fil 2>/dev/null | sed 1d)" ] ||
+    fail "PUPPI from a pipe: not the file's filterbank"
 else
   echo "channelize_cli: shared data not found; the VDIF options are not checked"
 fi

@@ -242,7 +242,9 @@ rm -rf out && mkdir out
 $C -o out/x.uvfits out.uvfits 2> err; status=$?
 [ $status = 1 ] && grep -q "out.uvfits: is a FITS file, not voltages" err || fail "UVFITS as voltages: exit $status, $(cat err)"
 $C -o out/x.uvfits - < out.uvfits 2> err; status=$?
-[ $status = 1 ] && grep -q "^corr: /dev/stdin: is a FITS file, not voltages" err || fail "UVFITS on stdin: exit $status, $(cat err)"
+[ $status = 1 ] && grep -q "^corr: -: is a FITS file, not voltages" err || fail "UVFITS on stdin: exit $status, $(cat err)"
+cat out.uvfits | $C -o out/x.uvfits - 2> err; status=$?
+[ $status = 1 ] && grep -q "^corr: -: is a FITS file, not voltages" err || fail "UVFITS piped: exit $status, $(cat err)"
 $C -o out/x.dat v.dada 2> err; status=$?
 [ $status = 2 ] && grep -q "out/x.dat" err || fail "-o x.dat: exit $status, $(cat err)"
 $C --format vis -o out/x.uvfits v.dada 2> err; status=$?

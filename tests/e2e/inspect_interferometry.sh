@@ -30,23 +30,25 @@ grep -q "^  Rows  *16256$" "$tmp/out" || fail "UVFITS rows"
 grep -q "^  Polarisation products  *XX YY XY YX$" "$tmp/out" || fail "UVFITS products"
 grep -q "^  First channel (MHz)  *167.075000$" "$tmp/out" || fail "UVFITS frequency"
 
-# A PSRDADA stream on standard input (a pipe, read once): the file's report but for its length,
-# which a stream does not tell; GUPPI RAW and other formats from a pipe are one line each.
-"$BIN/inspect" "$BB/sample_meerkat.dada" > "$tmp/file" 2>/dev/null || fail "DADA file"
-cat "$BB/sample_meerkat.dada" | "$BIN/inspect" - > "$tmp/pipe" 2>"$tmp/err" || fail "DADA from a pipe"
-grep -q "^- (PSRDADA)$" "$tmp/pipe" || fail "the pipe is not reported as PSRDADA"
-grep -q "^  Time samples  *unknown (stream)$" "$tmp/pipe" || fail "the stream's length"
-grep -v -e "Time samples" -e "Duration" -e "(PSRDADA)$" "$tmp/file" > "$tmp/file.rest"
-grep -v -e "Time samples" -e "Duration" -e "(PSRDADA)$" "$tmp/pipe" > "$tmp/pipe.rest"
-cmp -s "$tmp/file.rest" "$tmp/pipe.rest" || fail "the pipe's report differs: $(diff "$tmp/file.rest" "$tmp/pipe.rest")"
-grep -q "Statistics" "$tmp/pipe" || fail "no statistics from the pipe"
-for f in "$BB/sample_puppi.raw" "$UV/1061316296.uvfits"; do
-  cat "$f" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
-  [ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "inspect: -: not a SIGPROC or PSRDADA stream; other formats are read from a file (give its name, or redirect it with <)" ] ||
-    fail "$f from a pipe: $(cat "$tmp/err")"
+# Voltages on standard input (a pipe, read once): the file's report but for its length, which a
+# stream does not tell: PSRDADA, GUPPI RAW and VDIF (EDV 3 gives the rate); UVFITS and other
+# formats from a pipe are one line each.
+for f in "$BB/sample_meerkat.dada" "$BB/sample_puppi.raw" "$BB/sample.vdif"; do
+  "$BIN/inspect" "$f" > "$tmp/file" 2>/dev/null || fail "$f"
+  cat "$f" | "$BIN/inspect" - > "$tmp/pipe" 2>"$tmp/err" || fail "$f from a pipe: $(cat "$tmp/err")"
+  format=$(sed -n '1s/^.* (\(.*\))$/\1/p' "$tmp/file")
+  grep -q "^- ($format)$" "$tmp/pipe" || fail "$f: the pipe is not reported as $format"
+  grep -q "^  Time samples  *unknown (stream)$" "$tmp/pipe" || fail "$f: the stream's length"
+  grep -v -e "Time samples" -e "Duration" -e "($format)$" "$tmp/file" > "$tmp/file.rest"
+  grep -v -e "Time samples" -e "Duration" -e "($format)$" "$tmp/pipe" > "$tmp/pipe.rest"
+  cmp -s "$tmp/file.rest" "$tmp/pipe.rest" || fail "$f: the pipe's report differs: $(diff "$tmp/file.rest" "$tmp/pipe.rest")"
+  grep -q "Statistics" "$tmp/pipe" || fail "$f: no statistics from the pipe"
 done
+cat "$UV/1061316296.uvfits" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "inspect: -: not a SIGPROC, GUPPI RAW, PSRDADA or VDIF stream; other formats are read from a file (give its name, or redirect it with <)" ] ||
+  fail "UVFITS from a pipe: $(cat "$tmp/err")"
 echo "no format at all" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
-[ $? -eq 1 ] && grep -q "^inspect: -: not a SIGPROC or PSRDADA stream" "$tmp/err" ||
+[ $? -eq 1 ] && grep -q "^inspect: -: not a SIGPROC, GUPPI RAW, PSRDADA or VDIF stream" "$tmp/err" ||
   fail "text from a pipe: $(cat "$tmp/err")"
 # Redirected from a file (<), any format is that file: GUPPI RAW, UVFITS; and a PSRDADA file
 # so redirected tells its length.
@@ -55,6 +57,7 @@ echo "no format at all" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
 "$BIN/inspect" - < "$UV/1061316296.uvfits" > "$tmp/out" 2>/dev/null && grep -q "^  Rows  *16256$" "$tmp/out" ||
   fail "UVFITS redirected"
 "$BIN/inspect" - < "$BB/sample_meerkat.dada" > "$tmp/redirected" 2>/dev/null || fail "DADA redirected"
+"$BIN/inspect" "$BB/sample_meerkat.dada" > "$tmp/file" 2>/dev/null || fail "DADA file"
 grep "Time samples" "$tmp/file" > "$tmp/want"; grep "Time samples" "$tmp/redirected" > "$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || fail "DADA redirected: $(cat "$tmp/got") against $(cat "$tmp/want")"
 # Channel-major DADA (ORDER FTP) is read by seeking, so from a file only: redirected, and with
