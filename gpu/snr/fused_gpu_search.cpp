@@ -136,14 +136,8 @@ std::vector<std::vector<SinglePulseEvent>> run_fused_search_cuda(
     timing.dedisperse_s += start.seconds();
     timing.batches += 1;
     start = Stopwatch();
-    if (downsamp > 1) {
-      // The engine sums `downsamp` spectra a sample; dedisp's series are their mean (sum /
-      // downsamp, which for a power of two is the sum times 1 / downsamp, exactly).
-      const std::vector<float> mean(count * size_t(blocks), 1.0f / float(downsamp));
-      upload(scale_dev.get(), mean, stream.get());
-      launch_scale_blocks(rows.get(), int64_t(stride), int(count), blocks, int(len),
-                          scale_dev.get(), stream.get());
-    }
+    launch_sums_to_means(rows.get(), int64_t(stride), int(count), blocks, int(len), downsamp,
+                         scale_dev.get(), stream.get());
 
     std::vector<int32_t> whole(count);
     for (size_t i = 0; i < count; ++i) whole[i] = int32_t(searched[first + i] / len);

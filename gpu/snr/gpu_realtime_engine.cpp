@@ -48,16 +48,9 @@ class GpuRealtimeEngine final : public RealtimeEngine {
   std::vector<double> detrend(int blocks) override {
     const cuda::DeviceGuard device(gpu_);
     dedisp_->synchronize();  // the rows are written on the engine's streams
-    const int ds = shape_.plan.downsamp;
-    if (ds > 1) {
-      // The engine sums `ds` spectra a sample; dedisp's series are their mean (sum / ds, for a
-      // power of two the sum times 1 / ds, exactly).
-      const std::vector<float> mean(ndm_ * size_t(blocks), 1.0f / float(ds));
-      RAPT_CUDA_CHECK(cudaMemcpyAsync(scale_.get(), mean.data(), mean.size() * sizeof(float),
-                                      cudaMemcpyHostToDevice, stream_.get()));
-      launch_scale_blocks(rows_.get() + shape_.history, int64_t(stride_), int(ndm_), blocks,
-                          int(shape_.settings.detrend_len), scale_.get(), stream_.get());
-    }
+    launch_sums_to_means(rows_.get() + shape_.history, int64_t(stride_), int(ndm_), blocks,
+                         int(shape_.settings.detrend_len), shape_.plan.downsamp, scale_.get(),
+                         stream_.get());
     const std::vector<int32_t> whole(ndm_, blocks);
     RAPT_CUDA_CHECK(cudaMemcpyAsync(whole_.get(), whole.data(), whole.size() * sizeof(int32_t),
                                     cudaMemcpyHostToDevice, stream_.get()));

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include <string>
+#include <vector>
 
 #include "../cuda/cuda_check.hpp"
 #include "../cuda/dynamic_shared_memory.hpp"
@@ -193,6 +194,16 @@ void launch_scale_blocks(float* series, int64_t row_stride, int num_series, int 
                                                                          max_blocks, block_len,
                                                                          scale);
   RAPT_CUDA_CHECK_LAUNCH("scale_blocks_kernel");
+}
+
+void launch_sums_to_means(float* series, int64_t row_stride, int num_series, int max_blocks,
+                          int block_len, int downsamp, float* scale, cudaStream_t stream) {
+  if (downsamp <= 1 || num_series <= 0 || max_blocks <= 0) return;
+  // (A copy from pageable memory has read the host vector by the time it returns.)
+  const std::vector<float> mean(size_t(num_series) * size_t(max_blocks), 1.0f / float(downsamp));
+  RAPT_CUDA_CHECK(cudaMemcpyAsync(scale, mean.data(), mean.size() * sizeof(float),
+                                  cudaMemcpyHostToDevice, stream));
+  launch_scale_blocks(series, row_stride, num_series, max_blocks, block_len, scale, stream);
 }
 
 }  // namespace rapt::gpu

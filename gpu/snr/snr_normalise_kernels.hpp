@@ -42,4 +42,10 @@ void launch_detrend_blocks(const DetrendParams& p, cudaStream_t stream);
 void launch_scale_blocks(float* series, int64_t row_stride, int num_series, int max_blocks,
                          int block_len, const float* scale, cudaStream_t stream);
 
+// Series whose samples are sums of `downsamp` spectra (the dedispersion engine's) made means, as
+// dedisp writes them: every block times 1 / downsamp, exact for a power of two. `scale` is
+// scratch of num_series x max_blocks floats on the device. Nothing for a downsamp of 1.
+void launch_sums_to_means(float* series, int64_t row_stride, int num_series, int max_blocks,
+                          int block_len, int downsamp, float* scale, cudaStream_t stream);
+
 }  // namespace rapt::gpu
