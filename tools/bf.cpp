@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
     auto options = rapt::program_options("bf", "Form tied-array beams from channelised station voltages");
     rapt::add_bf_options(options);
     options.parse_positional({"files"});
-    options.positional_help("VOLTAGES");
+    options.positional_help("VOLTAGES (a file, or - for standard input)");
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::BfOptions bf = rapt::bf_options_from(args.result);
     bf.overwrite = args.force;

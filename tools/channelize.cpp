@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
         "channelize", "Split station voltages into fine channels with a polyphase filterbank");
     rapt::add_channelize_options(options);
     options.parse_positional({"files"});
-    options.positional_help("VOLTAGES");
+    options.positional_help("VOLTAGES (a file, or - for standard input)");
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::ChannelizeOptions o = rapt::channelize_options_from(args.result);
     o.overwrite = args.force;

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
     auto options = rapt::program_options("corr", "Correlate station voltages into visibilities");
     rapt::add_corr_options(options);
     options.parse_positional({"files"});
-    options.positional_help("VOLTAGES");
+    options.positional_help("VOLTAGES (a file, or - for standard input)");
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     rapt::CorrOptions corr = rapt::corr_options_from(args.result);
     corr.overwrite = args.force;

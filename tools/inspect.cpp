@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
         ("files", "input files ('-' = stdin)", cxxopts::value<std::vector<std::string>>());
     rapt::add_vdif_options(options, "VDIF");
     options.parse_positional({"files"});
-    options.positional_help("FILE...");
+    options.positional_help("FILE... (- reads standard input)");
     const rapt::ParsedOptions args = rapt::parse_options(options, argc, argv);
     if (args.positional.empty()) throw rapt::UsageError("no input files");
 

@@ -1,6 +1,8 @@
 // inspect_file: picks the describer for a file's format.
 #include "inspect/inspect_report.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <string_view>
 
@@ -26,35 +28,57 @@ bool has_suffix(const std::string& path, const std::string& suffix) {
 
 }  // namespace
 
-std::string describe_standard_input(const InspectSettings& settings,
-                                    std::vector<std::string>* warnings) {
+std::string describe_stream(const std::string& name, std::FILE* file,
+                            const InspectSettings& settings, std::vector<std::string>* warnings) {
+  const auto close = [&] {
+    if (file != stdin) std::fclose(file);
+  };
   // A pipe is read once: the bytes read to tell its format go on to its reader.
-  std::vector<uint8_t> head = read_up_to(stdin, kVoltageProbeBytes, "-");
+  std::vector<uint8_t> head;
+  try {
+    head = read_up_to(file, kVoltageProbeBytes, name);
+  } catch (...) {
+    close();
+    throw;
+  }
   const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
-  if (text.empty()) throw file_error("-", "is empty");
+  if (text.empty()) {
+    close();
+    throw file_error(name, "is empty");
+  }
   if (settings.layout) {
     std::string all(text);
-    for (char chunk[65536]; size_t n = std::fread(chunk, 1, sizeof chunk, stdin);) all.append(chunk, n);
-    return describe_layout("-", parse_layout_text(all, "-"));
+    for (char chunk[65536]; size_t n = std::fread(chunk, 1, sizeof chunk, file);) all.append(chunk, n);
+    close();
+    return describe_layout(name, parse_layout_text(all, name));
   }
   if (text.size() >= 16 && text.substr(4, 12) == "HEADER_START")
-    return describe_spectra(open_spectra_source("-", stdin, std::move(head)), settings, warnings);
+    return describe_spectra(open_spectra_source(name, file, std::move(head)), settings, warnings);
   // FITS cards (UVFITS, images, PSRFITS) would pass for GUPPI RAW's.
   if (text.substr(0, 9) != "SIMPLE  =") {
-    auto in = std::make_unique<ByteStream>("-", stdin, std::move(head));
+    auto in = std::make_unique<ByteStream>(name, file, std::move(head));  // closes `file`
     if (!voltage_format_of(*in).empty())
-      return describe_voltages("-", open_voltage_stream(std::move(in), settings.vdif), settings,
+      return describe_voltages(name, open_voltage_stream(std::move(in), settings.vdif), settings,
                                warnings);
+  } else {
+    close();
   }
   // Any other format redirected from a file is that file, read again from its start.
-  if (standard_input_is_file()) return inspect_file("/dev/stdin", settings, warnings);
-  throw file_error("-", "not a SIGPROC, GUPPI RAW, PSRDADA or VDIF stream; other formats are read "
-                        "from a file (give its name, or redirect it with <)");
+  if (file == stdin && standard_input_is_file()) return inspect_file("/dev/stdin", settings, warnings);
+  throw file_error(name, "not a SIGPROC, GUPPI RAW, PSRDADA or VDIF stream; other formats are read "
+                         "from a file (give its name, or redirect it with <)");
 }
 
 std::string inspect_file(const std::string& path, const InspectSettings& settings,
                          std::vector<std::string>* warnings) {
-  if (path == "-") return describe_standard_input(settings, warnings);
+  if (path == "-") return describe_stream("-", stdin, settings, warnings);
+  // A named pipe (mkfifo, <(...)) is read once, as standard input is.
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode)) {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file) throw file_error(path, "cannot open: " + errno_text());
+    return describe_stream(path, file, settings, warnings);
+  }
   if (settings.layout) return describe_layout_file(path);
   // PRESTO series carry no header at all; like PRESTO, they are known by suffix together with
   // their .inf beside them.

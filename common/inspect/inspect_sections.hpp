@@ -2,6 +2,7 @@
 // detected format. Each returns the header section and, unless settings.header_only, the
 // statistics section; lenient-reader notes go to `warnings` ("path: ...").
 #pragma once
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,10 +14,11 @@
 
 namespace rapt {
 
-// Standard input ("-"): a SIGPROC filterbank or .tim, PSRFITS redirected from a file, or a
-// PSRDADA stream, told by its first bytes as a file is.
-std::string describe_standard_input(const InspectSettings& settings,
-                                    std::vector<std::string>* warnings);
+// A stream read once (standard input, "-", or a named pipe, `file` then closed): a SIGPROC
+// filterbank or .tim, or GUPPI RAW, PSRDADA or VDIF voltages, told by its first bytes as a file
+// is; standard input redirected from a file of any other format is that file.
+std::string describe_stream(const std::string& name, std::FILE* file,
+                            const InspectSettings& settings, std::vector<std::string>* warnings);
 
 // SIGPROC filterbank/.tim and PSRFITS search mode.
 std::string describe_spectra_file(const std::string& path, const InspectSettings& settings,

@@ -271,7 +271,11 @@ bool GuppiRawReader::read_block_header(GuppiBlockHeader& block) {
                                 what.substr(std::min(what.size(), path_.size() + 2)));
   }
   std::vector<uint8_t> padding(block.header_bytes - bytes.size());
-  return in_->read(padding.data(), padding.size()) == padding.size();
+  if (in_->read(padding.data(), padding.size()) == padding.size()) return true;
+  if (blocks_read_ == 0) throw file_error(path_, "GUPPI header's DIRECTIO padding cut short");
+  warnings_.push_back("block " + std::to_string(blocks_read_) +
+                      ": header's DIRECTIO padding cut short; stopped there");
+  return false;
 }
 
 void GuppiRawReader::unpack_block(const GuppiBlockHeader& block, const std::vector<uint8_t>& raw) {

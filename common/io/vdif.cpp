@@ -209,6 +209,9 @@ void VdifReader::find_threads() {
     if (!thread_index_.emplace(h.thread_id, 0).second)
       throw file_error(path_, "VDIF frame " + std::to_string(f) + " repeats thread " +
                                   std::to_string(h.thread_id) + " within one time step");
+    if (queued_bytes_ > kMostReadAhead)
+      throw file_error(path_, "VDIF stream's first time step passes " +
+                                  std::to_string(kMostReadAhead >> 20) + " MiB");
   }
   int index = 0;
   for (auto& entry : thread_index_) entry.second = index++;
@@ -227,19 +230,29 @@ double VdifReader::find_sample_rate(const VdifReadOptions& options) {
       "VDIF sample rate unknown: the headers (EDV " + std::to_string(first_.edv) + ") do not give it";
   uint32_t max_frame_nr = 0;
   if (!in_->seekable()) {
-    // A pipe: frames per second from the largest frame number of its first second, read ahead
-    // (and kept for reading) until a later second starts.
+    // A pipe: frames per second from the largest frame number of its first two seconds (the
+    // first may lack frames at either end, the second whole unless frames were lost), read ahead
+    // and kept for reading until a third second starts, or of its first second where the
+    // stream ends in its second. Later frames are checked against it (load_group).
+    std::vector<uint32_t> largest;  // of each second met
+    uint32_t second = 0;
     for (int64_t g = 0;; ++g) {
-      if (!have_frame(g * nthreads))
-        throw file_error(path_, unknown + " and the stream holds no whole second" + remedy);
+      if (!have_frame(g * nthreads)) break;
       const VdifFrameHeader h = frame_header_at(g * nthreads);
-      if (h.seconds != first_.seconds) break;
-      max_frame_nr = std::max(max_frame_nr, h.frame_nr);
+      if (largest.empty() || h.seconds != second) {
+        if (largest.size() == 2) break;
+        largest.push_back(0);
+        second = h.seconds;
+      }
+      largest.back() = std::max(largest.back(), h.frame_nr);
       if (queued_bytes_ > kMostReadAhead)
-        throw file_error(path_, unknown + " and the stream's first second is longer than " +
+        throw file_error(path_, unknown + " and the stream's first two seconds pass " +
                                     std::to_string(kMostReadAhead >> 20) + " MiB" + remedy);
     }
-    return double(max_frame_nr + 1) * double(spf_);
+    if (largest.size() < 2)
+      throw file_error(path_, unknown + " and the stream holds no whole second" + remedy);
+    frames_per_second_ = int64_t(std::max(largest[0], largest[1])) + 1;
+    return double(frames_per_second_) * double(spf_);
   }
   // A file: frames per second from the largest frame number of the seconds before the last:
   // each of those ended within the file, since a later second follows.
@@ -294,6 +307,12 @@ bool VdifReader::load_group() {
     }
     const VdifFrameHeader h = parse_vdif_frame_header(frame.data(), frame.size(), path_);
     if (i == 0) step = h;
+    if (frames_per_second_ > 0 && int64_t(h.frame_nr) >= frames_per_second_)
+      throw file_error(path_, "VDIF frame " + std::to_string(f) + " is number " +
+                                  std::to_string(h.frame_nr) + " of its second, past the " +
+                                  std::to_string(frames_per_second_) +
+                                  " frames a second the stream's first seconds gave: frames were "
+                                  "lost there; give the sample rate (--vdif-rate)");
     const auto thread = thread_index_.find(h.thread_id);
     if (h.seconds != step.seconds || h.frame_nr != step.frame_nr || thread == thread_index_.end() ||
         h.frame_bytes != first_.frame_bytes || h.nchan != first_.nchan || h.bits != first_.bits ||

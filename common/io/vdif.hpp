@@ -61,7 +61,7 @@ int64_t vdif_epoch_mjd(int ref_epoch);
 
 // Reads a file by name, or any stream: a pipe is read once, in order, its first frames read ahead
 // to learn the threads (and, when neither the options nor EDV 3 give it, the sample rate from
-// the frame numbers of its first second); its length is then unknown (nsamples -1).
+// the frame numbers of its first two seconds); its length is then unknown (nsamples -1).
 class VdifReader : public VoltageReader {
  public:
   VdifReader(const std::string& path, const VdifReadOptions& options);
@@ -106,6 +106,7 @@ class VdifReader : public VoltageReader {
   int64_t nframes_ = 0;              // a file's whole frames
   int64_t ngroups_ = -1;             // a file's whole time steps; -1 for a pipe
   int64_t spf_ = 0;                  // samples per frame
+  int64_t frames_per_second_ = 0;    // a pipe's, where the frame numbers gave its rate
   int64_t group_ = 0;                // next group to load
   bool ended_ = false;               // the data ended
   int64_t invalid_frames_ = 0;

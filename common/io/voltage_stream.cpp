@@ -25,10 +25,14 @@ std::string voltage_format_of(ByteStream& in) {
     size = uint64_t(in.size());
   } else if (head.size() < kVoltageProbeBytes) {
     size = head.size();  // the whole stream
-  } else if (vdif_header_plausible(head) && vdif_probe_bytes(head) > head.size()) {
-    // A pipe's length is unknown: its first VDIF frame is believed when the next one's header
-    // agrees, for which a frame longer than the probe needs more of it.
-    head = in.peek(vdif_probe_bytes(head));
+  }
+  const uint64_t wanted = vdif_probe_bytes(head);
+  if (!looks_like_vdif(head, size) && vdif_header_plausible(head) && wanted > head.size()) {
+    // A VDIF frame longer than the probe, in a pipe (whose length is unknown) or a file whose
+    // length is no whole number of frames (cut short): believed when the next frame's header
+    // agrees, or a pipe ends after whole frames.
+    head = in.peek(wanted);
+    if (!in.seekable() && head.size() < wanted) size = head.size();
   }
   return looks_like_vdif(head, size) ? "VDIF" : "";
 }

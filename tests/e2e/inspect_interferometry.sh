@@ -44,6 +44,13 @@ for f in "$BB/sample_meerkat.dada" "$BB/sample_puppi.raw" "$BB/sample.vdif"; do
   cmp -s "$tmp/file.rest" "$tmp/pipe.rest" || fail "$f: the pipe's report differs: $(diff "$tmp/file.rest" "$tmp/pipe.rest")"
   grep -q "Statistics" "$tmp/pipe" || fail "$f: no statistics from the pipe"
 done
+# A named pipe (mkfifo, or a shell's <(...)) given by name is read once, as standard input is.
+mkfifo "$tmp/fifo"
+cat "$BB/sample.vdif" > "$tmp/fifo" & writer=$!
+"$BIN/inspect" "$tmp/fifo" > "$tmp/pipe" 2> "$tmp/err" || { kill $writer 2>/dev/null; fail "a named pipe: $(cat "$tmp/err")"; }
+wait $writer
+grep -q "^$tmp/fifo (VDIF)$" "$tmp/pipe" && grep -q "^  Time samples  *unknown (stream)$" "$tmp/pipe" ||
+  fail "a named pipe: $(head -3 "$tmp/pipe")"
 cat "$UV/1061316296.uvfits" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
 [ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "inspect: -: not a SIGPROC, GUPPI RAW, PSRDADA or VDIF stream; other formats are read from a file (give its name, or redirect it with <)" ] ||
   fail "UVFITS from a pipe: $(cat "$tmp/err")"

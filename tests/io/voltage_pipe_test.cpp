@@ -177,6 +177,20 @@ TEST(VoltagePipe, ReadsGuppiBlocksWithOverlapAndDirectIo) {
   // Cut inside the last block's payload: the first two blocks, and the same note.
   write_whole_file(path, bytes.substr(0, bytes.size() - 10));
   expect_pipe_reads_as_file(path);
+  // Cut inside the last block's header padding, or right after its END card: the same, noted.
+  for (const size_t cut : {size_t(2 * 1088 + 800), size_t(2 * 1088 + 720)}) {
+    write_whole_file(path, bytes.substr(0, cut));
+    expect_pipe_reads_as_file(path);
+    const ReadBack file = read_all(*rapt::open_voltage_file(path), 100);
+    EXPECT_EQ(file.values.size(), size_t((8 + 6) * 2 * 2 * 2));
+    EXPECT_NE(std::find(file.warnings.begin(), file.warnings.end(),
+                        "block 2: header's DIRECTIO padding cut short; stopped there"),
+              file.warnings.end());
+  }
+  // Block 0's: refused.
+  write_whole_file(path, bytes.substr(0, 800));
+  EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(path); }),
+            path + ": GUPPI header's DIRECTIO padding cut short");
 }
 
 TEST(VoltagePipe, FindsTheVdifRateFromTheFirstSecondOfAPipe) {
@@ -191,6 +205,22 @@ TEST(VoltagePipe, FindsTheVdifRateFromTheFirstSecondOfAPipe) {
   EXPECT_EQ(pipe.header.nchan, 2);
   EXPECT_EQ(pipe.values.size(), size_t(25 * 64 * 2));
   EXPECT_DOUBLE_EQ(pipe.header.start_mjd_seconds, 100 + 7 * 64 / 640.0);
+}
+
+TEST(VoltagePipe, TakesTheVdifRateFromTwoSecondsAndRefusesFramesPastIt) {
+  // The first second lacks its last three frames (lost, or the recording started late): the
+  // second whole second gives 10 frames a second, as the file's seconds before its last do.
+  ScratchDir dir;
+  const std::string path = dir.file("lost.vdif");
+  std::string bytes = vdif_stream(10, 0, 7) + vdif_stream(10, 10, 25);
+  write_whole_file(path, bytes);
+  expect_pipe_reads_as_file(path);
+  EXPECT_DOUBLE_EQ(read_through_pipe(bytes, 0, 64).header.tsamp_s, 1.0 / 640);
+  // Both of the first two seconds short: 7 frames a second, which a later frame 7 belies.
+  bytes = vdif_stream(10, 0, 7) + vdif_stream(10, 10, 7) + vdif_stream(10, 20, 10);
+  EXPECT_EQ(data_error_text([&] { read_through_pipe(bytes, 0, 64); }),
+            "-: VDIF frame 42 is number 7 of its second, past the 7 frames a second the stream's "
+            "first seconds gave: frames were lost there; give the sample rate (--vdif-rate)");
 }
 
 TEST(VoltagePipe, SaysWhenAPipeEndsBeforeItsFirstSecondDoes) {
@@ -237,6 +267,21 @@ TEST(VoltagePipe, TellsVdifFramesLongerThanTheProbeFromAPipe) {
   }
   feeder.join();
   EXPECT_EQ(format, "VDIF");
+}
+
+TEST(VoltagePipe, TellsVdifFramesLongerThanTheProbeInAFileCutShortAndInAOneFramePipe) {
+  std::string bytes;
+  for (int k = 0; k < 3; ++k) bytes += vdif_frame(50, uint32_t(k), 0, 100000 - 32, k);
+  ScratchDir dir;
+  const std::string cut = dir.file("cut.vdif");
+  write_whole_file(cut, bytes.substr(0, 250000));  // two frames and part of a third
+  rapt::VdifReadOptions rate;
+  rate.sample_rate_hz = 1e6;
+  expect_pipe_reads_as_file(cut, rate);
+  EXPECT_EQ(rapt::open_voltage_file(cut, rate)->header().nsamples, 2 * 99968);
+  const std::string one = dir.file("one.vdif");
+  write_whole_file(one, bytes.substr(0, 100000));
+  expect_pipe_reads_as_file(one, rate);
 }
 
 TEST(VoltagePipe, NamesAPipeThatIsNoVoltages) {
