@@ -26,6 +26,13 @@ bool has_suffix(const std::string& path, const std::string& suffix) {
          path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// TEXT with every OPENED (the path a file was opened by) read as GIVEN (the user's name for it).
+std::string renamed(std::string text, const std::string& opened, const std::string& given) {
+  for (size_t at = 0; (at = text.find(opened, at)) != std::string::npos; at += given.size())
+    text.replace(at, opened.size(), given);
+  return text;
+}
+
 }  // namespace
 
 std::string describe_stream(const std::string& name, std::FILE* file,
@@ -63,8 +70,18 @@ std::string describe_stream(const std::string& name, std::FILE* file,
   } else {
     close();
   }
-  // Any other format redirected from a file is that file, read again from its start.
-  if (file == stdin && standard_input_is_file()) return inspect_file("/dev/stdin", settings, warnings);
+  // Any other format redirected from a file is that file, read again from its start (CFITSIO
+  // and casacore open files by name), reported under the name given.
+  if (file == stdin && standard_input_is_file()) {
+    try {
+      const std::string report = inspect_file("/dev/stdin", settings, warnings);
+      if (warnings)
+        for (std::string& w : *warnings) w = renamed(w, "/dev/stdin", "-");
+      return renamed(report, "/dev/stdin", "-");
+    } catch (const DataError& e) {
+      throw DataError(renamed(e.what(), "/dev/stdin", "-"));
+    }
+  }
   throw file_error(name, "not a SIGPROC, GUPPI RAW, PSRDADA or VDIF stream; other formats are read "
                          "from a file (give its name, or redirect it with <)");
 }

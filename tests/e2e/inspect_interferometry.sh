@@ -61,8 +61,11 @@ echo "no format at all" | "$BIN/inspect" - > /dev/null 2> "$tmp/err"
 # so redirected tells its length.
 "$BIN/inspect" - < "$BB/sample_puppi.raw" > "$tmp/out" 2>/dev/null && grep -q "(GUPPI RAW)$" "$tmp/out" ||
   fail "GUPPI RAW redirected"
-"$BIN/inspect" - < "$UV/1061316296.uvfits" > "$tmp/out" 2>/dev/null && grep -q "^  Rows  *16256$" "$tmp/out" ||
-  fail "UVFITS redirected"
+"$BIN/inspect" - < "$UV/1061316296.uvfits" > "$tmp/out" 2>/dev/null && grep -q "^  Rows  *16256$" "$tmp/out" &&
+  grep -q "^- (UVFITS)$" "$tmp/out" || fail "UVFITS redirected: $(head -1 "$tmp/out")"
+printf 'no format at all\n' > "$tmp/text.bin"
+"$BIN/inspect" - < "$tmp/text.bin" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "^inspect: -: not a format inspect reads" "$tmp/err" || fail "text redirected: $(cat "$tmp/err")"
 "$BIN/inspect" - < "$BB/sample_meerkat.dada" > "$tmp/redirected" 2>/dev/null || fail "DADA redirected"
 "$BIN/inspect" "$BB/sample_meerkat.dada" > "$tmp/file" 2>/dev/null || fail "DADA file"
 grep "Time samples" "$tmp/file" > "$tmp/want"; grep "Time samples" "$tmp/redirected" > "$tmp/got"
