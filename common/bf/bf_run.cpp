@@ -12,6 +12,7 @@
 #include "bf/station_flags.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/stream_options.hpp"
 #include "geometry/array_layout.hpp"
 #include "io/voltage_layout.hpp"
 #include "io/voltage_prefetch.hpp"
@@ -44,7 +45,10 @@ std::vector<BeamDirection> beams_of(const BfOptions& o, const SkyDirection& poin
 
 int64_t block_samples(const BfOptions& o, const VoltageHeader& v) {
   const double bytes_per_sample = double(v.block_values(1)) * sizeof(float);
-  int64_t n = o.stream.gulp > 0 ? o.stream.gulp : int64_t(o.stream.max_block_mib * 1048576.0 / bytes_per_sample);
+  int64_t n = o.stream.gulp > 0
+                  ? o.stream.gulp
+                  : int64_t(block_mib_for(o.stream.max_block_mib, v.nsamples) * 1048576.0 /
+                            bytes_per_sample);
   n -= n % o.tint;
   if (n < o.tint) {
     if (o.stream.gulp > 0) throw UsageError("--gulp must be at least --tint samples");

@@ -19,7 +19,8 @@ void add_stream_options(cxxopts::Options& options, const std::string& group,
       ("gulp", "time samples per block (0 = as many as --max-block-mib allows)",
        cxxopts::value<int64_t>()->default_value("0"))
       ("max-block-mib", "largest block of voltages, MiB (two are held: one is read while the "
-       "other is " + work + ")", cxxopts::value<double>()->default_value("256"))
+       "other is " + work + "; from a pipe at most 16 unless --gulp asks for more)",
+       cxxopts::value<double>()->default_value("256"))
       ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"));
   add_vdif_options(options, group);

@@ -10,6 +10,15 @@
 
 namespace rapt {
 
+// Largest block, MiB, of voltages from a pipe (their length unknown) unless --gulp asks for more:
+// output then follows a recorder's stream as it arrives, and memory stays small.
+constexpr double kStreamBlockMib = 16;
+
+// --max-block-mib as it applies to an input of `nsamples` samples (-1: a pipe).
+inline double block_mib_for(double max_block_mib, int64_t nsamples) {
+  return nsamples < 0 && max_block_mib > kStreamBlockMib ? kStreamBlockMib : max_block_mib;
+}
+
 struct StreamOptions {
   int64_t gulp = 0;            // --gulp: time samples per block; 0 = from max_block_mib
   double max_block_mib = 256;  // --max-block-mib

@@ -27,7 +27,8 @@ void add_channelize_options(cxxopts::Options& options) {
       ("gulp", "input time samples per block, rounded down to whole output samples (0 = as "
        "many as --max-block-mib allows)", cxxopts::value<int64_t>()->default_value("0"))
       ("max-block-mib", "largest block of input voltages as floats, MiB (two are held: one is "
-       "read while the other is channelised)", cxxopts::value<double>()->default_value("256"))
+       "read while the other is channelised; from a pipe at most 16 unless --gulp asks for more)",
+       cxxopts::value<double>()->default_value("256"))
       ("device", "auto, cpu, gpu or gpu:N", cxxopts::value<std::string>()->default_value("auto"))
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
       ("files", "voltages (PSRDADA, GUPPI RAW, VDIF; '-' = PSRDADA on stdin)",

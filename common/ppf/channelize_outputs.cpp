@@ -19,7 +19,13 @@ constexpr double kSixteenBitVoltageRms = 4096.0;
 constexpr float kFilterbankOffset = 64.0f;
 constexpr float kFilterbankPerRms = 16.0f;
 
-// The first sample a level is measured from: past the filter's warm-up when the block has more.
+// Automatic integer scales are measured on the first blocks until they hold this many samples
+// past the filter's warm-up (or this many bytes, or the run ends), the blocks held until then, so
+// that the scale does not depend on --gulp (as bf's 8-bit beams).
+constexpr int64_t kScalingSamples = 4096;
+constexpr size_t kScalingHeldBytes = size_t(256) << 20;
+
+// The first sample a level is measured from: past the filter's warm-up when the data have more.
 int64_t measured_from(int warmup, int64_t nsamples) {
   return nsamples > warmup ? warmup : 0;
 }
@@ -36,7 +42,47 @@ class VoltageOutput final : public ChannelizedOutput {
 
   void write(std::vector<float>& samples, int64_t nsamples) override {
     if (nsamples == 0) return;
-    if (scale_ == 0) measure_scale(samples, nsamples);
+    if (scale_ == 0) {  // held until the scale is measured
+      held_.push_back({samples, nsamples});
+      held_samples_ += nsamples;
+      held_bytes_ += samples.size() * sizeof(float);
+      if (held_samples_ - settings_.warmup_samples >= kScalingSamples ||
+          held_bytes_ >= kScalingHeldBytes)
+        release_held();
+      return;
+    }
+    write_scaled(samples, nsamples);
+  }
+
+  void commit() override {
+    release_held();  // a run too short for kScalingSamples: the scale from all of it
+    writer_->commit();
+  }
+
+  std::string scaling_note() const override {
+    if (settings_.nbits == 32 || measured_samples_ == 0) return "";
+    return format_string("%d-bit voltages: stored = %.6g x, the scale that gives the noise an rms "
+                         "of %g in the first %lld samples", settings_.nbits, scale_,
+                         settings_.nbits == 8 ? kEightBitVoltageRms : kSixteenBitVoltageRms,
+                         (long long)measured_samples_);
+  }
+
+  int64_t clipped_values() const override { return writer_->clipped_values(); }
+
+ private:
+  struct HeldBlock {
+    std::vector<float> samples;
+    int64_t nsamples;
+  };
+
+  void release_held() {
+    if (held_.empty()) return;
+    measure_scale();
+    for (HeldBlock& h : held_) write_scaled(h.samples, h.nsamples);
+    held_.clear();
+  }
+
+  void write_scaled(std::vector<float>& samples, int64_t nsamples) {
     if (scale_ != 1)
       for (float& v : samples) v = float(v * scale_);
     block_.first_sample = written_;
@@ -52,35 +98,27 @@ class VoltageOutput final : public ChannelizedOutput {
     written_ += nsamples;
   }
 
-  void commit() override { writer_->commit(); }
-
-  std::string scaling_note() const override {
-    if (settings_.nbits == 32 || measured_samples_ == 0) return "";
-    return format_string("%d-bit voltages: stored = %.6g x, the scale that gives the noise an rms "
-                         "of %g in the first %lld samples", settings_.nbits, scale_,
-                         settings_.nbits == 8 ? kEightBitVoltageRms : kSixteenBitVoltageRms,
-                         (long long)measured_samples_);
-  }
-
-  int64_t clipped_values() const override { return writer_->clipped_values(); }
-
- private:
-  // rms over every real and imaginary part of the block's samples past the warm-up.
-  void measure_scale(const std::vector<float>& samples, int64_t nsamples) {
-    const int64_t from = measured_from(settings_.warmup_samples, nsamples);
+  // rms over every real and imaginary part of the held samples past the warm-up.
+  void measure_scale() {
+    const int64_t from = measured_from(settings_.warmup_samples, held_samples_);
     const size_t rows = size_t(header_.nchan) * header_.nant;
     const size_t per_sample = size_t(header_.npol) * 2;
     double sum2 = 0;
-    for (size_t r = 0; r < rows; ++r)
-      for (size_t i = size_t(from) * per_sample; i < size_t(nsamples) * per_sample; ++i) {
-        const double v = samples[r * size_t(nsamples) * per_sample + i];
-        if (std::isfinite(v)) sum2 += v * v;
-      }
-    const double count = double(rows) * double(nsamples - from) * double(per_sample);
+    int64_t first = 0;  // of the block, since the start
+    for (const HeldBlock& h : held_) {
+      const int64_t skip = std::clamp<int64_t>(from - first, 0, h.nsamples);
+      for (size_t r = 0; r < rows; ++r)
+        for (size_t i = size_t(skip) * per_sample; i < size_t(h.nsamples) * per_sample; ++i) {
+          const double v = h.samples[r * size_t(h.nsamples) * per_sample + i];
+          if (std::isfinite(v)) sum2 += v * v;
+        }
+      first += h.nsamples;
+    }
+    const double count = double(rows) * double(held_samples_ - from) * double(per_sample);
     const double rms = count > 0 ? std::sqrt(sum2 / count) : 0.0;
     const double target = settings_.nbits == 8 ? kEightBitVoltageRms : kSixteenBitVoltageRms;
     scale_ = rms > 0 ? target / rms : 1.0;
-    measured_samples_ = nsamples - from;
+    measured_samples_ = held_samples_ - from;
   }
 
   VoltageHeader header_;
@@ -90,6 +128,9 @@ class VoltageOutput final : public ChannelizedOutput {
   int64_t written_ = 0;
   VoltageBlock block_;
   std::unique_ptr<VoltageWriter> writer_;
+  std::vector<HeldBlock> held_;  // the first blocks, until the scale is measured
+  int64_t held_samples_ = 0;
+  size_t held_bytes_ = 0;
 };
 
 class DetectedOutput final : public ChannelizedOutput {
@@ -134,18 +175,21 @@ class DetectedOutput final : public ChannelizedOutput {
         }
       }
     }
-    if (settings_.nbits == 8) {
-      if (mean_.empty()) measure_levels(nout);
-      for (int64_t t = 0; t < nout; ++t)
-        for (int c = 0; c < nchan; ++c) {
-          float& v = spectra_[size_t(t) * nchan + c];
-          v = kFilterbankOffset + (v - mean_[size_t(c)]) * scale_[size_t(c)];
-        }
+    if (settings_.nbits == 8 && mean_.empty()) {  // held until the levels are measured
+      held_.insert(held_.end(), spectra_.begin(), spectra_.end());
+      const int64_t held = int64_t(held_.size()) / nchan;
+      if (held - warmup_spectra() >= kScalingSamples ||
+          held_.size() * sizeof(float) >= kScalingHeldBytes)
+        release_held();
+      return;
     }
-    writer_->write(spectra_.data(), size_t(nout));
+    write_spectra(spectra_, nout);
   }
 
-  void commit() override { writer_->commit(); }
+  void commit() override {
+    release_held();  // a run too short for kScalingSamples: the levels from all of it
+    writer_->commit();
+  }
 
   std::string scaling_note() const override {
     if (settings_.nbits != 8 || measured_samples_ == 0) return "";
@@ -157,16 +201,38 @@ class DetectedOutput final : public ChannelizedOutput {
   int64_t clipped_values() const override { return 0; }
 
  private:
-  // Mean and rms of every channel over this (the first) block's samples past the warm-up.
+  int64_t warmup_spectra() const { return (settings_.warmup_samples + tavg_ - 1) / tavg_; }
+
+  void release_held() {
+    if (held_.empty()) return;
+    const int64_t nout = int64_t(held_.size()) / header_.nchan;
+    measure_levels(nout);
+    write_spectra(held_, nout);
+    held_.clear();
+    held_.shrink_to_fit();
+  }
+
+  void write_spectra(std::vector<float>& spectra, int64_t nout) {
+    const int nchan = header_.nchan;
+    if (settings_.nbits == 8)
+      for (int64_t t = 0; t < nout; ++t)
+        for (int c = 0; c < nchan; ++c) {
+          float& v = spectra[size_t(t) * nchan + c];
+          v = kFilterbankOffset + (v - mean_[size_t(c)]) * scale_[size_t(c)];
+        }
+    writer_->write(spectra.data(), size_t(nout));
+  }
+
+  // Mean and rms of every channel over the held (the first) spectra past the warm-up.
   void measure_levels(int64_t nout) {
     const int nchan = header_.nchan;
-    const int64_t from = measured_from((settings_.warmup_samples + tavg_ - 1) / tavg_, nout);
+    const int64_t from = measured_from(int(warmup_spectra()), nout);
     mean_.assign(size_t(nchan), 0.0f);
     scale_.assign(size_t(nchan), 1.0f);
     for (int c = 0; c < nchan; ++c) {
       double sum = 0, sum2 = 0;
       for (int64_t t = from; t < nout; ++t) {
-        const double v = spectra_[size_t(t) * nchan + c];
+        const double v = held_[size_t(t) * nchan + c];
         sum += v;
         sum2 += v * v;
       }
@@ -186,6 +252,7 @@ class DetectedOutput final : public ChannelizedOutput {
   bool reversed_ = false;
   std::optional<SigprocWriter> writer_;
   std::vector<float> spectra_;  // [t][channel], filterbank order
+  std::vector<float> held_;     // the first spectra, until the levels are measured
   std::vector<float> mean_, scale_;
   int64_t measured_samples_ = 0;
 };

@@ -29,20 +29,21 @@ struct ChannelizedOutputSettings {
   int nbits = 32;             // voltages 8, 16, 32; filterbank 8, 32
   double scale = 0;           // voltages: factor; 0 = automatic for integers (1 for floats)
   int warmup_samples = 0;     // leading output samples the filter was still filling (ntaps - 1):
-                              // left out of the automatic scaling when the first block has more
+                              // left out of the automatic scaling when the data have more
   bool overwrite = false;
   std::string input_name;     // for the filterbank's rawdatafile
 };
 
 // Voltages: `header` is channelised_header's (its nbits is replaced by settings.nbits).
 // Automatic scale: noise rms 16 (8 bits) or 4096 (16 bits) per real or imaginary part, over
-// the first block.
+// the first blocks until they hold 4096 samples past the filter's warm-up (held until then).
 std::unique_ptr<ChannelizedOutput> make_voltage_output(const VoltageHeader& header,
                                                        const ChannelizedOutputSettings& settings);
 
 // Stokes I (|X|^2 + |Y|^2, or |X|^2 for one polarisation) summed over the antennas, or of
 // antenna `antenna` alone (>= 0), averaged over `tavg` samples; channels top first (foff < 0).
-// 8 bits: stored = 64 + 16 (I - mean) / rms, mean and rms per channel from the first block.
+// 8 bits: stored = 64 + 16 (I - mean) / rms, mean and rms per channel from the first blocks,
+// held until they hold 4096 spectra past the filter's warm-up.
 std::unique_ptr<ChannelizedOutput> make_detected_output(const VoltageHeader& header, int antenna,
                                                         int tavg,
                                                         const ChannelizedOutputSettings& settings);

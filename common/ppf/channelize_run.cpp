@@ -9,6 +9,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/stream_options.hpp"
 #include "ppf/channelize_outputs.hpp"
 #include "ppf/unit_aligner.hpp"
 
@@ -39,9 +40,12 @@ int antenna_index(const std::string& antenna, const VoltageHeader& v, const std:
 // Input samples per block: whole output units (frames, times --tavg when detecting).
 int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_t unit) {
   const double bytes_per_sample = double(v.block_values(1)) * sizeof(float);
-  int64_t n = o.gulp > 0 ? o.gulp : int64_t(o.max_block_mib * 1048576.0 / bytes_per_sample);
+  int64_t n = o.gulp > 0 ? o.gulp
+                         : int64_t(block_mib_for(o.max_block_mib, v.nsamples) * 1048576.0 /
+                                   bytes_per_sample);
   // No block larger than a file whose length is known needs (blocks are allocated whole), and
-  // none larger than --max-block-mib allows, whatever --gulp asks.
+  // none larger than --max-block-mib allows, whatever --gulp asks; from a pipe, no larger than
+  // kStreamBlockMib unless --gulp asks.
   if (o.gulp > 0)
     n = std::min(n, std::max(unit, int64_t(o.max_block_mib * 1048576.0 / bytes_per_sample)));
   if (v.nsamples > 0) n = std::min(n, std::max(unit, (v.nsamples + unit - 1) / unit * unit));

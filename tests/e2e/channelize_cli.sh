@@ -117,6 +117,20 @@ $CH_CPU --nchan 16 --out-bits 8 -o fine8.dada real.dada 2> err || fail "--out-bi
 grep -q "8-bit voltages: stored = " err || fail "--out-bits 8 does not report its scale: $(cat err)"
 rms=$("$INSPECT" fine8.dada 2>/dev/null | awk '/Pol X real/ { print $7; exit }')
 near "$rms" 16 1.5 || fail "--out-bits 8: rms $rms, expected about 16"
+# The automatic scales do not depend on the blocks: measured on the first 4096 samples past the
+# filter's warm-up, the blocks before them held (--gulp 160: 10 output samples a block).
+$CH_CPU --nchan 16 --out-bits 8 --gulp 160 -o fine8g.dada real.dada 2> err || fail "--out-bits 8 --gulp 160: $(cat err)"
+cmp -s fine8g.dada fine8.dada || fail "--out-bits 8 --gulp 160: other bytes than in large blocks"
+$CH_CPU --detect --nchan 16 --out-bits 8 -o det8b.fil real.dada 2> err || fail "--detect --out-bits 8: $(cat err)"
+$CH_CPU --detect --nchan 16 --out-bits 8 --gulp 160 -o det8g.fil real.dada 2> err || fail "--detect --gulp 160: $(cat err)"
+cmp -s det8g.fil det8b.fil || fail "--detect --out-bits 8 --gulp 160: other bytes than in large blocks"
+# From a pipe, blocks of at most 16 MiB (the stream's output follows its input), unless --gulp.
+cat real.dada | $CH_CPU -v --nchan 16 --ntaps 8 -o piped16.dada - 2> err || fail "pipe, blocks: $(cat err)"
+block=$(sed -n 's/.*blocks of \([0-9]*\) samples.*/\1/p' err)
+dada_key() { head -c 4096 "$1" | tr -d '\000' | awk -v k="$2" '$1 == k { print $2; exit }'; }
+values=$(( $(dada_key real.dada NCHAN) * $(dada_key real.dada NANT) * $(dada_key real.dada NPOL) * $(dada_key real.dada NDIM) ))
+[ -n "$block" ] && [ $((block * values * 4)) -le 16777216 ] || fail "pipe: blocks of $block samples of $values floats"
+cmp -s piped16.dada fine.dada || fail "pipe, blocks of 16 MiB: other bytes"
 $CH_CPU --nchan 16 --out-bits 16 --scale 2 -o fine16.dada real.dada 2> err || fail "--out-bits 16: $(cat err)"
 inspect_value fine16.dada Samples | grep -q "16-bit" || fail "--out-bits 16: $(inspect_value fine16.dada Samples)"
 
