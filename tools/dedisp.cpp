@@ -72,7 +72,7 @@ cxxopts::Options dedisp_options() {
       ("threads", "CPU threads (0 = all cores)", cxxopts::value<int>()->default_value("0"))
       ("files", "input file ('-' = stdin)", cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"files"});
-  options.positional_help("FILE");
+  options.positional_help("FILE (- reads standard input)");
   return options;
 }
 
@@ -235,6 +235,9 @@ int main(int argc, char** argv) {
     const std::string input = args.positional[0];
     const std::string root = r.count("output") ? r["output"].as<std::string>() : default_root(input);
     rapt::DedispRunConfig config = run_config(r, root == "-");
+    if (root == "-" && r.count("tim"))
+      args.messages.warning("--tim names .tim files; -o - writes one series of raw floats, with no "
+                            "header, on standard output");
 
     std::unique_ptr<rapt::SpectraSource> source = rapt::open_spectra_source(input);
     const rapt::ObservationInfo info = source->info();

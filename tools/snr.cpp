@@ -427,8 +427,12 @@ int main(int argc, char** argv) {
                                "not both");
       plan = fused_plan(run, series_paths.front(), messages);
     } else {
+      const bool from_stdin =
+          std::find(series_paths.begin(), series_paths.end(), "-") != series_paths.end();
       if (run.numdms > 0 || run.plan.enabled)
-        throw rapt::UsageError("--numdms and --plan need a filterbank input");
+        throw rapt::UsageError(from_stdin ? "--numdms and --plan need a filterbank input; a "
+                                            "filterbank on standard input is read with --realtime"
+                                          : "--numdms and --plan need a filterbank input");
       const rapt::SpectraCleaning& c = run.cleaning;
       if (!c.mask_path.empty() || !c.ignorechan.empty() || c.zerodm)
         throw rapt::UsageError("--mask, --ignorechan and --zerodm need a filterbank input");

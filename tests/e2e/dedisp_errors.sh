@@ -59,5 +59,8 @@ head -c 100000 "$FIL" > "$W/cut.fil"
 grep -qF "warning: $W/cut.fil: ignored " "$W/err" || fail "no warning of the cut spectrum: $(cat "$W/err")"
 "$BIN/dedisp" -q --force --lodm 10 --tim -o - - < "$W/cut.fil" 2> "$W/err" > /dev/null ||
   fail "dedisp of a cut pipe"
+# (-o - writes raw floats: --tim is noted as having nothing to name.)
+grep -qF "warning: --tim names .tim files; -o - writes one series of raw floats" "$W/err" ||
+  fail "--tim -o -: no warning: $(cat "$W/err")"
 grep -qF "warning: -: ignored " "$W/err" || fail "no warning of the piped cut spectrum: $(cat "$W/err")"
 exit 0

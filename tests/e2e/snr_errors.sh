@@ -27,6 +27,8 @@ expect() {
 for x in a b c d e; do
   "$BIN/dedisp" -q --device cpu --lodm 0 --numdms 1 -o "$W/$x" "$W/$x.fil" || fail "dedisp $x"
 done
+# A filterbank on standard input is searched in real time; without --realtime, one line saying so.
+expect 2 "a filterbank on standard input is read with --realtime" sh -c "cat '$W/a.fil' | '$BIN/snr' --numdms 2 -"
 "$BIN/snr" -q "$W/a_DM0.00.dat" > "$W/cands.txt" || fail "snr on a good series"
 [ -f "$W/a_DM0.00.singlepulse" ] || fail "no .singlepulse written"
 # Different lengths, and sampling times of a common time base, are searched in one call.
