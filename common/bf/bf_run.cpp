@@ -47,8 +47,9 @@ int64_t block_samples(const BfOptions& o, const VoltageHeader& v) {
   const double bytes_per_sample = double(v.block_values(1)) * sizeof(float);
   int64_t n = o.stream.gulp > 0
                   ? o.stream.gulp
-                  : int64_t(block_mib_for(o.stream.max_block_mib, v.nsamples) * 1048576.0 /
-                            bytes_per_sample);
+                  : stream_block_samples(
+                        int64_t(o.stream.max_block_mib * 1048576.0 / bytes_per_sample),
+                        v.nsamples, bytes_per_sample, o.tint);
   n -= n % o.tint;
   if (n < o.tint) {
     if (o.stream.gulp > 0) throw UsageError("--gulp must be at least --tint samples");

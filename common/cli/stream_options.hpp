@@ -1,6 +1,7 @@
 // The options every program that streams voltages through an engine shares (bf, corr): how big a
 // block is, what VDIF's frames do not say, and where the engine runs. Declared once here.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cxxopts.hpp>
 #include <string>
@@ -14,9 +15,14 @@ namespace rapt {
 // output then follows a recorder's stream as it arrives, and memory stays small.
 constexpr double kStreamBlockMib = 16;
 
-// --max-block-mib as it applies to an input of `nsamples` samples (-1: a pipe).
-inline double block_mib_for(double max_block_mib, int64_t nsamples) {
-  return nsamples < 0 && max_block_mib > kStreamBlockMib ? kStreamBlockMib : max_block_mib;
+// Samples a block of an input of `nsamples` samples holds (-1: a pipe) when --gulp does not say:
+// `samples` (what --max-block-mib allows), from a pipe no more than kStreamBlockMib holds but
+// never fewer than `unit` (one output's input).
+inline int64_t stream_block_samples(int64_t samples, int64_t nsamples, double bytes_per_sample,
+                                    int64_t unit) {
+  if (nsamples >= 0) return samples;
+  return std::min(samples,
+                  std::max(unit, int64_t(kStreamBlockMib * 1048576.0 / bytes_per_sample)));
 }
 
 struct StreamOptions {

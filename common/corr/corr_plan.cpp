@@ -104,8 +104,9 @@ int64_t gulp_samples(const CorrOptions& o, const CorrPlan& p) {
   // sampling), and the larger of the two counts.
   const double floats = double(std::max(p.voltages.block_values(1),
                                         p.input.block_values(1) * size_t(p.frame)));
-  const int64_t n = int64_t(block_mib_for(o.stream.max_block_mib, p.voltages.nsamples) * 1048576.0 /
-                            (floats * sizeof(float)));
+  const double bytes_per_sample = floats * sizeof(float);
+  const int64_t allowed = int64_t(o.stream.max_block_mib * 1048576.0 / bytes_per_sample);
+  const int64_t n = stream_block_samples(allowed, p.voltages.nsamples, bytes_per_sample, 1);
   if (n < 1)
     throw UsageError(format_string("one sample of these voltages needs %.3g MiB; raise "
                                    "--max-block-mib", floats * sizeof(float) / 1048576.0));

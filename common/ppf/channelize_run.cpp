@@ -41,8 +41,9 @@ int antenna_index(const std::string& antenna, const VoltageHeader& v, const std:
 int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_t unit) {
   const double bytes_per_sample = double(v.block_values(1)) * sizeof(float);
   int64_t n = o.gulp > 0 ? o.gulp
-                         : int64_t(block_mib_for(o.max_block_mib, v.nsamples) * 1048576.0 /
-                                   bytes_per_sample);
+                         : stream_block_samples(int64_t(o.max_block_mib * 1048576.0 /
+                                                        bytes_per_sample),
+                                                v.nsamples, bytes_per_sample, unit);
   // No block larger than a file whose length is known needs (blocks are allocated whole), and
   // none larger than --max-block-mib allows, whatever --gulp asks; from a pipe, no larger than
   // kStreamBlockMib unless --gulp asks.
