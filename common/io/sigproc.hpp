@@ -100,6 +100,7 @@ class SigprocReader : public SpectraSource {
   void read_header(std::vector<uint8_t> bytes);
   size_t read_bytes(uint8_t* out, size_t wanted);  // pending bytes first, then the stream
   void note_partial_spectrum(size_t bytes);
+  void refuse_joined_header(const uint8_t* data, size_t bytes);
 
   std::string path_;
   FILE* file_ = nullptr;
@@ -114,6 +115,7 @@ class SigprocReader : public SpectraSource {
   int64_t spectra_left_ = -1;      // regular files: whole spectra not yet returned
   bool at_end_ = false;
   bool partial_noted_ = false;
+  int64_t data_bytes_ = 0;         // bytes of spectra read or skipped so far
 };
 
 // Unpacks `nspectra` stored spectra (bytes as in the file) to float, summing IFs.

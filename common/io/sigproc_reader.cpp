@@ -133,6 +133,22 @@ void SigprocReader::note_partial_spectrum(size_t bytes) {
                       std::to_string(header_.bytes_per_spectrum()) + " bytes)");
 }
 
+// Files joined end to end (cat a.fil b.fil, a recorder restarted into one pipe) put the second
+// one's header where a spectrum would start: its first 16 bytes, the length 12 and HEADER_START,
+// are looked for at every spectrum's start, so that they are not read as samples. (Random data
+// give them once in 2^128 spectra.)
+void SigprocReader::refuse_joined_header(const uint8_t* data, size_t bytes) {
+  static constexpr uint8_t kStart[16] = {12,  0,   0,   0,   'H', 'E', 'A', 'D',
+                                          'E', 'R', '_', 'S', 'T', 'A', 'R', 'T'};
+  const size_t spectrum_bytes = header_.bytes_per_spectrum();
+  for (size_t at = 0; at + sizeof kStart <= bytes; at += spectrum_bytes)
+    if (std::memcmp(data + at, kStart, sizeof kStart) == 0)
+      throw file_error(path_, "another SIGPROC header starts at byte " +
+                                  std::to_string(data_bytes_ + int64_t(at)) +
+                                  " of the data (files joined end to end?): read them one by one");
+  data_bytes_ += int64_t(bytes);
+}
+
 size_t SigprocReader::read_raw(uint8_t* out, size_t max_spectra) {
   if (at_end_ || max_spectra == 0) return 0;
   const size_t spectrum_bytes = header_.bytes_per_spectrum();
@@ -144,6 +160,7 @@ size_t SigprocReader::read_raw(uint8_t* out, size_t max_spectra) {
   }
   const size_t bytes = read_bytes(out, wanted * spectrum_bytes);
   const size_t got = bytes / spectrum_bytes;
+  refuse_joined_header(out, got * spectrum_bytes);
   if (seekable_) {
     spectra_left_ -= int64_t(got);
     if (got < wanted) throw file_error(path_, "file ended early (truncated while being read?)");
@@ -186,6 +203,7 @@ size_t SigprocReader::skip(size_t spectra) {
   if (bytes > from_pending && ::fseeko(file_, off_t(bytes - from_pending), SEEK_CUR) != 0)
     throw file_error(path_, "cannot seek: " + errno_text());
   spectra_left_ -= int64_t(n);
+  data_bytes_ += int64_t(bytes);
   return n;
 }
 

@@ -240,3 +240,35 @@ TEST(SigprocReaderPipes, ReadsStandardInput) {
   EXPECT_EQ(reader.info().nspectra, -1);
   EXPECT_EQ(read_all(reader, 1000), from_file);
 }
+
+TEST(SigprocReader, RefusesASecondHeaderInTheData) {
+  // Two files joined end to end (cat a.fil b.fil): the second header is not read as samples,
+  // from a file or a pipe; the first file's spectra before it are read.
+  ScratchDir dir;
+  const rapt::SigprocHeader h = header_for(8, 16);
+  std::vector<uint8_t> data(10 * 16);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = uint8_t(i * 7);
+  const std::string one = file_bytes(h, data);
+  const std::string joined = dir.file("joined.fil");
+  write_whole_file(joined, one + one);
+  const std::string want = "another SIGPROC header starts at byte 160 of the data (files joined "
+                           "end to end?): read them one by one";
+  for (const size_t block : {size_t(1), size_t(3), size_t(1000)}) {
+    SCOPED_TRACE("blocks of " + std::to_string(block) + " spectra");
+    EXPECT_EQ(error_text([&] {
+                rapt::SigprocReader reader(joined);
+                read_all(reader, block);
+              }),
+              joined + ": " + want);
+    PipeFeeder pipe(one + one);
+    EXPECT_EQ(error_text([&] {
+                rapt::SigprocReader reader(pipe.path());
+                read_all(reader, block);
+              }),
+              pipe.path() + ": " + want);
+  }
+  // Skipped over on a file, the spectra still count: the header is named at the same byte.
+  rapt::SigprocReader reader(joined);
+  EXPECT_EQ(reader.skip(4), 4u);
+  EXPECT_EQ(error_text([&] { read_all(reader, 100); }), joined + ": " + want);
+}
