@@ -7,7 +7,9 @@
 #include <string>
 
 #include "cli/errors.hpp"
+#include "io/byte_stream.hpp"
 #include "io/voltage_sniff.hpp"
+#include "io/voltage_stream.hpp"
 
 namespace rapt {
 
@@ -106,20 +108,14 @@ InspectFormat detect_format(const std::string& path) {
   // (inspect_file reads a named pipe as a stream before asking: reading its first bytes here
   // would take them from the reader.)
   if (!S_ISREG(info.st_mode)) return InspectFormat::kSpectra;
-  FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) throw file_error(path, "cannot open: " + errno_text());
-  std::string head(kFormatProbeBytes, '\0');
-  head.resize(std::fread(head.data(), 1, head.size(), file));
-  // A VDIF frame longer than the probe in a file cut short: the next frame's header says.
-  const uint64_t wanted = vdif_probe_bytes(head);
-  if (vdif_header_plausible(head) && wanted > head.size() && head.size() == kFormatProbeBytes &&
-      !looks_like_vdif(head, uint64_t(info.st_size))) {
-    head.resize(size_t(wanted));
-    head.resize(kFormatProbeBytes +
-                std::fread(head.data() + kFormatProbeBytes, 1, head.size() - kFormatProbeBytes, file));
-  }
-  std::fclose(file);
-  return detect_format_from_bytes(head, uint64_t(info.st_size));
+  ByteStream in(path);
+  const InspectFormat format =
+      detect_format_from_bytes(in.peek(kFormatProbeBytes), uint64_t(info.st_size));
+  // A VDIF frame longer than the probe in a file cut short: the voltage readers' own test,
+  // which reads on to the next frame's header.
+  if (format == InspectFormat::kUnknown && !voltage_format_of(in).empty())
+    return InspectFormat::kVoltages;
+  return format;
 }
 
 }  // namespace rapt

@@ -149,9 +149,8 @@ VdifReader::~VdifReader() = default;
 
 VdifFrameHeader VdifReader::frame_header_at(int64_t frame) {
   if (!in_->seekable()) {  // a pipe: the frames read ahead so far, and more as needed
-    while (int64_t(queue_.size()) <= frame)
-      if (!queue_frame())
-        throw file_error(path_, "the stream ends before VDIF frame " + std::to_string(frame));
+    if (!have_frame(frame))
+      throw file_error(path_, "the stream ends before VDIF frame " + std::to_string(frame));
     const std::vector<uint8_t>& f = queue_[size_t(frame)];
     return parse_vdif_frame_header(f.data(), f.size(), path_);
   }

@@ -25,6 +25,11 @@ constexpr float kFilterbankPerRms = 16.0f;
 constexpr int64_t kScalingSamples = 4096;
 constexpr size_t kScalingHeldBytes = size_t(256) << 20;
 
+// Whether the first blocks, held, now hold enough to measure an automatic scale on.
+bool enough_to_scale(int64_t held_samples, int64_t warmup_samples, size_t held_bytes) {
+  return held_samples - warmup_samples >= kScalingSamples || held_bytes >= kScalingHeldBytes;
+}
+
 // The first sample a level is measured from: past the filter's warm-up when the data have more.
 int64_t measured_from(int warmup, int64_t nsamples) {
   return nsamples > warmup ? warmup : 0;
@@ -46,9 +51,7 @@ class VoltageOutput final : public ChannelizedOutput {
       held_.push_back({samples, nsamples});
       held_samples_ += nsamples;
       held_bytes_ += samples.size() * sizeof(float);
-      if (held_samples_ - settings_.warmup_samples >= kScalingSamples ||
-          held_bytes_ >= kScalingHeldBytes)
-        release_held();
+      if (enough_to_scale(held_samples_, settings_.warmup_samples, held_bytes_)) release_held();
       return;
     }
     write_scaled(samples, nsamples);
@@ -177,9 +180,8 @@ class DetectedOutput final : public ChannelizedOutput {
     }
     if (settings_.nbits == 8 && mean_.empty()) {  // held until the levels are measured
       held_.insert(held_.end(), spectra_.begin(), spectra_.end());
-      const int64_t held = int64_t(held_.size()) / nchan;
-      if (held - warmup_spectra() >= kScalingSamples ||
-          held_.size() * sizeof(float) >= kScalingHeldBytes)
+      if (enough_to_scale(int64_t(held_.size()) / nchan, warmup_spectra(),
+                          held_.size() * sizeof(float)))
         release_held();
       return;
     }
