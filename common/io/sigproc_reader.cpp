@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 
 #include "cli/errors.hpp"
@@ -171,6 +172,53 @@ size_t SigprocReader::read_raw(uint8_t* out, size_t max_spectra) {
   return got;
 }
 
+// A NaN or infinity in float data would spread to every dedispersed series through its sample
+// and leave them without candidates: each is replaced by the last finite value of its channel,
+// which leaves the channel's level as it was, and the count kept in one warning. The first is
+// located by spectrum (counted from the start of the data, skipped spectra included).
+void SigprocReader::replace_non_finite(float* values, size_t nspectra) {
+  const size_t nchans = size_t(header_.nchans);
+  if (last_finite_.empty()) last_finite_.assign(nchans, 0.0f);
+  const int64_t first_spectrum =
+      data_bytes_ / int64_t(header_.bytes_per_spectrum()) - int64_t(nspectra);
+  // The common case, all finite, in one pass that the compiler vectorises (an exponent of all
+  // ones marks NaN and infinity).
+  const size_t nvalues = nspectra * nchans;
+  uint32_t any_not_finite = 0;
+  for (size_t i = 0; i < nvalues; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, values + i, sizeof bits);
+    any_not_finite |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  if (!any_not_finite) {
+    if (nspectra > 0) std::copy_n(values + nvalues - nchans, nchans, last_finite_.begin());
+    return;
+  }
+  const int64_t before = non_finite_;
+  for (size_t s = 0; s < nspectra; ++s) {
+    float* spectrum = values + s * nchans;
+    for (size_t c = 0; c < nchans; ++c) {
+      if (std::isfinite(spectrum[c])) {
+        last_finite_[c] = spectrum[c];
+        continue;
+      }
+      if (non_finite_ == 0) {
+        first_non_finite_ = "spectrum " + std::to_string(first_spectrum + int64_t(s)) +
+                            ", channel " + std::to_string(c);
+        non_finite_warning_ = warnings_.size();
+        warnings_.emplace_back();
+      }
+      spectrum[c] = last_finite_[c];
+      ++non_finite_;
+    }
+  }
+  if (non_finite_ == before) return;
+  warnings_[non_finite_warning_] =
+      path_ + ": " + std::to_string(non_finite_) +
+      (non_finite_ == 1 ? " sample is" : " samples are") + " NaN or infinite (the first at " +
+      first_non_finite_ + "); each was replaced by its channel's last finite value";
+}
+
 size_t SigprocReader::read(float* out, size_t max_spectra) {
   const size_t spectrum_bytes = header_.bytes_per_spectrum();
   const size_t block_spectra = raw_.size() / spectrum_bytes;
@@ -180,6 +228,7 @@ size_t SigprocReader::read(float* out, size_t max_spectra) {
     const size_t got = read_raw(raw_.data(), std::min(block_spectra, max_spectra - done));
     if (got == 0) break;
     unpack_sigproc_samples(raw_.data(), got, header_, out + done * values_per_spectrum);
+    if (header_.nbits == 32) replace_non_finite(out + done * values_per_spectrum, got);
     done += got;
   }
   return done;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "cli/errors.hpp"
 #include "io/sigproc.hpp"
@@ -271,4 +272,55 @@ TEST(SigprocReader, RefusesASecondHeaderInTheData) {
   rapt::SigprocReader reader(joined);
   EXPECT_EQ(reader.skip(4), 4u);
   EXPECT_EQ(error_text([&] { read_all(reader, 100); }), joined + ": " + want);
+}
+
+TEST(SigprocReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsLastFiniteValue) {
+  // A NaN or infinity would spread to every dedispersed series through it: each is replaced by
+  // the last finite value of its channel (0 before any), whatever the block size, from a file,
+  // a pipe or after a skip, and counted in one warning naming the first.
+  ScratchDir dir;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  // 6 spectra of 3 channels.
+  const std::vector<float> stored = {nan, 1, 2,    10, inf, 12, 20, 21, nan,
+                                     30, -inf, 32, nan, 41, nan, 50, 51, 52};
+  const std::vector<float> want = {0, 1, 2,   10, 1, 12,  20, 21, 12,
+                                   30, 21, 32, 30, 41, 32, 50, 51, 52};
+  std::vector<uint8_t> bytes(stored.size() * sizeof(float));
+  std::memcpy(bytes.data(), stored.data(), bytes.size());
+  const std::string path = make_file(dir, header_for(32, 3), bytes);
+  const std::string warning = ": 6 samples are NaN or infinite (the first at spectrum 0, channel "
+                              "0); each was replaced by its channel's last finite value";
+  for (const size_t block : {size_t(1), size_t(2), size_t(100)}) {
+    SCOPED_TRACE("blocks of " + std::to_string(block) + " spectra");
+    rapt::SigprocReader reader(path);
+    EXPECT_EQ(read_all(reader, block), want);
+    EXPECT_EQ(reader.warnings(), std::vector<std::string>{path + warning});
+    PipeFeeder pipe(read_whole_file(path));
+    rapt::SigprocReader piped(pipe.path());
+    EXPECT_EQ(read_all(piped, block), want);
+    EXPECT_EQ(piped.warnings(), std::vector<std::string>{pipe.path() + warning});
+  }
+  // Spectra skipped count in the position and hold no last value.
+  rapt::SigprocReader reader(path);
+  EXPECT_EQ(reader.skip(2), 2u);
+  EXPECT_EQ(read_all(reader, 1),
+            (std::vector<float>{20, 21, 0, 30, 21, 32, 30, 41, 32, 50, 51, 52}));
+  EXPECT_EQ(reader.warnings(),
+            std::vector<std::string>{path + ": 4 samples are NaN or infinite (the first at "
+                                            "spectrum 2, channel 2); each was replaced by its "
+                                            "channel's last finite value"});
+  // One such sample is told in the singular; finite data give no warning.
+  const std::vector<float> one = {1, nan};
+  std::memcpy(bytes.data(), one.data(), 8);
+  const std::string one_path = make_file(dir, header_for(32, 2), {bytes.begin(), bytes.begin() + 8});
+  rapt::SigprocReader one_reader(one_path);
+  EXPECT_EQ(read_all(one_reader, 10), (std::vector<float>{1, 0}));
+  EXPECT_EQ(one_reader.warnings(),
+            std::vector<std::string>{one_path + ": 1 sample is NaN or infinite (the first at "
+                                                "spectrum 0, channel 1); each was replaced by "
+                                                "its channel's last finite value"});
+  rapt::SigprocReader finite(make_file(dir, header_for(32, 2), std::vector<uint8_t>(16)));
+  EXPECT_EQ(read_all(finite, 10), std::vector<float>(4, 0.0f));
+  EXPECT_TRUE(finite.warnings().empty());
 }
