@@ -15,6 +15,7 @@
 // time at a time and clustered on the finest one's samples.
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -307,6 +308,15 @@ void restrict_widths_to_data(std::vector<int>& widths, const std::vector<rapt::S
                    " are searched");
 }
 
+const char* signal_name(int signal_number) {
+  switch (signal_number) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+  }
+}
+
 // --realtime: one filterbank (or stdin) searched chunk by chunk; candidates go out as they are
 // final (to stdout as they come, or into --cands at the end), the .singlepulse files and the
 // timing summary at the end.
@@ -353,8 +363,15 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
       std::fprintf(stderr, "\rsnr: %.1f s of data searched, %.1f ms per s of data", p.data_s,
                    1e3 * p.busy_s / p.data_s);
   };
+  // Ctrl-C or a scheduler's SIGTERM ends the observation, not the search: what was read is
+  // searched and written.
+  rapt::stop_on_first_signal("snr");
   const rapt::RealtimeResult result = rapt::run_realtime_search(plan, on_candidates, on_chunk);
   if (args.messages.progress) std::fputc('\n', stderr);
+  if (result.stopped_by_signal != 0)
+    args.messages.warning(rapt::format_string(
+        "stopped by %s after %.1f s of data; the outputs hold the data searched until then",
+        signal_name(result.stopped_by_signal), result.progress.data_s));
   reader_warnings().report(args.messages);
   for (const std::string& warning : result.warnings) args.messages.warning(warning);
   if (streaming && !header_printed) std::fputs(rapt::format_candidates({}).c_str(), stdout);

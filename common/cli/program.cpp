@@ -107,6 +107,26 @@ extern "C" void remove_temporaries_and_die(int signal_number) {
   ::raise(signal_number);  // delivered as soon as this handler returns
 }
 
+// Set by the first signal after stop_on_first_signal(); read between blocks of work.
+volatile sig_atomic_t stop_signal_number = 0;
+char stop_message[160];  // "PROGRAM: stopping ...", written by the handler
+size_t stop_message_length = 0;
+
+const int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// The first stop signal: noted, said, and the next one made fatal. Only async-signal-safe calls.
+extern "C" void note_stop_request(int signal_number) {
+  stop_signal_number = signal_number;
+  if (::write(STDERR_FILENO, stop_message, stop_message_length) < 0) {
+    // Nothing to do: stderr is gone.
+  }
+  struct sigaction fatal = {};
+  fatal.sa_handler = remove_temporaries_and_die;
+  sigemptyset(&fatal.sa_mask);
+  for (const int s : kTerminationSignals) sigaddset(&fatal.sa_mask, s);
+  for (const int s : kStopSignals) ::sigaction(s, &fatal, nullptr);
+}
+
 // Whether option KEY holds a floating-point value (as<T> of another type throws).
 bool is_floating_option(const cxxopts::ParseResult& r, const std::string& key) {
   try {
@@ -172,6 +192,28 @@ void install_termination_cleanup() {
     ::sigaction(signal_number, &action, nullptr);
   }
 }
+
+void stop_on_first_signal(const char* program) {
+  std::snprintf(stop_message, sizeof stop_message,
+                "%s: stopping once the block being read is in: the data are searched and the "
+                "outputs written (a second signal ends it at once, without them)\n",
+                program);
+  stop_message_length = std::strlen(stop_message);
+  struct sigaction action = {};
+  action.sa_handler = note_stop_request;
+  action.sa_flags = SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  for (const int s : kTerminationSignals) sigaddset(&action.sa_mask, s);
+  for (const int s : kStopSignals) {
+    struct sigaction current = {};
+    ::sigaction(s, nullptr, &current);
+    if (current.sa_handler == SIG_IGN) continue;  // ignored on entry: stays so
+    ::sigaction(s, &action, nullptr);
+  }
+}
+
+bool stop_requested() { return stop_signal_number != 0; }
+int stop_signal() { return stop_signal_number; }
 
 int run_program(const char* program, const std::function<int()>& body) {
   install_termination_cleanup();

@@ -35,6 +35,15 @@ struct Messages {
 // ignored. run_program() calls it; tests may too.
 void install_termination_cleanup();
 
+// For a search that runs as long as its input (snr --realtime): from now on the first SIGINT,
+// SIGTERM or SIGHUP only asks the program to stop (stop_requested() turns true, and a line on
+// stderr says so), so that it can finish the data it holds and write its outputs; a second one
+// ends it as install_termination_cleanup() does. Interrupted reads are restarted.
+void stop_on_first_signal(const char* program);
+bool stop_requested();
+// Which signal asked it (0 if none).
+int stop_signal();
+
 // Runs a program body (after install_termination_cleanup()); prints "program: message" for DataError (exit 1), UsageError and option
 // errors (exit 2) and any other std::exception (exit 1). Checks that stdout was written fully.
 int run_program(const char* program, const std::function<int()>& body);

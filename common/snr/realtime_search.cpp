@@ -10,6 +10,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "cli/program.hpp"
 #include "cli/stopwatch.hpp"
 #include "dedisp/parallel_for.hpp"
 #include "dedisp/spectra_input.hpp"
@@ -210,9 +211,11 @@ RealtimeResult run_realtime_search(
   for (bool at_end = false; !at_end;) {
     Stopwatch work_start;
     bool any = false;
-    if (filled < capacity) {
+    // A stop asked by a signal (stop_on_first_signal) ends the data where they are.
+    if (filled < capacity || stop_requested()) {
       at_end = true;
       buffer.pad_with_zeros();
+      result.stopped_by_signal = stop_signal();
     }
     for (Range& r : ranges) {
       const int64_t samples = at_end ? (filled > delay ? int64_t(filled - delay) / r.downsamp : 0)
@@ -356,6 +359,9 @@ RealtimeResult run_realtime_search(
       progress.read_s += read_s_of_next;
     }
   }
+  if (progress.chunks == 0 && result.stopped_by_signal != 0)
+    throw file_error(plan.input, "stopped after " + std::to_string(buffer.spectra_read()) +
+                                     " spectra, before one chunk could be searched");
   if (progress.chunks == 0)
     throw file_error(plan.input, std::to_string(buffer.spectra_read()) +
                                      " spectra: the real-time search needs the largest delay (" +

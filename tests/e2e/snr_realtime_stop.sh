@@ -1,0 +1,92 @@
+#!/bin/sh
+# snr --realtime stopped by a signal: the first SIGINT (or SIGTERM) ends the observation, not the
+# search. A recorder writes half an observation into a pipe, and once the first burst's
+# candidate is out, the rest slowly; snr then gets SIGINT: it searches what it has read, writes
+# every .singlepulse file and exits 0, saying where it stopped. A second signal ends it at once
+# (130 for SIGINT) with no output file and no temporary left.
+# Exit 0 = pass, 1 = fail, 77 = skip.
+BIN=${BIN:-build/bin}
+[ -x "$BIN/snr" ] && [ -x "$BIN/simulate" ] || { echo "snr not built"; exit 77; }
+command -v mkfifo >/dev/null || { echo "mkfifo not found"; exit 77; }
+# A script's background jobs ignore SIGINT; run them with the default action, as a terminal would.
+env --default-signal=INT true 2>/dev/null || { echo "env --default-signal unavailable"; exit 77; }
+W=$(mktemp -d) || exit 1
+writer=
+trap '[ -n "$writer" ] && kill $writer 2>/dev/null; rm -rf "$W"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$BIN/simulate" -q --nchans 128 --fch1 1500 --bw 300 --tsamp 256e-6 --tobs 12 --seed 5 \
+  --burst t=3.0,DM=150,width=0.002,snr=25 --burst t=9.0,DM=80,width=0.004,snr=30 \
+  -o "$W/obs.fil" || fail simulate
+size=$(wc -c < "$W/obs.fil")
+half=$((size / 2))
+plan="-t 6 --lodm 50 --dmstep 2 --numdms 76"
+
+# wait_for TEST...: polls TEST for up to 60 s.
+wait_for() {
+  i=0
+  until "$@"; do
+    sleep 0.1
+    i=$((i + 1))
+    [ $i -gt 600 ] && return 1
+  done
+  return 0
+}
+first_burst_out() { grep -v '^#' "$W/live.txt" 2>/dev/null | awk '$1 > 140 && $1 < 160 && $2 > 2.99 && $2 < 3.01 { found = 1 } END { exit !found }'; }
+
+# recorder RELEASE: half the data, then (once the file RELEASE exists) the rest, 64 kB every
+# 0.1 s (about 5 s).
+recorder() {
+  head -c $half "$W/obs.fil"
+  wait_for test -f "$1" || return
+  at=$half
+  while [ $at -lt $size ]; do
+    tail -c +$((at + 1)) "$W/obs.fil" | head -c 65536 || return
+    at=$((at + 65536))
+    sleep 0.1
+  done
+}
+
+# One SIGINT: the data read are searched and written; exit 0.
+mkdir "$W/rt"
+mkfifo "$W/pipe" || fail mkfifo
+recorder "$W/go" > "$W/pipe" &
+writer=$!
+# shellcheck disable=SC2086
+env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt" "$W/pipe" \
+  > "$W/live.txt" 2> "$W/err" &
+pid=$!
+wait_for first_burst_out || fail "no candidate for the first burst: $(cat "$W/live.txt" "$W/err")"
+touch "$W/go"
+kill -INT $pid
+wait $pid; status=$?
+[ $status -eq 0 ] || fail "after SIGINT: exit status $status: $(cat "$W/err")"
+grep -q "^snr: stopping once the block being read is in" "$W/err" || fail "no stop message: $(cat "$W/err")"
+stopped=$(sed -n 's/^snr: warning: stopped by SIGINT after \([0-9.]*\) s of data; the outputs hold the data searched until then$/\1/p' "$W/err")
+[ -n "$stopped" ] || fail "no warning saying where it stopped: $(cat "$W/err")"
+awk -v s="$stopped" 'BEGIN { exit !(s >= 3 && s < 11.5) }' || fail "stopped after $stopped s of 12"
+[ "$(ls "$W"/rt/*.singlepulse | wc -l)" -eq 76 ] || fail "not 76 .singlepulse files after SIGINT"
+grep -v '^#' "$W/rt/pipe_DM150.00.singlepulse" | awk '$3 > 2.99 && $3 < 3.01 { found = 1 } END { exit !found }' \
+  || fail "the first burst is not in pipe_DM150.00.singlepulse"
+ls -A "$W/rt" | grep -q '\.tmp\.' && fail "a temporary was left: $(ls -A "$W/rt")"
+kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
+rm -f "$W/pipe" "$W/go"
+
+# Two signals (SIGTERM, then SIGINT while it waits for data): it dies by the second, leaving
+# nothing.
+mkdir "$W/rt2"
+mkfifo "$W/pipe" || fail mkfifo
+recorder "$W/go" > "$W/pipe" &
+writer=$!
+# shellcheck disable=SC2086
+env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt2" "$W/pipe" \
+  > "$W/live.txt" 2> "$W/err" &
+pid=$!
+wait_for first_burst_out || fail "no candidate for the first burst (second run): $(cat "$W/err")"
+kill -TERM $pid
+wait_for grep -q "^snr: stopping once" "$W/err" || fail "no stop message after SIGTERM: $(cat "$W/err")"
+kill -INT $pid
+wait $pid; status=$?
+[ $status -eq 130 ] || fail "after SIGTERM and SIGINT: exit status $status, expected 130: $(cat "$W/err")"
+[ -z "$(ls -A "$W/rt2")" ] || fail "the second signal left: $(ls -A "$W/rt2")"
+exit 0
