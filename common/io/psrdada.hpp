@@ -88,6 +88,7 @@ class PsrdadaReader : public VoltageReader {
   bool load_chunk();
   void load_ftp_chunk(int64_t ntime);
   void note_partial(size_t bytes);
+  void refuse_joined_header(const uint8_t* data, size_t bytes);
 
   std::unique_ptr<ByteStream> in_;
   std::string path_;
@@ -100,6 +101,8 @@ class PsrdadaReader : public VoltageReader {
   int64_t next_sample_ = 0;
   int64_t samples_loaded_ = 0;    // FTP: samples of each channel loaded so far
   bool at_end_ = false;
+  int64_t payload_read_ = 0;      // payload bytes read so far (time-major orders)
+  std::string payload_tail_;      // the last bytes read, for a key cut between two reads
 };
 
 }  // namespace rapt

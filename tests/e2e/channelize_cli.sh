@@ -110,6 +110,16 @@ done
   || fail "pipe: exit $?"
 cmp -s piped.dada fine.dada || fail "a pipe gives other bytes than a file"
 $CH_CPU --nchan 16 --ntaps 8 --gulp 1000 --threads 3 -o gulp.dada real.dada 2>/dev/null || fail "--gulp 1000"
+# Two recordings joined end to end in one pipe: one line naming the second header, exit 1, no
+# output.
+cat real.dada real.dada | $CH_CPU --nchan 16 --ntaps 8 -q -o joined.dada - 2> err
+status=$?
+[ $status = 1 ] || fail "joined streams: exit $status"
+# (HDR_SIZE: header bytes in, of 4096, after the first recording's payload.)
+key_at=$(( $(wc -c < real.dada) - 4096 + $(grep -abo HDR_SIZE real.dada | head -n 1 | cut -d: -f1) ))
+[ "$(cat err)" = "channelize: -: another PSRDADA header (its HDR_SIZE at byte $key_at of the data) follows the data (streams joined end to end?): read them one by one" ] \
+  || fail "joined streams: $(cat err)"
+[ -e joined.dada ] && fail "joined streams: joined.dada was written"
 cmp -s gulp.dada fine.dada || fail "--gulp 1000 --threads 3 gives other bytes"
 
 # --- 8-bit voltages: the noise at an rms of 16 (the source adds a little)

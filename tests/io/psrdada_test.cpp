@@ -277,6 +277,45 @@ TEST(PsrdadaReader, ReadsAShorterLastBlockOfWholeSamples) {
   EXPECT_TRUE(reader.warnings().empty());
 }
 
+TEST(PsrdadaReader, RefusesASecondHeaderInThePayload) {
+  // Streams joined end to end (cat a.dada b.dada): the second header is not read as samples,
+  // from a file or a pipe, time-major or in blocks, also where its HDR_SIZE is cut between two
+  // reads; the samples before it are read.
+  ScratchDir dir;
+  std::string payload(64, '\0');  // 8 samples of 8 bytes
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = char(i);
+  const std::string one = dada_header_text(std::string(kSmallKeys) + "ORDER TFP\n") + payload;
+  const std::string joined = dir.file("joined.dada");
+  write_whole_file(joined, one + one);
+  const std::string want = "another PSRDADA header (its HDR_SIZE at byte 64 of the data) follows "
+                           "the data (streams joined end to end?): read them one by one";
+  const auto read_all = [](const std::string& path) {
+    rapt::PsrdadaReader reader(path);
+    rapt::VoltageBlock block;
+    while (reader.read(3, block) > 0) {
+    }
+  };
+  EXPECT_EQ(data_error_text([&] { read_all(joined); }), joined + ": " + want);
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread feeder([&] { write_whole_file(fifo, one + one); });
+  EXPECT_EQ(data_error_text([&] { read_all(fifo); }), fifo + ": " + want);
+  feeder.join();
+
+  // ORDER TFATP reads one 32-byte block at a time: a header after 61 bytes has "HDR" in the
+  // second read and "_SIZE" in the third.
+  const std::string blocks = tfatp_file(dir.file("blocks.dada"), 61);
+  write_whole_file(joined, read_whole_file(blocks) + one);
+  EXPECT_EQ(data_error_text([&] { read_all(joined); }),
+            joined + ": another PSRDADA header (its HDR_SIZE at byte 61 of the data) follows the "
+                     "data (streams joined end to end?): read them one by one");
+  // The first block, read before it, came out.
+  rapt::PsrdadaReader reader(joined);
+  rapt::VoltageBlock block;
+  EXPECT_EQ(reader.read(4, block), 4);
+  EXPECT_EQ(voltage_value(reader.header(), block, 1, 0, 1, 0, 0), 16 + 2);
+}
+
 TEST(PsrdadaHeader, RefusesAPointingItCannotRead) {
   EXPECT_EQ(data_error_text([] {
               rapt::parse_dada_header(dada_header_text(small_keys_with("RA", "garbage")),
