@@ -46,9 +46,19 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
                          const BeamOutputSettings& settings)
     : shape_(shape), voltages_(voltages), beams_(beams), pointing_(pointing), settings_(settings) {
   const bool detected = shape_.detection != BeamDetection::none;
-  ensure_open_file_limit(size_t(detected ? shape_.nbeams : 0) +
-                             size_t(shape_.coherent ? shape_.nbeams : 0) + (shape_.incoherent ? 1 : 0),
-                         settings_.root);
+  const int nfiles = (detected ? shape_.nbeams : 0) + (shape_.coherent ? shape_.nbeams : 0) +
+                     (shape_.incoherent ? 1 : 0);
+  // "-": the run's one file (and no table of beams) to standard output, for a pipe into a
+  // search (bf -o - ... | snr --realtime -).
+  to_stdout_ = settings_.root == "-";
+  if (to_stdout_ && nfiles != 1)
+    throw UsageError(format_string("--output -: standard output takes one file, and this run "
+                                   "writes %d (%d beam%s%s%s); give a root for the file names",
+                                   nfiles, shape_.nbeams, shape_.nbeams == 1 ? "" : "s",
+                                   shape_.incoherent ? ", --incoherent" : "",
+                                   shape_.coherent && detected ? ", --coherent" : ""));
+  ensure_open_file_limit(size_t(nfiles), settings_.root);
+  const auto file_name = [&](const std::string& name) { return to_stdout_ ? "-" : name; };
   // Output channel g sums input channels g*fscrunch ... ; SIGPROC files here run top first.
   const double bw = voltages_.bandwidth_mhz;
   const int nco = shape_.nchan_out();
@@ -75,7 +85,7 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
     beam.ibeam = b;
     position(beam, beams_[size_t(b)].direction);
     if (detected) {
-      paths_.push_back(beam_file_name(settings_.root, b, shape_.nbeams, ".fil"));
+      paths_.push_back(file_name(beam_file_name(settings_.root, b, shape_.nbeams, ".fil")));
       filterbanks_.push_back(std::make_unique<SigprocWriter>(paths_.back(), beam, settings_.overwrite));
     }
   }
@@ -85,7 +95,7 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
     ib.ibeam = shape_.nbeams;
     ib.nbeams = shape_.nbeams + 1;
     position(ib, pointing_);
-    paths_.push_back(settings_.root + "_IB.fil");
+    paths_.push_back(file_name(settings_.root + "_IB.fil"));
     incoherent_ = std::make_unique<SigprocWriter>(paths_.back(), ib, settings_.overwrite);
   }
   if (shape_.coherent) {
@@ -99,10 +109,11 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
       v.dec_deg = beams_[size_t(b)].direction.dec_rad * kRadToDeg;
       v.nsamples = -1;
       v.array.antennas = {Antenna{format_string("B%d", b), voltages_.array.reference_itrf_m, 0.0}};
-      paths_.push_back(beam_file_name(settings_.root, b, shape_.nbeams, ".dada"));
+      paths_.push_back(file_name(beam_file_name(settings_.root, b, shape_.nbeams, ".dada")));
       coherent_.push_back(make_psrdada_writer(paths_.back(), v, settings_.overwrite));
     }
   }
+  if (to_stdout_) return;
   paths_.push_back(settings_.root + "_beams.txt");
   // Checked now, with the other outputs, not only when it is written after them all.
   check_replaceable_output(paths_.back(), settings_.overwrite);
@@ -243,7 +254,7 @@ void BeamOutputs::commit() {
   for (auto& f : filterbanks_) f->commit();
   if (incoherent_) incoherent_->commit();
   for (auto& c : coherent_) c->commit();
-  write_file_atomically(paths_.back(), beams_table(), settings_.overwrite);
+  if (!to_stdout_) write_file_atomically(paths_.back(), beams_table(), settings_.overwrite);
 }
 
 }  // namespace rapt

@@ -5,6 +5,8 @@
 //                  reference, float32 samples, the beam's direction as RA/DEC
 //   R_IB.fil       the incoherent beam (--incoherent), Stokes I, the pointing's direction
 //   R_beams.txt    a table of the beams: index, name, RA, Dec, l, m, file
+// A root of "-" sends a run's one file (one beam, detected or complex, or the incoherent beam
+// alone) to standard output, without the table.
 // <n> has at least three digits (B000, B001, ...). Every file appears under its name only when
 // the run completes.
 //
@@ -55,7 +57,7 @@ class BeamOutputs {
   void write(const BeamBlockOutput& block);
   // Writes what is held, then renames every file into place.
   void commit();
-  // Final names of every file, in the order written to R_beams.txt.
+  // Final names of every file, in the order written to R_beams.txt ("-" for standard output).
   const std::vector<std::string>& paths() const { return paths_; }
   // The 8-bit scaling as applied (and the number of output samples it was measured on), or "".
   std::string scaling_note() const;
@@ -77,6 +79,7 @@ class BeamOutputs {
   SkyDirection pointing_;
   BeamOutputSettings settings_;
   bool reversed_ = false;                  // channels written top first, reversed from input
+  bool to_stdout_ = false;                 // root "-": the one file to standard output
   std::vector<std::unique_ptr<SigprocWriter>> filterbanks_;
   std::unique_ptr<SigprocWriter> incoherent_;
   std::vector<std::unique_ptr<VoltageWriter>> coherent_;

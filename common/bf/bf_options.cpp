@@ -8,7 +8,8 @@ namespace rapt {
 
 void add_bf_options(cxxopts::Options& options) {
   options.add_options("Beams")
-      ("o,output", "output root: ROOT_B000.fil, ... (required)", cxxopts::value<std::string>())
+      ("o,output", "output root: ROOT_B000.fil, ... (required); - writes a run of one beam to "
+       "standard output", cxxopts::value<std::string>())
       ("layout", "array layout file (name x y z per line); default: the voltages' header",
        cxxopts::value<std::string>())
       ("ra", "pointing centre RA (hh:mm:ss.s or degrees); default: the voltages' header",
@@ -73,8 +74,8 @@ BfOptions bf_options_from(const cxxopts::ParseResult& r) {
   if (!r.count("output")) throw UsageError("--output ROOT is required");
   o.output_root = r["output"].as<std::string>();
   // The root names files (ROOT_B000.fil): an empty one would write _B000.fil in the working
-  // directory, and "-" is no stream here.
-  if (o.output_root.empty() || o.output_root == "-")
+  // directory. ("-", standard output, takes a run of one file: checked with the beams.)
+  if (o.output_root.empty())
     throw UsageError("--output needs a root for the file names (ROOT_B000.fil ...)");
   if (r.count("layout")) o.layout_path = r["layout"].as<std::string>();
   if (r.count("ra")) o.ra = r["ra"].as<std::string>();

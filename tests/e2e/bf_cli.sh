@@ -310,5 +310,27 @@ rm -rf out && mkdir out
 grep -q "needs a root" err || fail "-o '': $(cat err)"
 [ -z "$(ls -A out)" ] || fail "-o '': left $(ls -A out | tr '\n' ' ')"
 
+# -o -: a run of one file to standard output, the bytes of that file; the table is not written.
+rm -rf out && mkdir out
+$BF_CPU -q -o - v.dada > out/one.fil 2> err || fail "-o -: $(cat err)"
+cmp -s out/one.fil one/obs_B000.fil || fail "-o -: other bytes than one/obs_B000.fil"
+[ -z "$(ls -A -- -_* 2> /dev/null)" ] || fail "-o -: wrote $(ls -A -- -_*)"
+$BF_CPU -q --coherent --no-filterbank -o - v.dada > one.dada 2> err || fail "-o - --coherent: $(cat err)"
+cmp -s one.dada nofil_B000.dada || fail "-o - --coherent --no-filterbank: other bytes than nofil_B000.dada"
+$BF_CPU -q --incoherent --no-filterbank -o - v.dada > ib.fil 2> err || fail "-o - --incoherent: $(cat err)"
+cmp -s ib.fil ibonly_IB.fil || fail "-o - --incoherent --no-filterbank: other bytes than ibonly_IB.fil"
+# From a pipe into dedisp, as the file.
+cat v.dada | $BF_CPU -q -o - - | "$BIN/dedisp" -q --lodm 0 -o - - > piped.f32 2> err || fail "bf -o - | dedisp: $(cat err)"
+"$BIN/dedisp" -q --lodm 0 -o - one/obs_B000.fil > file.f32 2> err || fail "dedisp of the beam file: $(cat err)"
+cmp -s piped.f32 file.f32 || fail "bf -o - | dedisp differs from dedisp of the beam's file"
+# More than one file: a usage error before any data are read, nothing written.
+( cd out && $BF_CPU -q --tiling hex --spacing 0.5 --nbeams 7 -o - ../v.dada > ../seven.out 2> ../err ); st=$?
+[ $st = 2 ] || fail "-o - with 7 beams: exit status $st, not 2"
+grep -q "^bf: --output -: standard output takes one file, and this run writes 7 (7 beams); give a root for the file names$" err ||
+  fail "-o - with 7 beams: $(cat err)"
+[ -s seven.out ] && fail "-o - with 7 beams wrote to standard output"
+$BF_CPU -q --coherent -o - v.dada > two.out 2> err; st=$?
+[ $st = 2 ] && grep -q "this run writes 2 (1 beam, --coherent)" err || fail "-o - --coherent: $st $(cat err)"
+
 [ $failures = 0 ] && echo "bf_cli: all passed"
 [ $failures = 0 ]
