@@ -394,6 +394,10 @@ void PsrdadaReader::load_ftp_chunk(int64_t ntime) {
     in_->seek(offset);
     if (in_->read(raw_.data(), raw_.size()) != raw_.size())
       throw file_error(path_, "read failed at byte " + std::to_string(offset));
+    // A channel's reads follow one another: each keeps its own tail.
+    channel_tails_.resize(size_t(v.nchan));
+    refuse_joined_header(raw_.data(), raw_.size(), offset - dada_.hdr_size,
+                         channel_tails_[size_t(c)]);
     decode_voltage_values(raw_.data(), size_t(chunk_ntime_ * per_time), v.nbits,
                           samples_.data() + c * chunk_ntime_ * per_time);
   }
@@ -402,28 +406,29 @@ void PsrdadaReader::load_ftp_chunk(int64_t ntime) {
 
 // Streams joined end to end (cat a.dada b.dada, a recorder restarted into one pipe) put the
 // second one's header in the payload: HDR_SIZE, the key every header has, is looked for in every
-// read (and across two reads), so that its text is not taken for samples. (Random data give
-// these 8 bytes once in 2^64 places.)
-void PsrdadaReader::refuse_joined_header(const uint8_t* data, size_t bytes) {
+// read of `bytes` at payload byte `offset` (and across it and the read before, whose last bytes
+// `tail` keeps), so that its text is not taken for samples. (Random data give these 8 bytes once
+// in 2^64 places.)
+void PsrdadaReader::refuse_joined_header(const uint8_t* data, size_t bytes, int64_t offset,
+                                         std::string& tail) {
   static constexpr char kKey[] = "HDR_SIZE";
   constexpr size_t kKeyBytes = sizeof kKey - 1;
-  std::string seam = payload_tail_;
+  std::string seam = tail;
   seam.append(reinterpret_cast<const char*>(data), std::min(bytes, kKeyBytes - 1));
   int64_t found = -1;
   const size_t in_seam = seam.find(kKey);
   if (in_seam != std::string::npos) {
-    found = payload_read_ - int64_t(payload_tail_.size()) + int64_t(in_seam);
+    found = offset - int64_t(tail.size()) + int64_t(in_seam);
   } else if (const void* at = ::memmem(data, bytes, kKey, kKeyBytes)) {
-    found = payload_read_ + (static_cast<const uint8_t*>(at) - data);
+    found = offset + (static_cast<const uint8_t*>(at) - data);
   }
   if (found >= 0)
     throw file_error(path_, "another PSRDADA header (its HDR_SIZE at byte " + std::to_string(found) +
                                 " of the data) follows the data (streams joined end to end?): "
                                 "read them one by one");
-  payload_read_ += int64_t(bytes);
   const size_t keep = std::min(bytes, kKeyBytes - 1);
-  payload_tail_.append(reinterpret_cast<const char*>(data + bytes - keep), keep);
-  payload_tail_.erase(0, payload_tail_.size() - std::min(payload_tail_.size(), kKeyBytes - 1));
+  tail.append(reinterpret_cast<const char*>(data + bytes - keep), keep);
+  tail.erase(0, tail.size() - std::min(tail.size(), kKeyBytes - 1));
 }
 
 bool PsrdadaReader::load_chunk() {
@@ -437,7 +442,8 @@ bool PsrdadaReader::load_chunk() {
   }
   raw_.resize(size_t(target * bps));
   const size_t got = in_->read(raw_.data(), raw_.size());
-  refuse_joined_header(raw_.data(), got);
+  refuse_joined_header(raw_.data(), got, payload_read_, payload_tail_);
+  payload_read_ += int64_t(got);
   if (got < raw_.size()) at_end_ = true;  // a read stops short only at the end of the data
   if (got % size_t(bps) != 0) note_partial(dada_.block_order() ? got : got % size_t(bps));
   const bool cut_block = dada_.block_order() && got % size_t(bps) != 0;

@@ -88,7 +88,7 @@ class PsrdadaReader : public VoltageReader {
   bool load_chunk();
   void load_ftp_chunk(int64_t ntime);
   void note_partial(size_t bytes);
-  void refuse_joined_header(const uint8_t* data, size_t bytes);
+  void refuse_joined_header(const uint8_t* data, size_t bytes, int64_t offset, std::string& tail);
 
   std::unique_ptr<ByteStream> in_;
   std::string path_;
@@ -103,6 +103,7 @@ class PsrdadaReader : public VoltageReader {
   bool at_end_ = false;
   int64_t payload_read_ = 0;      // payload bytes read so far (time-major orders)
   std::string payload_tail_;      // the last bytes read, for a key cut between two reads
+  std::vector<std::string> channel_tails_;  // ORDER FTP: the same for each channel's reads
 };
 
 }  // namespace rapt

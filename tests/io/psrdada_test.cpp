@@ -302,6 +302,11 @@ TEST(PsrdadaReader, RefusesASecondHeaderInThePayload) {
   EXPECT_EQ(data_error_text([&] { read_all(fifo); }), fifo + ": " + want);
   feeder.join();
 
+  // ORDER FTP (NCHAN 2) reads each channel's part of a file: the header is in channel 0's.
+  const std::string ftp = dada_header_text(std::string(kSmallKeys) + "ORDER FTP\n") + payload;
+  write_whole_file(joined, ftp + ftp);
+  EXPECT_EQ(data_error_text([&] { read_all(joined); }), joined + ": " + want);
+
   // ORDER TFATP reads one 32-byte block at a time: a header after 61 bytes has "HDR" in the
   // second read and "_SIZE" in the third.
   const std::string blocks = tfatp_file(dir.file("blocks.dada"), 61);
