@@ -51,12 +51,19 @@ BeamOutputs::BeamOutputs(const BeamformerShape& shape, const VoltageHeader& volt
   // "-": the run's one file (and no table of beams) to standard output, for a pipe into a
   // search (bf -o - ... | snr --realtime -).
   to_stdout_ = settings_.root == "-";
-  if (to_stdout_ && nfiles != 1)
+  if (to_stdout_ && nfiles != 1) {
+    std::string files;
+    const auto add = [&](int n, const char* what) {
+      if (n > 0) files += (files.empty() ? "" : ", ") + format_string("%d %s", n, what);
+    };
+    add(detected ? shape_.nbeams : 0, detected && shape_.nbeams == 1 ? "filterbank" : "filterbanks");
+    add(shape_.coherent ? shape_.nbeams : 0,
+        shape_.nbeams == 1 ? "complex beam" : "complex beams");
+    add(shape_.incoherent ? 1 : 0, "incoherent beam");
     throw UsageError(format_string("--output -: standard output takes one file, and this run "
-                                   "writes %d (%d beam%s%s%s); give a root for the file names",
-                                   nfiles, shape_.nbeams, shape_.nbeams == 1 ? "" : "s",
-                                   shape_.incoherent ? ", --incoherent" : "",
-                                   shape_.coherent && detected ? ", --coherent" : ""));
+                                   "writes %d (%s); give a root for the file names",
+                                   nfiles, files.c_str()));
+  }
   ensure_open_file_limit(size_t(nfiles), settings_.root);
   const auto file_name = [&](const std::string& name) { return to_stdout_ ? "-" : name; };
   // Output channel g sums input channels g*fscrunch ... ; SIGPROC files here run top first.

@@ -326,11 +326,14 @@ cmp -s piped.f32 file.f32 || fail "bf -o - | dedisp differs from dedisp of the b
 # More than one file: a usage error before any data are read, nothing written.
 ( cd out && $BF_CPU -q --tiling hex --spacing 0.5 --nbeams 7 -o - ../v.dada > ../seven.out 2> ../err ); st=$?
 [ $st = 2 ] || fail "-o - with 7 beams: exit status $st, not 2"
-grep -q "^bf: --output -: standard output takes one file, and this run writes 7 (7 beams); give a root for the file names$" err ||
+grep -q "^bf: --output -: standard output takes one file, and this run writes 7 (7 filterbanks); give a root for the file names$" err ||
   fail "-o - with 7 beams: $(cat err)"
 [ -s seven.out ] && fail "-o - with 7 beams wrote to standard output"
 $BF_CPU -q --coherent -o - v.dada > two.out 2> err; st=$?
-[ $st = 2 ] && grep -q "this run writes 2 (1 beam, --coherent)" err || fail "-o - --coherent: $st $(cat err)"
+[ $st = 2 ] && grep -q "this run writes 2 (1 filterbank, 1 complex beam)" err || fail "-o - --coherent: $st $(cat err)"
+$BF_CPU -q --coherent --incoherent --no-filterbank -o - v.dada > two.out 2> err; st=$?
+[ $st = 2 ] && grep -q "this run writes 2 (1 complex beam, 1 incoherent beam)" err ||
+  fail "-o - --coherent --incoherent --no-filterbank: $st $(cat err)"
 
 [ $failures = 0 ] && echo "bf_cli: all passed"
 [ $failures = 0 ]
