@@ -45,7 +45,10 @@ int run_brute_force_mode(const rapt::ParsedOptions& parsed) {
   if (options.threads == 0) {
     options.threads = int(std::max(1u, std::thread::hardware_concurrency()));
   }
-  const std::vector<rapt::BruteForcePeak> peaks = rapt::run_brute_force(options, parsed.force, 10);
+  std::vector<std::string> warnings;
+  const std::vector<rapt::BruteForcePeak> peaks =
+      rapt::run_brute_force(options, parsed.force, 10, warnings);
+  for (const std::string& warning : warnings) parsed.messages.warning(warning);
   std::printf("# %10s %14s %8s\n", "DM", "period(s)", "S/N");
   for (const rapt::BruteForcePeak& peak : peaks) {
     std::printf("%12.3f %14.9f %8.2f\n", peak.dm, peak.period_s, peak.snr);

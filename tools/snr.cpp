@@ -238,7 +238,8 @@ SearchResult search_all(std::vector<rapt::SeriesInput>& series, const rapt::SnrR
     for (size_t i = first; i < std::min(series.size(), first + per_batch); ++i)
       batch.push_back(std::move(series[i]));  // fused series come with their samples
     for (rapt::SeriesInput& s : batch)
-      if (s.samples.empty()) rapt::load_series_samples(s);
+      if (s.samples.empty())
+        for (const std::string& warning : rapt::load_series_samples(s)) args.messages.warning(warning);
     std::vector<std::vector<rapt::SinglePulseEvent>> events;
     if (run.mode == rapt::SnrMode::kPeak) {
       for (const rapt::SeriesInput& s : batch)

@@ -96,7 +96,7 @@ BruteForceFoldResult fold_brute_force_on_devices(const std::string& device, int 
 }
 
 std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options, bool overwrite,
-                                            size_t top) {
+                                            size_t top, std::vector<std::string>& warnings) {
   if (options.files.empty()) throw UsageError("--brute-force needs the DM trials' series");
   choose_devices(options.device);  // a bad --device fails before the series are read
   BruteForceFoldGrid grid;
@@ -117,7 +117,7 @@ std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options,
   require_two_turns(series.front().path, double(nsamples) * grid.tsamp_s, options.pmax_s);
   std::vector<float> block(series.size() * size_t(nsamples));
   for (size_t d = 0; d < series.size(); ++d) {
-    load_series_samples(series[d]);
+    for (std::string& warning : load_series_samples(series[d])) warnings.push_back(std::move(warning));
     std::copy_n(series[d].samples.begin(), nsamples, block.begin() + d * size_t(nsamples));
     series[d].samples = {};
   }

@@ -35,9 +35,10 @@ std::vector<double> brute_force_periods(double pmin_s, double pmax_s, int nperio
 
 // Loads the series (they must share length and sampling time), folds them all, writes
 // <outroot>_bruteforce.txt (a header naming the periods, then one line per DM: the DM and the
-// S/N at every period) and returns the `top` highest (DM, period) pairs, best first.
+// S/N at every period) and returns the `top` highest (DM, period) pairs, best first. The
+// readers' warnings about the samples are added to `warnings`.
 std::vector<BruteForcePeak> run_brute_force(const BruteForceRunOptions& options, bool overwrite,
-                                            size_t top);
+                                            size_t top, std::vector<std::string>& warnings);
 
 // `series` (ndm series of nsamples each, [dm][sample]) folded at every period of `grid` on
 // `device`: one engine, or for a list of GPUs one engine and thread per entry, each folding a

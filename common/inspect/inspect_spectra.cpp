@@ -208,6 +208,9 @@ std::string describe_spectra_file(const std::string& path, const InspectSettings
 
 std::string describe_spectra(std::unique_ptr<SpectraSource> source,
                              const InspectSettings& settings, std::vector<std::string>* warnings) {
+  // Samples that are not finite are counted here (and left out of the statistics), not
+  // replaced as the searches have them.
+  source->keep_non_finite_samples();
   std::string out = describe_observation(source->info());
   // A dedispersed .tim says its DM (refdm): the first thing to check in one.
   const auto* sigproc = dynamic_cast<const SigprocReader*>(source.get());

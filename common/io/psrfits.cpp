@@ -6,8 +6,10 @@
 #include <fitsio.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cli/errors.hpp"
+#include "io/non_finite_samples.hpp"
 #include "io/psrfits_header.hpp"
 
 namespace rapt {
@@ -27,6 +29,11 @@ struct PsrfitsReader::Impl {
   long long next_row = 1;       // 1-based number of the next row to decode
   size_t row_spectra = 0;       // spectra held in `row` (0 or nsblk)
   size_t row_position = 0;      // spectra of `row` already handed out
+  // NaNs and infinities (float data, or bad DAT_SCL and DAT_OFFS) replaced row by row, the
+  // levels started from the first row decoded (NonFiniteSamples).
+  bool replace_non_finite = true;
+  std::optional<NonFiniteSamples> non_finite;
+  size_t non_finite_warning = 0;
 
   ~Impl() {
     if (fits) {
@@ -84,6 +91,19 @@ void PsrfitsReader::Impl::load_row(long long row_number) {
   psrfits_row_intensity(cell, header.layout, scaling, scratch.data(), row.data());
   row_spectra = size_t(header.layout.nsblk);
   row_position = 0;
+  if (!replace_non_finite) return;
+  if (!non_finite) {
+    non_finite.emplace(path, header.layout.nchans);
+    non_finite->start_levels(row.data(), row_spectra);
+  }
+  const int64_t before = non_finite->count();
+  non_finite->replace(row.data(), row_spectra, (row_number - 1) * int64_t(row_spectra));
+  if (non_finite->count() == before) return;
+  if (before == 0) {
+    non_finite_warning = warnings.size();
+    warnings.emplace_back();
+  }
+  warnings[non_finite_warning] = non_finite->warning();
 }
 
 PsrfitsReader::PsrfitsReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
@@ -113,6 +133,8 @@ PsrfitsReader::~PsrfitsReader() = default;
 const PsrfitsSampleLayout& PsrfitsReader::layout() const { return impl_->header.layout; }
 
 const std::vector<std::string>& PsrfitsReader::warnings() const { return impl_->warnings; }
+
+void PsrfitsReader::keep_non_finite_samples() { impl_->replace_non_finite = false; }
 
 size_t PsrfitsReader::read(float* out, size_t max_spectra) {
   Impl& m = *impl_;

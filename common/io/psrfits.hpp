@@ -67,6 +67,7 @@ class PsrfitsReader : public SpectraSource {
   const std::vector<std::string>& warnings() const override;
   [[nodiscard]] size_t read(float* out, size_t max_spectra) override;
   size_t skip(size_t spectra) override;  // whole rows are passed over without reading them
+  void keep_non_finite_samples() override;
 
  private:
   struct Impl;

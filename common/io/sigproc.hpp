@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/atomic_output.hpp"
+#include "io/non_finite_samples.hpp"
 #include "io/spectra_source.hpp"
 
 namespace rapt {
@@ -77,8 +78,8 @@ std::vector<uint8_t> encode_sigproc_header(const SigprocHeader& header);
 // Reads a filterbank (or .tim: nchans = 1) from a file or stdin ("-"), streaming: the file is
 // read block by block, never whole. Regular files give nspectra from their size and seek in
 // skip(); pipes give nspectra = -1. A trailing partial spectrum is ignored with a warning.
-// Float (32-bit) samples that are NaN or infinite are replaced by their channel's last finite
-// value (0 before any) in read(), counted in one warning.
+// Float (32-bit) samples that are NaN or infinite are replaced in read() (NonFiniteSamples),
+// counted in one warning, unless keep_non_finite_samples() was called.
 class SigprocReader : public SpectraSource {
  public:
   explicit SigprocReader(const std::string& path);
@@ -96,6 +97,7 @@ class SigprocReader : public SpectraSource {
   // The stored bytes of up to max_spectra spectra (bytes_per_spectrum() each), unconverted.
   [[nodiscard]] size_t read_raw(uint8_t* out, size_t max_spectra);
   size_t skip(size_t spectra) override;
+  void keep_non_finite_samples() override { replace_non_finite_ = false; }
 
  private:
   void open(std::vector<uint8_t> consumed);
@@ -104,6 +106,7 @@ class SigprocReader : public SpectraSource {
   void note_partial_spectrum(size_t bytes);
   void refuse_joined_header(const uint8_t* data, size_t bytes);
   void replace_non_finite(float* values, size_t nspectra);
+  void start_non_finite_levels();
 
   std::string path_;
   FILE* file_ = nullptr;
@@ -119,10 +122,9 @@ class SigprocReader : public SpectraSource {
   bool at_end_ = false;
   bool partial_noted_ = false;
   int64_t data_bytes_ = 0;         // bytes of spectra read or skipped so far
-  std::vector<float> last_finite_;  // per channel, for float samples that are not finite
-  int64_t non_finite_ = 0;          // such samples replaced so far
-  std::string first_non_finite_;    // where the first was: "spectrum S, channel C"
-  size_t non_finite_warning_ = 0;   // their warning's index in warnings_ (once there is one)
+  bool replace_non_finite_ = true;
+  std::optional<NonFiniteSamples> non_finite_;  // float data, once read() starts
+  size_t non_finite_warning_ = 0;   // its warning's index in warnings_ (once there is one)
 };
 
 // Unpacks `nspectra` stored spectra (bytes as in the file) to float, summing IFs.

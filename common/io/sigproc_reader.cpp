@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 
 #include "cli/errors.hpp"
+#include "cli/program.hpp"
 #include "io/sigproc.hpp"
 
 namespace rapt {
@@ -18,13 +18,16 @@ constexpr size_t kFirstHeaderRead = 64 * 1024;
 constexpr size_t kMaxHeaderBytes = size_t(16) << 20;  // a 4096-entry frequency table is 80 KiB
 constexpr size_t kBlockBytes = size_t(4) << 20;       // read() converts this much at a time
 
-// fread until `n` bytes or the end of the stream; a short count with ferror set is an error.
+// fread until `n` bytes or the end of the stream; a short count with ferror set is an error,
+// but for a wait for data that a stop (stop_on_first_signal) interrupted: that is the end.
 size_t read_fully(FILE* file, uint8_t* out, size_t n, const std::string& path) {
   size_t done = 0;
   while (done < n) {
-    const size_t got = std::fread(out + done, 1, n - done, file);
-    done += got;
-    if (got == 0) break;
+    done += std::fread(out + done, 1, n - done, file);
+    if (done == n || !std::ferror(file)) break;  // all read, or the end of the stream
+    if (errno != EINTR) break;                    // an error: said below
+    std::clearerr(file);
+    if (stop_requested()) return done;
   }
   if (done < n && std::ferror(file)) throw file_error(path, "read error: " + errno_text());
   return done;
@@ -167,68 +170,58 @@ size_t SigprocReader::read_raw(uint8_t* out, size_t max_spectra) {
     if (got < wanted) throw file_error(path_, "file ended early (truncated while being read?)");
   } else if (got < wanted) {
     at_end_ = true;
-    if (bytes % spectrum_bytes != 0) note_partial_spectrum(bytes % spectrum_bytes);
+    // (A stop that ended the wait for data may cut a spectrum: that is no damage to note.)
+    if (bytes % spectrum_bytes != 0 && !stop_requested())
+      note_partial_spectrum(bytes % spectrum_bytes);
   }
   return got;
 }
 
-// A NaN or infinity in float data would spread to every dedispersed series through its sample
-// and leave them without candidates: each is replaced by the last finite value of its channel,
-// which leaves the channel's level as it was, and the count kept in one warning. The first is
-// located by spectrum (counted from the start of the data, skipped spectra included).
+// Float data: each channel's level for replacing NaNs and infinities starts from the first
+// spectra the next read() returns (up to NonFiniteSamples::kLevelSpectra of them, or 16 MiB),
+// read ahead and put back in front of the bytes still to come.
+void SigprocReader::start_non_finite_levels() {
+  non_finite_.emplace(path_, header_.nchans, header_.nchans == 1 ? "sample" : "spectrum");
+  const size_t spectrum_bytes = header_.bytes_per_spectrum();
+  size_t wanted = std::min(NonFiniteSamples::kLevelSpectra,
+                           std::max<size_t>(1, (size_t(16) << 20) / spectrum_bytes));
+  if (seekable_) wanted = size_t(std::min<int64_t>(int64_t(wanted), spectra_left_));
+  std::vector<uint8_t> ahead(wanted * spectrum_bytes);
+  ahead.resize(read_bytes(ahead.data(), ahead.size()));
+  const size_t whole = ahead.size() / spectrum_bytes;
+  std::vector<float> values(whole * size_t(header_.nchans));
+  unpack_sigproc_samples(ahead.data(), whole, header_, values.data());
+  non_finite_->start_levels(values.data(), whole);
+  ahead.insert(ahead.end(), pending_.begin() + long(pending_pos_), pending_.end());
+  pending_ = std::move(ahead);
+  pending_pos_ = 0;
+}
+
 void SigprocReader::replace_non_finite(float* values, size_t nspectra) {
-  const size_t nchans = size_t(header_.nchans);
-  if (last_finite_.empty()) last_finite_.assign(nchans, 0.0f);
   const int64_t first_spectrum =
       data_bytes_ / int64_t(header_.bytes_per_spectrum()) - int64_t(nspectra);
-  // The common case, all finite, in one pass that the compiler vectorises (an exponent of all
-  // ones marks NaN and infinity).
-  const size_t nvalues = nspectra * nchans;
-  uint32_t any_not_finite = 0;
-  for (size_t i = 0; i < nvalues; ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, values + i, sizeof bits);
-    any_not_finite |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
+  const int64_t before = non_finite_->count();
+  non_finite_->replace(values, nspectra, first_spectrum);
+  if (non_finite_->count() == before) return;
+  if (before == 0) {
+    non_finite_warning_ = warnings_.size();
+    warnings_.emplace_back();
   }
-  if (!any_not_finite) {
-    if (nspectra > 0) std::copy_n(values + nvalues - nchans, nchans, last_finite_.begin());
-    return;
-  }
-  const int64_t before = non_finite_;
-  for (size_t s = 0; s < nspectra; ++s) {
-    float* spectrum = values + s * nchans;
-    for (size_t c = 0; c < nchans; ++c) {
-      if (std::isfinite(spectrum[c])) {
-        last_finite_[c] = spectrum[c];
-        continue;
-      }
-      if (non_finite_ == 0) {
-        first_non_finite_ = "spectrum " + std::to_string(first_spectrum + int64_t(s)) +
-                            ", channel " + std::to_string(c);
-        non_finite_warning_ = warnings_.size();
-        warnings_.emplace_back();
-      }
-      spectrum[c] = last_finite_[c];
-      ++non_finite_;
-    }
-  }
-  if (non_finite_ == before) return;
-  warnings_[non_finite_warning_] =
-      path_ + ": " + std::to_string(non_finite_) +
-      (non_finite_ == 1 ? " sample is" : " samples are") + " NaN or infinite (the first at " +
-      first_non_finite_ + "); each was replaced by its channel's last finite value";
+  warnings_[non_finite_warning_] = non_finite_->warning();
 }
 
 size_t SigprocReader::read(float* out, size_t max_spectra) {
   const size_t spectrum_bytes = header_.bytes_per_spectrum();
   const size_t block_spectra = raw_.size() / spectrum_bytes;
   const size_t values_per_spectrum = size_t(header_.nchans);
+  if (header_.nbits == 32 && replace_non_finite_ && !non_finite_ && max_spectra > 0)
+    start_non_finite_levels();
   size_t done = 0;
   while (done < max_spectra) {
     const size_t got = read_raw(raw_.data(), std::min(block_spectra, max_spectra - done));
     if (got == 0) break;
     unpack_sigproc_samples(raw_.data(), got, header_, out + done * values_per_spectrum);
-    if (header_.nbits == 32) replace_non_finite(out + done * values_per_spectrum, got);
+    if (non_finite_) replace_non_finite(out + done * values_per_spectrum, got);
     done += got;
   }
   return done;

@@ -53,6 +53,11 @@ class SpectraSource {
   // Skips spectra (seeks where possible). Returns the number skipped.
   virtual size_t skip(size_t spectra);
 
+  // Float samples that are NaN or infinite are replaced by their channel's recent mean and
+  // counted in warnings() (NonFiniteSamples); after this call they are read as they are (for
+  // inspect, which counts them itself). Call before the first read().
+  virtual void keep_non_finite_samples() {}
+
   // What the reader let pass, one line each naming the file: header values it replaced, bytes
   // after the last whole spectrum (found only at the end of a pipe, so programs report these
   // once the data are read).

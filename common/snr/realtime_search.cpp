@@ -1,6 +1,10 @@
 #include "snr/realtime_search.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <future>
 #include <limits>
@@ -204,10 +208,32 @@ RealtimeResult run_realtime_search(
   SpectraBuffer buffer(input, capacity, false);
   std::vector<ScaledEvent> unclustered;
   RealtimeProgress& progress = result.progress;
-  const Stopwatch read_start;
-  size_t filled = buffer.fill();
-  progress.read_s += read_start.seconds();
+  // Chunks are read on a thread of their own (the next while this one is searched). A stop
+  // (stop_on_first_signal) wakes a read that waits for data which may never come (a stalled
+  // recorder, tail -f): the data read until then are the last.
   double read_s_of_next = 0.0;
+  pthread_t reading_thread{};
+  std::atomic<bool> reading_thread_known{false};
+  const auto read_chunk = [&](bool shift_first) {
+    return std::async(std::launch::async, [&, shift_first] {
+      reading_thread = pthread_self();
+      reading_thread_known = true;
+      if (shift_first) buffer.shift(size_t(chunk));
+      const Stopwatch start;
+      const size_t n = buffer.fill();
+      read_s_of_next = start.seconds();
+      return n;
+    });
+  };
+  const auto wait_for_chunk = [&](std::future<size_t>& reading) {
+    while (reading.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready)
+      if (stop_requested() && reading_thread_known) interrupt_blocked_read(reading_thread);
+    reading_thread_known = false;
+    return reading.get();
+  };
+  std::future<size_t> first = read_chunk(false);
+  size_t filled = wait_for_chunk(first);
+  progress.read_s += read_s_of_next;
   for (bool at_end = false; !at_end;) {
     Stopwatch work_start;
     bool any = false;
@@ -236,14 +262,7 @@ RealtimeResult run_realtime_search(
     // The block has gone to the engines: the next chunk is read on another thread while this
     // one is searched (and its candidates handed out, without waiting for the next data).
     std::future<size_t> next;
-    if (!at_end)
-      next = std::async(std::launch::async, [&] {
-        buffer.shift(size_t(chunk));
-        const Stopwatch start;
-        const size_t n = buffer.fill();
-        read_s_of_next = start.seconds();
-        return n;
-      });
+    if (!at_end) next = read_chunk(true);
     work_start = Stopwatch();
 
     constexpr int64_t kLast = std::numeric_limits<int64_t>::max();
@@ -355,7 +374,7 @@ RealtimeResult run_realtime_search(
     on_chunk(progress);
     if (!at_end) {
       for (Range& r : ranges) r.engine->shift(r.blocks);
-      filled = next.get();
+      filled = wait_for_chunk(next);
       progress.read_s += read_s_of_next;
     }
   }

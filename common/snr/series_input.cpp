@@ -1,11 +1,13 @@
 #include "snr/series_input.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sys/stat.h>
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "io/non_finite_samples.hpp"
 #include "io/presto_series.hpp"
 #include "io/sigproc.hpp"
 
@@ -85,16 +87,26 @@ void read_exactly(Reader& reader, const std::string& path, std::vector<float>& s
 }
 }  // namespace
 
-void load_series_samples(SeriesInput& series) {
+std::vector<std::string> load_series_samples(SeriesInput& series) {
   std::vector<float> samples(size_t(series.usable_samples));
+  std::vector<std::string> warnings;
   if (series.root + ".dat" == series.path) {
     DatReader reader(series.path);
     read_exactly(reader, series.path, samples);
+    // The SIGPROC reader replaces a .tim's NaNs and infinities itself; a .dat's are replaced so.
+    NonFiniteSamples non_finite(series.path, 1, "sample");
+    non_finite.start_levels(samples.data(),
+                            std::min(samples.size(), NonFiniteSamples::kLevelSpectra));
+    non_finite.replace(samples.data(), samples.size(), 0);
+    if (non_finite.count() > 0) warnings.push_back(non_finite.warning());
   } else {
     SigprocReader reader(series.path);
+    const size_t header_notes = reader.warnings().size();  // said when the series was described
     read_exactly(reader, series.path, samples);
+    warnings.assign(reader.warnings().begin() + long(header_notes), reader.warnings().end());
   }
   series.samples = std::move(samples);
+  return warnings;
 }
 
 void check_series_agree(const std::vector<SeriesInput>& series) {

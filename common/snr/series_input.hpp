@@ -28,8 +28,9 @@ struct SeriesInput {
 // more than one channel, or an empty series.
 SeriesInput describe_series(const std::string& path);
 
-// Reads the usable samples into `series.samples`.
-void load_series_samples(SeriesInput& series);
+// Reads the usable samples into `series.samples` (NaNs and infinities replaced, as
+// NonFiniteSamples says); returns the reader's warnings about them (one line each).
+[[nodiscard]] std::vector<std::string> load_series_samples(SeriesInput& series);
 
 // Series whose samples are compared by index (fold's brute-force search over DM trials) must
 // share length and sampling time; their usable parts may differ (dedispersion pads each DM

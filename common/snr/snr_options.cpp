@@ -56,8 +56,8 @@ void add_snr_options(cxxopts::Options& options) {
        cxxopts::value<std::string>())
       ("zerodm", "filterbank input: zero-DM filter, as dedisp --zerodm")
       ("realtime", "filterbank input (or - for stdin): search chunk by chunk as the data "
-       "arrive, printing candidates as they are found; the first Ctrl-C or SIGTERM ends the data, "
-       "not the search")
+       "arrive, printing candidates as they are found; the first Ctrl-C, SIGTERM or SIGHUP ends "
+       "the data, not the search")
       ("chunk", "real-time mode: new spectra per chunk (0 = about 65536; a multiple of the "
        "detrend length and of 4, times a plan's largest downsampling)",
        cxxopts::value<int64_t>()->default_value("0"))

@@ -1,9 +1,11 @@
 #!/bin/sh
-# snr --realtime stopped by a signal: the first SIGINT (or SIGTERM) ends the observation, not the
-# search. A recorder writes half an observation into a pipe, and once the first burst's
+# snr --realtime stopped by a signal: the first SIGINT, SIGTERM (or SIGHUP) ends the observation,
+# not the search. A recorder writes half an observation into a pipe, and once the first burst's
 # candidate is out, the rest slowly; snr then gets SIGINT: it searches what it has read, writes
-# every .singlepulse file and exits 0, saying where it stopped. A second signal ends it at once
-# (130 for SIGINT) with no output file and no temporary left.
+# every .singlepulse file and exits 0, saying where it stopped. The same when the recorder
+# stalls (the read waiting for data is woken), and when Ctrl-C has ended the reader of the
+# candidates too. A second signal ends it at once (130 for SIGINT) with no output file and no
+# temporary left, and a signal ignored on entry stays ignored.
 # Exit 0 = pass, 1 = fail, 77 = skip.
 BIN=${BIN:-build/bin}
 [ -x "$BIN/snr" ] && [ -x "$BIN/simulate" ] || { echo "snr not built"; exit 77; }
@@ -61,7 +63,7 @@ touch "$W/go"
 kill -INT $pid
 wait $pid; status=$?
 [ $status -eq 0 ] || fail "after SIGINT: exit status $status: $(cat "$W/err")"
-grep -q "^snr: stopping once the block being read is in" "$W/err" || fail "no stop message: $(cat "$W/err")"
+grep -q "^snr: stopping: the data read so far are searched" "$W/err" || fail "no stop message: $(cat "$W/err")"
 stopped=$(sed -n 's/^snr: warning: stopped by SIGINT after \([0-9.]*\) s of data; the outputs hold the data searched until then$/\1/p' "$W/err")
 [ -n "$stopped" ] || fail "no warning saying where it stopped: $(cat "$W/err")"
 awk -v s="$stopped" 'BEGIN { exit !(s >= 3 && s < 11.5) }' || fail "stopped after $stopped s of 12"
@@ -72,19 +74,68 @@ ls -A "$W/rt" | grep -q '\.tmp\.' && fail "a temporary was left: $(ls -A "$W/rt"
 kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
 rm -f "$W/pipe" "$W/go"
 
-# Two signals (SIGTERM, then SIGINT while it waits for data): it dies by the second, leaving
-# nothing.
-mkdir "$W/rt2"
+# A recorder that stalls (writes half, then nothing, pipe open): SIGTERM wakes the read that
+# waits for data, and the half is searched and written at once.
+rm -rf "$W/rt" && mkdir "$W/rt"
 mkfifo "$W/pipe" || fail mkfifo
-recorder "$W/go" > "$W/pipe" &
+( head -c $half "$W/obs.fil"; exec sleep 600 ) > "$W/pipe" &
 writer=$!
 # shellcheck disable=SC2086
-env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt2" "$W/pipe" \
+env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt" "$W/pipe" \
   > "$W/live.txt" 2> "$W/err" &
 pid=$!
-wait_for first_burst_out || fail "no candidate for the first burst (second run): $(cat "$W/err")"
+wait_for first_burst_out || fail "stalled: no candidate for the first burst: $(cat "$W/err")"
 kill -TERM $pid
-wait_for grep -q "^snr: stopping once" "$W/err" || fail "no stop message after SIGTERM: $(cat "$W/err")"
+i=0
+while kill -0 $pid 2> /dev/null; do
+  sleep 0.1; i=$((i + 1))
+  [ $i -gt 200 ] && { kill -KILL $pid; fail "stalled: still running 20 s after SIGTERM"; }
+done
+wait $pid; status=$?
+[ $status -eq 0 ] || fail "stalled, after SIGTERM: exit status $status: $(cat "$W/err")"
+grep -q "^snr: warning: stopped by SIGTERM after" "$W/err" || fail "stalled: $(cat "$W/err")"
+[ "$(ls "$W"/rt/*.singlepulse | wc -l)" -eq 76 ] || fail "stalled: not 76 .singlepulse files"
+kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
+rm -f "$W/pipe"
+
+# Ctrl-C on the whole pipeline: the reader of the candidates dies first; snr still writes its
+# files (the candidates it held have nowhere to go).
+rm -rf "$W/rt" && mkdir "$W/rt"
+mkfifo "$W/pipe" "$W/cands" || fail mkfifo
+( head -c $half "$W/obs.fil"; exec sleep 600 ) > "$W/pipe" &
+writer=$!
+env --default-signal=INT cat "$W/cands" > "$W/live.txt" &
+reader=$!
+# shellcheck disable=SC2086
+env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt" "$W/pipe" \
+  > "$W/cands" 2> "$W/err" &
+pid=$!
+wait_for first_burst_out || fail "pipeline: no candidate for the first burst: $(cat "$W/err")"
+kill -INT $reader
+wait $reader 2> /dev/null
+kill -INT $pid
+wait $pid
+[ "$(ls "$W"/rt/*.singlepulse | wc -l)" -eq 76 ] || fail "pipeline: not 76 .singlepulse files: $(cat "$W/err")"
+grep -q "^snr: warning: stopped by SIGINT after" "$W/err" || fail "pipeline: $(cat "$W/err")"
+kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
+rm -f "$W/pipe" "$W/cands"
+
+# Two signals while the header has not come: the first asks for a stop, a SIGHUP ignored on
+# entry stays ignored, the second ends it (130), leaving nothing.
+rm -rf "$W/rt2" && mkdir "$W/rt2"
+mkfifo "$W/pipe" || fail mkfifo
+( exec sleep 600 ) > "$W/pipe" &
+writer=$!
+# shellcheck disable=SC2086
+( trap '' HUP; exec env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan \
+    -o "$W/rt2" "$W/pipe" > "$W/live.txt" 2> "$W/err" ) &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait_for grep -q "^snr: stopping" "$W/err" || fail "no stop message after SIGTERM: $(cat "$W/err")"
+kill -HUP $pid
+sleep 0.5
+kill -0 $pid 2> /dev/null || fail "a SIGHUP ignored on entry ended it after the stop: $(cat "$W/err")"
 kill -INT $pid
 wait $pid; status=$?
 [ $status -eq 130 ] || fail "after SIGTERM and SIGINT: exit status $status, expected 130: $(cat "$W/err")"

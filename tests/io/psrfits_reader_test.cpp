@@ -232,6 +232,32 @@ INSTANTIATE_TEST_SUITE_P(
                       SampleCase{"ThirtyTwoBitFloats", 32, 'E'}),
     [](const ::testing::TestParamInfo<SampleCase>& info) { return info.param.name; });
 
+TEST(PsrfitsReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsMean) {
+  // Float data with a NaN: it takes its channel's level (a constant here), with one warning;
+  // read as stored where asked (inspect counts them).
+  ScratchDir dir;
+  PsrfitsFixture f = small_fixture(32, 'E');
+  f.weights.clear();
+  f.offsets.clear();
+  f.scales.clear();
+  const size_t nchans = size_t(f.nchans);
+  for (size_t i = 2; i < f.samples.size(); i += nchans) f.samples[i] = 10.0;  // channel 2
+  const size_t nan_at = (1 * size_t(f.nsblk) + 2) * nchans + 2;             // row 1, spectrum 6
+  f.samples[nan_at] = std::nan("");
+  const std::string path = dir.file("nan.fits");
+  write_psrfits(path, f);
+  std::vector<float> want(f.samples.begin(), f.samples.end());
+  want[nan_at] = 10.0f;
+  PsrfitsReader reader(path);
+  EXPECT_EQ(read_all(reader), want);
+  EXPECT_EQ(reader.warnings().back(),
+            path + ": 1 sample is NaN or infinite (the first at spectrum 6, channel 2 (in file "
+                   "order)); each was replaced by its channel's recent mean");
+  PsrfitsReader kept(path);
+  kept.keep_non_finite_samples();
+  EXPECT_TRUE(std::isnan(read_all(kept)[nan_at]));
+}
+
 TEST(PsrfitsReader, ReadsSignedEightBitSamplesWhenSignintIsOne) {
   ScratchDir dir;
   PsrfitsFixture f = small_fixture(8, 'B');

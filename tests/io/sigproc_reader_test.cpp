@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -274,52 +275,127 @@ TEST(SigprocReader, RefusesASecondHeaderInTheData) {
   EXPECT_EQ(error_text([&] { read_all(reader, 100); }), joined + ": " + want);
 }
 
-TEST(SigprocReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsLastFiniteValue) {
-  // A NaN or infinity would spread to every dedispersed series through it: each is replaced by
-  // the last finite value of its channel (0 before any), whatever the block size, from a file,
-  // a pipe or after a skip, and counted in one warning naming the first.
+namespace {
+
+// The replacement NonFiniteSamples makes, computed here in double precision: each channel's
+// level starts at the mean of its finite values in the first 4096 spectra (0 if none) and
+// moves 1/4096 of the way to each finite value that follows; a value that is not finite takes
+// the level.
+std::vector<float> levels_for(const std::vector<float>& stored, size_t nchans) {
+  const size_t nspectra = stored.size() / nchans;
+  std::vector<float> out = stored;
+  for (size_t c = 0; c < nchans; ++c) {
+    double sum = 0.0, n = 0.0;
+    for (size_t s = 0; s < std::min<size_t>(nspectra, 4096); ++s)
+      if (std::isfinite(stored[s * nchans + c])) sum += stored[s * nchans + c], n += 1.0;
+    double level = n > 0 ? sum / n : 0.0;
+    bool started = n > 0;
+    for (size_t s = 0; s < nspectra; ++s) {
+      const float x = stored[s * nchans + c];
+      if (!std::isfinite(x)) {
+        out[s * nchans + c] = float(level);
+        continue;
+      }
+      if (!started) level = x, started = true;
+      level += (x - level) / 4096.0;
+    }
+  }
+  return out;
+}
+
+void expect_close(const std::vector<float>& got, const std::vector<float>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  // float sums against double ones, over thousands of steps
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], 1e-5 * std::max(1.0f, std::fabs(want[i]))) << "value " << i;
+}
+
+}  // namespace
+
+TEST(SigprocReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsRecentMean) {
+  // A NaN or infinity would spread to every dedispersed series through it: each takes its
+  // channel's recent mean (the mean of the first spectra before any finite value has come),
+  // the same whatever the block size, from a file or a pipe, counted in one warning.
   ScratchDir dir;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  // 6 spectra of 3 channels.
-  const std::vector<float> stored = {nan, 1, 2,    10, inf, 12, 20, 21, nan,
-                                     30, -inf, 32, nan, 41, nan, 50, 51, 52};
-  const std::vector<float> want = {0, 1, 2,   10, 1, 12,  20, 21, 12,
-                                   30, 21, 32, 30, 41, 32, 50, 51, 52};
+  // 6 spectra of 4 channels: a constant channel with NaNs (they read as the constant), one
+  // with infinities, one that changes, and one that is NaN throughout (0).
+  const std::vector<float> stored = {nan, 7, 2,  nan, 5, inf, 12, nan, 5, 7,  nan, nan,
+                                     5,  -inf, 32, nan, nan, 7, nan, nan, 5, 7,  52, nan};
   std::vector<uint8_t> bytes(stored.size() * sizeof(float));
   std::memcpy(bytes.data(), stored.data(), bytes.size());
-  const std::string path = make_file(dir, header_for(32, 3), bytes);
-  const std::string warning = ": 6 samples are NaN or infinite (the first at spectrum 0, channel "
-                              "0); each was replaced by its channel's last finite value";
+  const std::string path = make_file(dir, header_for(32, 4), bytes);
+  const std::vector<float> want = levels_for(stored, 4);
+  EXPECT_EQ(want[0], 5.0f);
+  EXPECT_EQ(want[5], 7.0f);
+  EXPECT_EQ(want[3], 0.0f);
+  const std::string warning = ": 12 samples are NaN or infinite (the first at spectrum 0, channel "
+                              "0 (in file order)); each was replaced by its channel's recent mean";
+  std::vector<float> first;
   for (const size_t block : {size_t(1), size_t(2), size_t(100)}) {
     SCOPED_TRACE("blocks of " + std::to_string(block) + " spectra");
     rapt::SigprocReader reader(path);
-    EXPECT_EQ(read_all(reader, block), want);
+    const std::vector<float> got = read_all(reader, block);
+    expect_close(got, want);
+    if (first.empty()) first = got;
+    EXPECT_EQ(got, first) << "the block size changed the values";
     EXPECT_EQ(reader.warnings(), std::vector<std::string>{path + warning});
     PipeFeeder pipe(read_whole_file(path));
     rapt::SigprocReader piped(pipe.path());
-    EXPECT_EQ(read_all(piped, block), want);
+    EXPECT_EQ(read_all(piped, block), first);
     EXPECT_EQ(piped.warnings(), std::vector<std::string>{pipe.path() + warning});
   }
-  // Spectra skipped count in the position and hold no last value.
+  // After a skip, the levels start from the spectra read (and the position counts the skip).
   rapt::SigprocReader reader(path);
   EXPECT_EQ(reader.skip(2), 2u);
-  EXPECT_EQ(read_all(reader, 1),
-            (std::vector<float>{20, 21, 0, 30, 21, 32, 30, 41, 32, 50, 51, 52}));
+  const std::vector<float> rest(stored.begin() + 8, stored.end());
+  expect_close(read_all(reader, 1), levels_for(rest, 4));
   EXPECT_EQ(reader.warnings(),
-            std::vector<std::string>{path + ": 4 samples are NaN or infinite (the first at "
-                                            "spectrum 2, channel 2); each was replaced by its "
-                                            "channel's last finite value"});
-  // One such sample is told in the singular; finite data give no warning.
-  const std::vector<float> one = {1, nan};
-  std::memcpy(bytes.data(), one.data(), 8);
-  const std::string one_path = make_file(dir, header_for(32, 2), {bytes.begin(), bytes.begin() + 8});
-  rapt::SigprocReader one_reader(one_path);
-  EXPECT_EQ(read_all(one_reader, 10), (std::vector<float>{1, 0}));
-  EXPECT_EQ(one_reader.warnings(),
-            std::vector<std::string>{one_path + ": 1 sample is NaN or infinite (the first at "
-                                                "spectrum 0, channel 1); each was replaced by "
-                                                "its channel's last finite value"});
+            std::vector<std::string>{path + ": 8 samples are NaN or infinite (the first at "
+                                            "spectrum 2, channel 2 (in file order)); each was "
+                                            "replaced by its channel's recent mean"});
+  // Read as they are where asked (inspect counts them).
+  rapt::SigprocReader kept(path);
+  kept.keep_non_finite_samples();
+  const std::vector<float> as_stored = read_all(kept, 100);
+  ASSERT_EQ(as_stored.size(), stored.size());
+  EXPECT_TRUE(std::isnan(as_stored[0]) && std::isinf(as_stored[13]));
+  EXPECT_TRUE(kept.warnings().empty());
+}
+
+TEST(SigprocReader, FillsAGapAndALeadingRunAtTheChannelsLevel) {
+  // A run of NaN spectra (dropped packets) reads as the channel's level, not as one sample
+  // held, and a run at the start as the level of the spectra after it; one such sample is told
+  // in the singular; a .tim names samples.
+  ScratchDir dir;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> stored(3000 * 2);
+  for (size_t s = 0; s < 3000; ++s) {
+    stored[2 * s] = float(100 + (s * 37) % 11);      // mean 105
+    stored[2 * s + 1] = float(20 + (s * 13) % 5);    // mean 22
+  }
+  for (size_t s = 0; s < 300; ++s) stored[2 * s] = stored[2 * s + 1] = nan;
+  for (size_t s = 1500; s < 1700; ++s) stored[2 * s] = stored[2 * s + 1] = nan;
+  std::vector<uint8_t> bytes(stored.size() * sizeof(float));
+  std::memcpy(bytes.data(), stored.data(), bytes.size());
+  rapt::SigprocReader reader(make_file(dir, header_for(32, 2), bytes));
+  const std::vector<float> got = read_all(reader, 1000);
+  expect_close(got, levels_for(stored, 2));
+  EXPECT_NEAR(got[0], 105.0f, 0.1);
+  EXPECT_NEAR(got[2 * 1600], 105.0f, 0.1);
+  EXPECT_NEAR(got[2 * 1600 + 1], 22.0f, 0.1);
+
+  rapt::SigprocHeader tim = header_for(32, 1);
+  const std::vector<float> one = {1, nan, 3};
+  std::memcpy(bytes.data(), one.data(), 12);
+  const std::string tim_path = make_file(dir, tim, {bytes.begin(), bytes.begin() + 12});
+  rapt::SigprocReader tim_reader(tim_path);
+  EXPECT_EQ(read_all(tim_reader, 10).size(), 3u);
+  EXPECT_EQ(tim_reader.warnings(),
+            std::vector<std::string>{tim_path + ": 1 sample is NaN or infinite (the first at "
+                                                "sample 1); each was replaced by the series' "
+                                                "recent mean"});
   rapt::SigprocReader finite(make_file(dir, header_for(32, 2), std::vector<uint8_t>(16)));
   EXPECT_EQ(read_all(finite, 10), std::vector<float>(4, 0.0f));
   EXPECT_TRUE(finite.warnings().empty());

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 
 #include "cli/errors.hpp"
 #include "io/presto_series.hpp"
@@ -42,8 +43,25 @@ TEST(SnrSeriesInput, ReadsADatWithItsInf) {
   EXPECT_EQ(s.root, dir.file("x_DM12.50"));
   EXPECT_DOUBLE_EQ(s.dm, 12.5);
   EXPECT_EQ(s.usable_samples, 5000);
-  load_series_samples(s);
+  EXPECT_TRUE(load_series_samples(s).empty());
   EXPECT_EQ(s.samples.size(), 5000u);
+}
+
+TEST(SnrSeriesInput, ReplacesADatsNaNsByTheSeriesMeanAndSaysSo) {
+  // A NaN would give every boxcar over it an S/N of NaN or infinity: each NaN or infinity of a
+  // .dat takes the series' level (here constant), with one warning.
+  testing::ScratchDir dir;
+  std::vector<float> values(5000, 3.0f);
+  values[0] = std::numeric_limits<float>::quiet_NaN();
+  values[2500] = -std::numeric_limits<float>::infinity();
+  write_dat(dir.file("n_DM1.00.dat"), values, true);
+  write_inf(dir.file("n_DM1.00.inf"), inf_for("n_DM1.00", 5000, 1e-3, 1.0), true);
+  SeriesInput s = describe_series(dir.file("n_DM1.00.dat"));
+  EXPECT_EQ(load_series_samples(s),
+            std::vector<std::string>{dir.file("n_DM1.00.dat") +
+                                     ": 2 samples are NaN or infinite (the first at sample 0); "
+                                     "each was replaced by the series' recent mean"});
+  EXPECT_EQ(s.samples, std::vector<float>(5000, 3.0f));
 }
 
 TEST(SnrSeriesInput, LeavesOutPaddingAfterTheLastOnOffPair) {
