@@ -63,6 +63,7 @@ void deredden_file(const std::string& path, const std::string& out_root,
   rapt::SpectrumInputOptions input;
   input.deredden_time_series = false;  // .dat/.sdat: just the real FFT, as realfft would give
   rapt::AccelSpectrum spectrum = rapt::load_accel_spectrum(path, input);
+  for (const std::string& warning : spectrum.warnings) args.messages.warning(warning);
   if (spectrum.packed.size() < rapt::min_bins_to_deredden(options))
     throw rapt::file_error(path, std::to_string(spectrum.packed.size()) +
                                      " Fourier bins; --startwidth " +

@@ -28,6 +28,7 @@
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "cli/program.hpp"
+#include "cli/stop_request.hpp"
 #include "cli/work_part.hpp"
 #include "dedisp/dm_plan_options.hpp"
 #include "gpu_device.hpp"
@@ -358,6 +359,7 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
     std::fputs(header_printed ? text.c_str() + text.find('\n') + 1 : text.c_str(), stdout);
     header_printed = true;
     std::fflush(stdout);
+    if (std::ferror(stdout)) rapt::stop_for_closed_output();  // its reader has gone
   };
   const auto on_chunk = [&](const rapt::RealtimeProgress& p) {
     if (args.messages.progress)
@@ -371,8 +373,11 @@ int run_realtime(const rapt::SnrRunOptions& run, const std::vector<std::string>&
   if (args.messages.progress) std::fputc('\n', stderr);
   if (result.stopped_by_signal != 0)
     args.messages.warning(rapt::format_string(
-        "stopped by %s after %.1f s of data; the outputs hold the data searched until then",
-        signal_name(result.stopped_by_signal), result.progress.data_s));
+        "stopped %s after %.1f s of data; the outputs hold the data searched until then",
+        result.stopped_by_signal == SIGPIPE
+            ? "as standard output closed"
+            : ("by " + std::string(signal_name(result.stopped_by_signal))).c_str(),
+        result.progress.data_s));
   reader_warnings().report(args.messages);
   for (const std::string& warning : result.warnings) args.messages.warning(warning);
   if (streaming && !header_printed) std::fputs(rapt::format_candidates({}).c_str(), stdout);

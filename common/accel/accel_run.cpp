@@ -114,6 +114,7 @@ void run_files_on_device(const std::vector<std::string>& files, const std::strin
     write_accel_outputs(input.spectrum.root, input.result, log_txtcand, args.force);
     if (hook) hook(input.spectrum.root, input.spectrum.packed, input.result.plan);
     // One fprintf per line: the parts' lines never mix within a line.
+    for (const std::string& warning : input.spectrum.warnings) args.messages.warning(warning);
     args.messages.info(summary(input));
   }
 }

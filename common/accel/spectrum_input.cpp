@@ -8,6 +8,7 @@
 #include "accel/red_noise.hpp"
 #include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
+#include "io/non_finite_samples.hpp"
 #include "io/presto_series.hpp"
 
 namespace rapt {
@@ -35,11 +36,18 @@ InfFile read_companion_inf(const std::string& root, const std::string& path) {
   return inf;
 }
 
-std::vector<float> read_time_series(const std::string& path, bool shorts, int64_t n) {
+std::vector<float> read_time_series(const std::string& path, bool shorts, int64_t n,
+                                    std::vector<std::string>& warnings) {
   std::vector<float> samples = shorts ? read_sdat_as_float(path) : read_dat(path);
   if (static_cast<int64_t>(samples.size()) != n)
     throw file_error(path, "holds " + std::to_string(samples.size()) +
                                " samples; its .inf says N = " + std::to_string(n));
+  // A NaN would make the whole spectrum NaN, and the search find nothing.
+  NonFiniteSamples non_finite(path, 1, "sample");
+  non_finite.start_levels(samples.data(),
+                          std::min(samples.size(), NonFiniteSamples::kLevelSpectra));
+  non_finite.replace(samples.data(), samples.size(), 0);
+  if (non_finite.count() > 0) warnings.push_back(non_finite.warning());
   return samples;
 }
 
@@ -93,7 +101,8 @@ AccelSpectrum load_accel_spectrum(const std::string& path, const SpectrumInputOp
     if (options.lobin > 0)
       throw UsageError("-lobin " + std::to_string(options.lobin) + " names the first bin of a "
                        "cut .fft; " + path + " is a time series, whose spectrum starts at 0");
-    spectrum.packed = packed_real_fft(read_time_series(path, shorts, spectrum.inf.n));
+    spectrum.packed =
+        packed_real_fft(read_time_series(path, shorts, spectrum.inf.n, spectrum.warnings));
     if (options.deredden_time_series) {
       deredden_for_accelsearch(spectrum.packed);
       if (!options.photon) spectrum.packed[0] = std::complex<float>(1.0f, 1.0f);

@@ -26,6 +26,9 @@ struct AccelSpectrum {
   std::vector<std::complex<float>> packed;  // PRESTO layout: bin 0 = (DC, Nyquist)
   int64_t numbins = 0;  // packed.size()
   double T_s = 0.0;     // N * dt from the .inf
+  // What the reader let pass: a .dat's NaNs and infinities, replaced by the series' mean
+  // (NonFiniteSamples), one line each.
+  std::vector<std::string> warnings;
 };
 
 struct SpectrumInputOptions {

@@ -1,10 +1,8 @@
 #include "cli/program.hpp"
 
-#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -98,52 +96,6 @@ std::string option_error(const std::string& message) {
   return option.empty() ? message : option + ": " + message;
 }
 
-// Removes the temporaries of outputs not yet committed, then dies by the same signal, so the
-// shell and scripts see the usual status (130 for Ctrl-C). Only async-signal-safe calls.
-extern "C" void remove_temporaries_and_die(int signal_number) {
-  remove_pending_temporaries();
-  struct sigaction fallback = {};
-  fallback.sa_handler = SIG_DFL;
-  sigemptyset(&fallback.sa_mask);
-  ::sigaction(signal_number, &fallback, nullptr);
-  ::raise(signal_number);  // delivered as soon as this handler returns
-}
-
-// Set by the first signal after stop_on_first_signal(); read between blocks of work.
-std::atomic<int> stop_signal_number{0};
-static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
-char stop_message[200];  // "PROGRAM: stopping ...", written by the handler
-size_t stop_message_length = 0;
-
-const int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
-bool stop_signal_ignored[3] = {false, false, false};  // ignored on entry: left so throughout
-
-// The first stop signal: noted and said; the next one is fatal, and a reader of standard output
-// that has gone (Ctrl-C ends a whole pipeline) no longer ends the program before its files are
-// written. Only async-signal-safe calls.
-extern "C" void note_stop_request(int signal_number) {
-  if (stop_signal_number.exchange(signal_number) != 0) {  // a second one, on another thread
-    remove_temporaries_and_die(signal_number);
-    return;
-  }
-  if (::write(STDERR_FILENO, stop_message, stop_message_length) < 0) {
-    // Nothing to do: stderr is gone.
-  }
-  struct sigaction fatal = {};
-  fatal.sa_handler = remove_temporaries_and_die;
-  sigemptyset(&fatal.sa_mask);
-  for (const int s : kTerminationSignals) sigaddset(&fatal.sa_mask, s);
-  for (size_t k = 0; k < 3; ++k)
-    if (!stop_signal_ignored[k]) ::sigaction(kStopSignals[k], &fatal, nullptr);
-  struct sigaction ignore = {};
-  ignore.sa_handler = SIG_IGN;
-  sigemptyset(&ignore.sa_mask);
-  ::sigaction(SIGPIPE, &ignore, nullptr);
-}
-
-// SIGUSR1, sent to a thread by interrupt_blocked_read(): nothing to do but end the wait.
-extern "C" void end_blocked_read(int) {}
-
 // Whether option KEY holds a floating-point value (as<T> of another type throws).
 bool is_floating_option(const cxxopts::ParseResult& r, const std::string& key) {
   try {
@@ -196,6 +148,15 @@ void refuse_single_dash_long_options(const cxxopts::Options& options,
 
 }  // namespace
 
+extern "C" void remove_temporaries_and_die(int signal_number) {
+  remove_pending_temporaries();
+  struct sigaction fallback = {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  ::sigaction(signal_number, &fallback, nullptr);
+  ::raise(signal_number);  // delivered as soon as this handler returns
+}
+
 void install_termination_cleanup() {
   struct sigaction action = {};
   action.sa_handler = remove_temporaries_and_die;
@@ -209,35 +170,6 @@ void install_termination_cleanup() {
     ::sigaction(signal_number, &action, nullptr);
   }
 }
-
-void stop_on_first_signal(const char* program) {
-  std::snprintf(stop_message, sizeof stop_message,
-                "%s: stopping: the data read so far are searched and the outputs written (a "
-                "second signal ends it at once, without the outputs not yet written)\n",
-                program);
-  stop_message_length = std::strlen(stop_message);
-  struct sigaction action = {};
-  action.sa_handler = note_stop_request;
-  action.sa_flags = SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  for (const int s : kTerminationSignals) sigaddset(&action.sa_mask, s);
-  for (size_t k = 0; k < 3; ++k) {
-    struct sigaction current = {};
-    ::sigaction(kStopSignals[k], nullptr, &current);
-    stop_signal_ignored[k] = current.sa_handler == SIG_IGN;
-    if (!stop_signal_ignored[k]) ::sigaction(kStopSignals[k], &action, nullptr);
-  }
-  // No SA_RESTART: a read this ends returns EINTR.
-  struct sigaction wake = {};
-  wake.sa_handler = end_blocked_read;
-  sigemptyset(&wake.sa_mask);
-  ::sigaction(SIGUSR1, &wake, nullptr);
-}
-
-bool stop_requested() { return stop_signal_number.load() != 0; }
-int stop_signal() { return stop_signal_number.load(); }
-
-void interrupt_blocked_read(pthread_t thread) { ::pthread_kill(thread, SIGUSR1); }
 
 int run_program(const char* program, const std::function<int()>& body) {
   install_termination_cleanup();

@@ -12,8 +12,6 @@
 //     });
 //   }
 #pragma once
-#include <pthread.h>
-
 #include <cxxopts.hpp>
 #include <functional>
 #include <string>
@@ -36,18 +34,10 @@ struct Messages {
 // AtomicOutputFile) before the program dies by that signal. Signals ignored on entry stay
 // ignored. run_program() calls it; tests may too.
 void install_termination_cleanup();
-
-// For a search that runs as long as its input (snr --realtime): from now on the first SIGINT,
-// SIGTERM or SIGHUP only asks the program to stop (stop_requested() turns true, and a line on
-// stderr says so), so that it can finish the data it holds and write its outputs; a second one
-// ends it as install_termination_cleanup() does, and SIGPIPE (standard output's reader gone)
-// no longer ends it. Reads the signal interrupts are restarted; a thread waiting in a read for
-// data that may never come is woken by interrupt_blocked_read() (its read returns EINTR).
-void stop_on_first_signal(const char* program);
-bool stop_requested();
-// Which signal asked it (0 if none).
-int stop_signal();
-void interrupt_blocked_read(pthread_t thread);
+// The handler it installs: removes the temporaries of outputs not yet committed, then dies by
+// the same signal, so the shell and scripts see the usual status (130 for Ctrl-C). Only
+// async-signal-safe calls.
+extern "C" void remove_temporaries_and_die(int signal_number);
 
 // Runs a program body (after install_termination_cleanup()); prints "program: message" for DataError (exit 1), UsageError and option
 // errors (exit 2) and any other std::exception (exit 1). Checks that stdout was written fully.

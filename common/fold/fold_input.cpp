@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "cli/errors.hpp"
 #include "dedisp/dedisp_plan.hpp"
 #include "io/header_validation.hpp"
+#include "io/non_finite_samples.hpp"
 #include "io/presto_inf.hpp"
 #include "io/presto_series.hpp"
 #include "io/spectra_source.hpp"
@@ -32,7 +34,7 @@ void name_paths(FoldObservation& obs, const std::string& path) {
 template <typename Sample>
 class SeriesInput final : public FoldInput {
  public:
-  explicit SeriesInput(const std::string& path) : reader_(path) {
+  explicit SeriesInput(const std::string& path) : path_(path), reader_(path) {
     name_paths(observation_, path);
     const std::string inf_path = observation_.root + ".inf";
     const InfFile inf = read_inf(inf_path);
@@ -54,16 +56,36 @@ class SeriesInput final : public FoldInput {
   }
   int nsub() const override { return 1; }
   size_t read(float* out, size_t, size_t max_samples) override {
-    if constexpr (std::is_same_v<Sample, float>) return reader_.read(out, max_samples);
+    if constexpr (std::is_same_v<Sample, float>) {
+      // Float samples: NaNs and infinities take the series' mean (NonFiniteSamples), its
+      // first interval's from the first samples, read ahead by a reader of their own.
+      if (!non_finite_) {
+        non_finite_.emplace(path_, 1, "sample");
+        RawSeriesReader<float> ahead(path_);
+        std::vector<float> first(NonFiniteSamples::kLevelSpectra);
+        first.resize(ahead.read(first.data(), first.size()));
+        non_finite_->start_levels(first.data(), first.size());
+      }
+      const int64_t at = reader_.position();
+      const size_t n = reader_.read(out, max_samples);
+      non_finite_->replace(out, n, at);
+      return n;
+    }
     scratch_.resize(max_samples);
     const size_t n = reader_.read(scratch_.data(), max_samples);
     std::copy_n(scratch_.begin(), n, out);
     return n;
   }
+  std::vector<std::string> warnings() const override {
+    if (!non_finite_ || non_finite_->count() == 0) return {};
+    return {non_finite_->warning()};
+  }
 
  private:
+  std::string path_;
   RawSeriesReader<Sample> reader_;
   std::vector<Sample> scratch_;
+  std::optional<NonFiniteSamples> non_finite_;
 };
 
 // Raw spectra, dedispersed into subbands.

@@ -45,7 +45,7 @@ class FoldInput {
   // Up to max_samples samples of every subband: out[sub * stride + k]. Returns how many; 0 at
   // the end. Throws DataError naming the file on a read error.
   [[nodiscard]] virtual size_t read(float* out, size_t stride, size_t max_samples) = 0;
-  // Raw data: what its reader let pass (SpectraSource::warnings), complete once it is read.
+  // What its reader let pass (SpectraSource::warnings; a .dat's NaNs), complete once it is read.
   virtual std::vector<std::string> warnings() const { return {}; }
 
  protected:

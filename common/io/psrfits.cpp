@@ -30,7 +30,7 @@ struct PsrfitsReader::Impl {
   size_t row_spectra = 0;       // spectra held in `row` (0 or nsblk)
   size_t row_position = 0;      // spectra of `row` already handed out
   // NaNs and infinities (float data, or bad DAT_SCL and DAT_OFFS) replaced row by row, the
-  // levels started from the first row decoded (NonFiniteSamples).
+  // first interval's levels from the first row decoded (NonFiniteSamples).
   bool replace_non_finite = true;
   std::optional<NonFiniteSamples> non_finite;
   size_t non_finite_warning = 0;
@@ -94,7 +94,7 @@ void PsrfitsReader::Impl::load_row(long long row_number) {
   if (!replace_non_finite) return;
   if (!non_finite) {
     non_finite.emplace(path, header.layout.nchans);
-    non_finite->start_levels(row.data(), row_spectra);
+    non_finite->start_levels(row.data(), std::min(row_spectra, NonFiniteSamples::kLevelSpectra));
   }
   const int64_t before = non_finite->count();
   non_finite->replace(row.data(), row_spectra, (row_number - 1) * int64_t(row_spectra));

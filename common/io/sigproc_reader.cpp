@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "cli/errors.hpp"
-#include "cli/program.hpp"
+#include "cli/stop_request.hpp"
 #include "io/sigproc.hpp"
 
 namespace rapt {
@@ -19,7 +19,7 @@ constexpr size_t kMaxHeaderBytes = size_t(16) << 20;  // a 4096-entry frequency 
 constexpr size_t kBlockBytes = size_t(4) << 20;       // read() converts this much at a time
 
 // fread until `n` bytes or the end of the stream; a short count with ferror set is an error,
-// but for a wait for data that a stop (stop_on_first_signal) interrupted: that is the end.
+// but for a wait for data that a stop woke (StopWakesReads): that is the end of the data.
 size_t read_fully(FILE* file, uint8_t* out, size_t n, const std::string& path) {
   size_t done = 0;
   while (done < n) {
@@ -177,9 +177,9 @@ size_t SigprocReader::read_raw(uint8_t* out, size_t max_spectra) {
   return got;
 }
 
-// Float data: each channel's level for replacing NaNs and infinities starts from the first
-// spectra the next read() returns (up to NonFiniteSamples::kLevelSpectra of them, or 16 MiB),
-// read ahead and put back in front of the bytes still to come.
+// Float data: the levels that replace NaNs and infinities in the first interval come from the
+// first spectra the next read() returns (NonFiniteSamples::kLevelSpectra of them, at most 16
+// MiB), read ahead and put back in front of the bytes still to come.
 void SigprocReader::start_non_finite_levels() {
   non_finite_.emplace(path_, header_.nchans, header_.nchans == 1 ? "sample" : "spectrum");
   const size_t spectrum_bytes = header_.bytes_per_spectrum();

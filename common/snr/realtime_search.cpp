@@ -1,20 +1,17 @@
 #include "snr/realtime_search.hpp"
 
-#include <pthread.h>
-
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <future>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <thread>
 #include <utility>
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
-#include "cli/program.hpp"
+#include "cli/stop_request.hpp"
 #include "cli/stopwatch.hpp"
 #include "dedisp/parallel_for.hpp"
 #include "dedisp/spectra_input.hpp"
@@ -141,7 +138,17 @@ RealtimeResult run_realtime_search(
     const RealtimePlan& plan,
     const std::function<void(const std::vector<PulseCandidate>&)>& on_candidates,
     const std::function<void(const RealtimeProgress&)>& on_chunk) {
-  FusedInput file(plan.input, plan.cleaning);
+  // A stop before the header and a first spectrum have come leaves nothing to search.
+  std::unique_ptr<FusedInput> opened;
+  try {
+    const StopWakesReads waking;
+    opened = std::make_unique<FusedInput>(plan.input, plan.cleaning);
+  } catch (const DataError&) {
+    if (stop_requested())
+      throw file_error(plan.input, "stopped before its header and a first spectrum came");
+    throw;
+  }
+  FusedInput& file = *opened;
   const ObservationInfo info = file.info();
   const std::vector<DmTrialGroup> groups = trial_groups(plan, info);
   int finest = groups.front().downsamp, coarsest = groups.front().downsamp;
@@ -209,15 +216,12 @@ RealtimeResult run_realtime_search(
   std::vector<ScaledEvent> unclustered;
   RealtimeProgress& progress = result.progress;
   // Chunks are read on a thread of their own (the next while this one is searched). A stop
-  // (stop_on_first_signal) wakes a read that waits for data which may never come (a stalled
-  // recorder, tail -f): the data read until then are the last.
+  // wakes a read that waits for data which may never come (a stalled recorder, tail -f): the
+  // data read until then are the last.
   double read_s_of_next = 0.0;
-  pthread_t reading_thread{};
-  std::atomic<bool> reading_thread_known{false};
   const auto read_chunk = [&](bool shift_first) {
     return std::async(std::launch::async, [&, shift_first] {
-      reading_thread = pthread_self();
-      reading_thread_known = true;
+      const StopWakesReads waking;
       if (shift_first) buffer.shift(size_t(chunk));
       const Stopwatch start;
       const size_t n = buffer.fill();
@@ -225,14 +229,7 @@ RealtimeResult run_realtime_search(
       return n;
     });
   };
-  const auto wait_for_chunk = [&](std::future<size_t>& reading) {
-    while (reading.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready)
-      if (stop_requested() && reading_thread_known) interrupt_blocked_read(reading_thread);
-    reading_thread_known = false;
-    return reading.get();
-  };
-  std::future<size_t> first = read_chunk(false);
-  size_t filled = wait_for_chunk(first);
+  size_t filled = read_chunk(false).get();
   progress.read_s += read_s_of_next;
   for (bool at_end = false; !at_end;) {
     Stopwatch work_start;
@@ -374,7 +371,7 @@ RealtimeResult run_realtime_search(
     on_chunk(progress);
     if (!at_end) {
       for (Range& r : ranges) r.engine->shift(r.blocks);
-      filled = wait_for_chunk(next);
+      filled = next.get();
       progress.read_s += read_s_of_next;
     }
   }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A float filterbank with NaN and infinite samples: one in a burst's sweep, single ones, and a
-# gap of 200 NaN spectra (dropped packets). dedisp replaces each by its channel's recent mean and
+# gap of 200 NaN spectra (dropped packets). dedisp replaces each by its channel's mean and
 # says so in one warning; every series is finite and the burst is found at its DM and time, on
 # the CPU and (where there is one) the GPU alike; snr finds the burst and nothing at the gap.
+# A .dat with a NaN and an infinity: snr, fold and accelgpu replace them too and say so.
 # Exit 0 = pass, 1 = fail, 77 = skip.
 BIN=${BIN:-build/bin}
 [ -x "$BIN/simulate" ] || { echo "simulate not built"; exit 77; }
@@ -31,7 +32,7 @@ for device in cpu auto; do
   rm -f "$W"/b_DM*
   "$BIN/dedisp" -q --device $device --lodm 90 --dmstep 5 --numdms 5 -o "$W/b" "$W/bad.fil" \
     2> "$W/err" || fail "dedisp --device $device: $(cat "$W/err")"
-  [ "$(cat "$W/err")" = "dedisp: warning: $W/bad.fil: 12804 samples are NaN or infinite (the first at spectrum 0, channel 5 (in file order)); each was replaced by its channel's recent mean" ] \
+  [ "$(cat "$W/err")" = "dedisp: warning: $W/bad.fil: 12804 samples are NaN or infinite (the first at spectrum 0, channel 5 (in file order)); each was replaced by its channel's mean" ] \
     || fail "--device $device: not the one warning: $(cat "$W/err")"
   for f in "$W"/b_DM*.dat; do
     od -A n -t f4 -v -w4 "$f" | grep -qi 'nan\|inf' && fail "--device $device: $f holds NaN or inf"
@@ -43,6 +44,21 @@ for device in cpu auto; do
            awk '$1 > best || NR == 1 { best = $1; at = NR - 1 } END { print at }')
   [ "$1" -ge 3904 ] && [ "$1" -le 3908 ] || fail "--device $device: DM 100 peaks at sample $1"
 done
+
+# A .dat with a NaN and an infinity: snr, fold and accelgpu replace them too, saying so.
+cp "$W/cpu.dat" "$W/n_DM100.00.dat"
+sed 's/b_DM100.00/n_DM100.00/' "$W/b_DM100.00.inf" > "$W/n_DM100.00.inf"
+nan | dd of="$W/n_DM100.00.dat" bs=1 seek=40 conv=notrunc 2> /dev/null
+inf | dd of="$W/n_DM100.00.dat" bs=1 seek=4000 conv=notrunc 2> /dev/null
+said="n_DM100.00.dat: 2 samples are NaN or infinite (the first at sample 10); each was replaced by the series' mean"
+"$BIN/snr" -q -o "$W" "$W/n_DM100.00.dat" > "$W/dat_cands" 2> "$W/err" || fail "snr of the .dat: $(cat "$W/err")"
+grep -qF "$said" "$W/err" || fail "snr of the .dat: $(cat "$W/err")"
+grep -v '^#' "$W/dat_cands" | awk '$2 > 0.99 && $2 < 1.01 { found = 1 } END { exit !found }' \
+  || fail "snr of the .dat: no candidate for the burst: $(cat "$W/dat_cands")"
+"$BIN/fold" -q -p 0.0731 -o "$W/fold" "$W/n_DM100.00.dat" 2> "$W/err" || fail "fold of the .dat: $(cat "$W/err")"
+grep -qF "$said" "$W/err" || fail "fold of the .dat: $(cat "$W/err")"
+"$BIN/accelgpu" -q --device cpu -zmax 0 "$W/n_DM100.00.dat" 2> "$W/err" || fail "accelgpu of the .dat: $(cat "$W/err")"
+grep -qF "$said" "$W/err" || fail "accelgpu of the .dat: $(cat "$W/err")"
 
 # snr, dedispersing the file itself: the burst, and no candidate at the gap.
 "$BIN/snr" -q --device cpu --lodm 0 --dmstep 10 --numdms 20 -o "$W" "$W/bad.fil" > "$W/cands" \

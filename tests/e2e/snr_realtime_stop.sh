@@ -4,8 +4,8 @@
 # candidate is out, the rest slowly; snr then gets SIGINT: it searches what it has read, writes
 # every .singlepulse file and exits 0, saying where it stopped. The same when the recorder
 # stalls (the read waiting for data is woken), and when Ctrl-C has ended the reader of the
-# candidates too. A second signal ends it at once (130 for SIGINT) with no output file and no
-# temporary left, and a signal ignored on entry stays ignored.
+# candidates too. A stop before the header has come is one line and exit 1; a signal ignored
+# on entry stays ignored.
 # Exit 0 = pass, 1 = fail, 77 = skip.
 BIN=${BIN:-build/bin}
 [ -x "$BIN/snr" ] && [ -x "$BIN/simulate" ] || { echo "snr not built"; exit 77; }
@@ -74,17 +74,30 @@ ls -A "$W/rt" | grep -q '\.tmp\.' && fail "a temporary was left: $(ls -A "$W/rt"
 kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
 rm -f "$W/pipe" "$W/go"
 
-# A recorder that stalls (writes half, then nothing, pipe open): SIGTERM wakes the read that
-# waits for data, and the half is searched and written at once.
-rm -rf "$W/rt" && mkdir "$W/rt"
-mkfifo "$W/pipe" || fail mkfifo
-( head -c $half "$W/obs.fil"; exec sleep 600 ) > "$W/pipe" &
-writer=$!
-# shellcheck disable=SC2086
-env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt" "$W/pipe" \
-  > "$W/live.txt" 2> "$W/err" &
-pid=$!
-wait_for first_burst_out || fail "stalled: no candidate for the first burst: $(cat "$W/err")"
+# stalled_search OUT: a recorder that stalls (writes half, then nothing, its pipe open) and snr
+# reading it into $W/rt, its candidates to OUT; sets writer and pid, returns once the first
+# burst's candidate is out ($W/live.txt).
+stalled_search() {
+  rm -rf "$W/rt" "$W/pipe" && mkdir "$W/rt"
+  mkfifo "$W/pipe" || fail mkfifo
+  ( head -c $half "$W/obs.fil"; exec sleep 600 ) > "$W/pipe" &
+  writer=$!
+  # shellcheck disable=SC2086
+  env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt" \
+    "$W/pipe" > "$1" 2> "$W/err" &
+  pid=$!
+  wait_for first_burst_out || fail "no candidate for the first burst: $(cat "$W/err")"
+}
+# stopped_as SIGNAL LABEL: snr ended by itself after SIGNAL, with every .singlepulse file.
+stopped_as() {
+  grep -q "^snr: warning: stopped by $1 after" "$W/err" || fail "$2: $(cat "$W/err")"
+  [ "$(ls "$W"/rt/*.singlepulse | wc -l)" -eq 76 ] || fail "$2: not 76 .singlepulse files"
+  kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
+}
+
+# A stalled recorder: SIGTERM wakes the read that waits for data, and the half is searched and
+# written at once.
+stalled_search "$W/live.txt"
 kill -TERM $pid
 i=0
 while kill -0 $pid 2> /dev/null; do
@@ -93,51 +106,56 @@ while kill -0 $pid 2> /dev/null; do
 done
 wait $pid; status=$?
 [ $status -eq 0 ] || fail "stalled, after SIGTERM: exit status $status: $(cat "$W/err")"
-grep -q "^snr: warning: stopped by SIGTERM after" "$W/err" || fail "stalled: $(cat "$W/err")"
-[ "$(ls "$W"/rt/*.singlepulse | wc -l)" -eq 76 ] || fail "stalled: not 76 .singlepulse files"
-kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
-rm -f "$W/pipe"
+stopped_as SIGTERM stalled
 
 # Ctrl-C on the whole pipeline: the reader of the candidates dies first; snr still writes its
 # files (the candidates it held have nowhere to go).
-rm -rf "$W/rt" && mkdir "$W/rt"
-mkfifo "$W/pipe" "$W/cands" || fail mkfifo
-( head -c $half "$W/obs.fil"; exec sleep 600 ) > "$W/pipe" &
-writer=$!
+rm -f "$W/cands" && mkfifo "$W/cands" || fail mkfifo
 env --default-signal=INT cat "$W/cands" > "$W/live.txt" &
 reader=$!
-# shellcheck disable=SC2086
-env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt" "$W/pipe" \
-  > "$W/cands" 2> "$W/err" &
-pid=$!
-wait_for first_burst_out || fail "pipeline: no candidate for the first burst: $(cat "$W/err")"
+stalled_search "$W/cands"
 kill -INT $reader
 wait $reader 2> /dev/null
 kill -INT $pid
 wait $pid
-[ "$(ls "$W"/rt/*.singlepulse | wc -l)" -eq 76 ] || fail "pipeline: not 76 .singlepulse files: $(cat "$W/err")"
-grep -q "^snr: warning: stopped by SIGINT after" "$W/err" || fail "pipeline: $(cat "$W/err")"
-kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
+stopped_as SIGINT pipeline
 rm -f "$W/pipe" "$W/cands"
 
-# Two signals while the header has not come: the first asks for a stop, a SIGHUP ignored on
-# entry stays ignored, the second ends it (130), leaving nothing.
+# A stop before the header has come: nothing to search (exit 1, one line), nothing written.
 rm -rf "$W/rt2" && mkdir "$W/rt2"
 mkfifo "$W/pipe" || fail mkfifo
 ( exec sleep 600 ) > "$W/pipe" &
 writer=$!
 # shellcheck disable=SC2086
-( trap '' HUP; exec env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan \
-    -o "$W/rt2" "$W/pipe" > "$W/live.txt" 2> "$W/err" ) &
+env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 $plan -o "$W/rt2" \
+  "$W/pipe" > "$W/live.txt" 2> "$W/err" &
 pid=$!
 sleep 1
 kill -TERM $pid
-wait_for grep -q "^snr: stopping" "$W/err" || fail "no stop message after SIGTERM: $(cat "$W/err")"
+wait $pid; status=$?
+[ $status -eq 1 ] || fail "a stop before the header: exit status $status: $(cat "$W/err")"
+grep -q "^snr: $W/pipe: stopped before its header and a first spectrum came$" "$W/err" ||
+  fail "a stop before the header: $(cat "$W/err")"
+[ -z "$(ls -A "$W/rt2")" ] || fail "a stop before the header left: $(ls -A "$W/rt2")"
+kill $writer 2> /dev/null; wait $writer 2> /dev/null; writer=
+rm -f "$W/pipe"
+
+# A SIGHUP ignored on entry (nohup) stays ignored: no stop; SIGTERM then stops it.
+rm -rf "$W/rt" && mkdir "$W/rt"
+mkfifo "$W/pipe" || fail mkfifo
+( head -c $half "$W/obs.fil"; exec sleep 600 ) > "$W/pipe" &
+writer=$!
+# shellcheck disable=SC2086
+( trap '' HUP; exec env --default-signal=INT "$BIN/snr" --device cpu --realtime --chunk 8000 \
+    $plan -o "$W/rt" "$W/pipe" > "$W/live.txt" 2> "$W/err" ) &
+pid=$!
+wait_for first_burst_out || fail "nohup: no candidate for the first burst: $(cat "$W/err")"
 kill -HUP $pid
 sleep 0.5
-kill -0 $pid 2> /dev/null || fail "a SIGHUP ignored on entry ended it after the stop: $(cat "$W/err")"
-kill -INT $pid
+kill -0 $pid 2> /dev/null || fail "an ignored SIGHUP ended it: $(cat "$W/err")"
+grep -q "stopping" "$W/err" && fail "an ignored SIGHUP asked a stop: $(cat "$W/err")"
+kill -TERM $pid
 wait $pid; status=$?
-[ $status -eq 130 ] || fail "after SIGTERM and SIGINT: exit status $status, expected 130: $(cat "$W/err")"
-[ -z "$(ls -A "$W/rt2")" ] || fail "the second signal left: $(ls -A "$W/rt2")"
+[ $status -eq 0 ] || fail "nohup, after SIGTERM: exit status $status: $(cat "$W/err")"
+stopped_as SIGTERM nohup
 exit 0

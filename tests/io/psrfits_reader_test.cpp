@@ -252,7 +252,7 @@ TEST(PsrfitsReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsMean) {
   EXPECT_EQ(read_all(reader), want);
   EXPECT_EQ(reader.warnings().back(),
             path + ": 1 sample is NaN or infinite (the first at spectrum 6, channel 2 (in file "
-                   "order)); each was replaced by its channel's recent mean");
+                   "order)); each was replaced by its channel's mean");
   PsrfitsReader kept(path);
   kept.keep_non_finite_samples();
   EXPECT_TRUE(std::isnan(read_all(kept)[nan_at]));

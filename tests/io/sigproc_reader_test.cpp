@@ -277,27 +277,22 @@ TEST(SigprocReader, RefusesASecondHeaderInTheData) {
 
 namespace {
 
-// The replacement NonFiniteSamples makes, computed here in double precision: each channel's
-// level starts at the mean of its finite values in the first 4096 spectra (0 if none) and
-// moves 1/4096 of the way to each finite value that follows; a value that is not finite takes
-// the level.
+// The replacement NonFiniteSamples makes, computed here in double precision: a value that is
+// not finite takes its channel's mean over the finite values of the previous 4096 spectra (in
+// the first 4096, of those), or the level before where there were none (0 at first).
 std::vector<float> levels_for(const std::vector<float>& stored, size_t nchans) {
   const size_t nspectra = stored.size() / nchans;
   std::vector<float> out = stored;
   for (size_t c = 0; c < nchans; ++c) {
-    double sum = 0.0, n = 0.0;
-    for (size_t s = 0; s < std::min<size_t>(nspectra, 4096); ++s)
-      if (std::isfinite(stored[s * nchans + c])) sum += stored[s * nchans + c], n += 1.0;
-    double level = n > 0 ? sum / n : 0.0;
-    bool started = n > 0;
-    for (size_t s = 0; s < nspectra; ++s) {
-      const float x = stored[s * nchans + c];
-      if (!std::isfinite(x)) {
-        out[s * nchans + c] = float(level);
-        continue;
-      }
-      if (!started) level = x, started = true;
-      level += (x - level) / 4096.0;
+    double level = 0.0;
+    for (size_t first = 0; first < nspectra; first += 4096) {
+      const size_t from = first == 0 ? 0 : first - 4096, to = first == 0 ? 4096 : first;
+      double sum = 0.0, n = 0.0;
+      for (size_t s = from; s < std::min(to, nspectra); ++s)
+        if (std::isfinite(stored[s * nchans + c])) sum += stored[s * nchans + c], n += 1.0;
+      if (n > 0) level = sum / n;
+      for (size_t s = first; s < std::min(first + 4096, nspectra); ++s)
+        if (!std::isfinite(stored[s * nchans + c])) out[s * nchans + c] = float(level);
     }
   }
   return out;
@@ -312,10 +307,10 @@ void expect_close(const std::vector<float>& got, const std::vector<float>& want)
 
 }  // namespace
 
-TEST(SigprocReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsRecentMean) {
+TEST(SigprocReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsMean) {
   // A NaN or infinity would spread to every dedispersed series through it: each takes its
-  // channel's recent mean (the mean of the first spectra before any finite value has come),
-  // the same whatever the block size, from a file or a pipe, counted in one warning.
+  // channel's mean (here, of the first spectra: all there are), the same whatever the block
+  // size, from a file or a pipe, counted in one warning.
   ScratchDir dir;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
@@ -331,7 +326,7 @@ TEST(SigprocReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsRecentMean) {
   EXPECT_EQ(want[5], 7.0f);
   EXPECT_EQ(want[3], 0.0f);
   const std::string warning = ": 12 samples are NaN or infinite (the first at spectrum 0, channel "
-                              "0 (in file order)); each was replaced by its channel's recent mean";
+                              "0 (in file order)); each was replaced by its channel's mean";
   std::vector<float> first;
   for (const size_t block : {size_t(1), size_t(2), size_t(100)}) {
     SCOPED_TRACE("blocks of " + std::to_string(block) + " spectra");
@@ -354,7 +349,7 @@ TEST(SigprocReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsRecentMean) {
   EXPECT_EQ(reader.warnings(),
             std::vector<std::string>{path + ": 8 samples are NaN or infinite (the first at "
                                             "spectrum 2, channel 2 (in file order)); each was "
-                                            "replaced by its channel's recent mean"});
+                                            "replaced by its channel's mean"});
   // Read as they are where asked (inspect counts them).
   rapt::SigprocReader kept(path);
   kept.keep_non_finite_samples();
@@ -366,25 +361,31 @@ TEST(SigprocReader, ReplacesFloatsThatAreNotFiniteByTheirChannelsRecentMean) {
 
 TEST(SigprocReader, FillsAGapAndALeadingRunAtTheChannelsLevel) {
   // A run of NaN spectra (dropped packets) reads as the channel's level, not as one sample
-  // held, and a run at the start as the level of the spectra after it; one such sample is told
-  // in the singular; a .tim names samples.
+  // held, a run at the start as the level of the spectra after it, and a run after the level
+  // changed as the previous 4096 spectra's (spectra 4096-8191: 182.93); whatever the blocks. One such
+  // sample is told in the singular; a .tim names samples.
   ScratchDir dir;
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  std::vector<float> stored(3000 * 2);
-  for (size_t s = 0; s < 3000; ++s) {
-    stored[2 * s] = float(100 + (s * 37) % 11);      // mean 105
-    stored[2 * s + 1] = float(20 + (s * 13) % 5);    // mean 22
+  std::vector<float> stored(10000 * 2);
+  for (size_t s = 0; s < 10000; ++s) {
+    stored[2 * s] = float((s < 5000 ? 100 : 200) + (s * 37) % 11);  // mean 105, then 205
+    stored[2 * s + 1] = float(20 + (s * 13) % 5);                   // mean 22
   }
   for (size_t s = 0; s < 300; ++s) stored[2 * s] = stored[2 * s + 1] = nan;
   for (size_t s = 1500; s < 1700; ++s) stored[2 * s] = stored[2 * s + 1] = nan;
+  for (size_t s = 9000; s < 9100; ++s) stored[2 * s] = nan;
   std::vector<uint8_t> bytes(stored.size() * sizeof(float));
   std::memcpy(bytes.data(), stored.data(), bytes.size());
-  rapt::SigprocReader reader(make_file(dir, header_for(32, 2), bytes));
+  const std::string path = make_file(dir, header_for(32, 2), bytes);
+  rapt::SigprocReader reader(path);
   const std::vector<float> got = read_all(reader, 1000);
   expect_close(got, levels_for(stored, 2));
   EXPECT_NEAR(got[0], 105.0f, 0.1);
   EXPECT_NEAR(got[2 * 1600], 105.0f, 0.1);
   EXPECT_NEAR(got[2 * 1600 + 1], 22.0f, 0.1);
+  EXPECT_NEAR(got[2 * 9050], 182.93f, 0.01);
+  rapt::SigprocReader odd_blocks(path);
+  EXPECT_EQ(read_all(odd_blocks, 777), got);
 
   rapt::SigprocHeader tim = header_for(32, 1);
   const std::vector<float> one = {1, nan, 3};
@@ -395,7 +396,7 @@ TEST(SigprocReader, FillsAGapAndALeadingRunAtTheChannelsLevel) {
   EXPECT_EQ(tim_reader.warnings(),
             std::vector<std::string>{tim_path + ": 1 sample is NaN or infinite (the first at "
                                                 "sample 1); each was replaced by the series' "
-                                                "recent mean"});
+                                                "mean"});
   rapt::SigprocReader finite(make_file(dir, header_for(32, 2), std::vector<uint8_t>(16)));
   EXPECT_EQ(read_all(finite, 10), std::vector<float>(4, 0.0f));
   EXPECT_TRUE(finite.warnings().empty());

@@ -60,7 +60,7 @@ TEST(SnrSeriesInput, ReplacesADatsNaNsByTheSeriesMeanAndSaysSo) {
   EXPECT_EQ(load_series_samples(s),
             std::vector<std::string>{dir.file("n_DM1.00.dat") +
                                      ": 2 samples are NaN or infinite (the first at sample 0); "
-                                     "each was replaced by the series' recent mean"});
+                                     "each was replaced by the series' mean"});
   EXPECT_EQ(s.samples, std::vector<float>(5000, 3.0f));
 }
 
