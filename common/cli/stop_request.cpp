@@ -26,8 +26,9 @@ char program_name[64];
 const int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 bool ignored_on_entry[3] = {false, false, false};
 
-// The thread a StopWakesReads guards, woken by a signal of its own.
-std::mutex waking_mutex;
+// The thread a StopWakesReads guards, woken by a signal of its own. (The mutex is never
+// destroyed: the waking thread may still run while the program exits.)
+std::mutex& waking_mutex = *new std::mutex;
 bool waking = false;
 pthread_t waking_thread;
 int wake_signal() { return SIGRTMIN; }
