@@ -234,7 +234,7 @@ RealtimeResult run_realtime_search(
   for (bool at_end = false; !at_end;) {
     Stopwatch work_start;
     bool any = false;
-    // A stop asked by a signal (stop_on_first_signal) ends the data where they are.
+    // A stop (a signal, or standard output closed: cli/stop_request) ends the data here.
     if (filled < capacity || stop_requested()) {
       at_end = true;
       buffer.pad_with_zeros();

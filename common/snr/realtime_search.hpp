@@ -65,7 +65,9 @@ struct RealtimeResult {
   // downsampled samples): left out of series, events and dms, and said here.
   std::vector<std::string> warnings;
   std::string engine;
-  int stopped_by_signal = 0;  // the signal that ended the data early (stop_on_first_signal), or 0
+  // What ended the data early (cli/stop_request's stop_signal(): SIGINT, SIGTERM, SIGHUP, or
+  // SIGPIPE for standard output closed), or 0.
+  int stopped_by_signal = 0;
 };
 
 // Chunk length in spectra for `requested` (0 = default): a multiple of the detrend length and
