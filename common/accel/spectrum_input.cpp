@@ -43,11 +43,8 @@ std::vector<float> read_time_series(const std::string& path, bool shorts, int64_
     throw file_error(path, "holds " + std::to_string(samples.size()) +
                                " samples; its .inf says N = " + std::to_string(n));
   // A NaN would make the whole spectrum NaN, and the search find nothing.
-  NonFiniteSamples non_finite(path, 1, "sample");
-  non_finite.start_levels(samples.data(),
-                          std::min(samples.size(), NonFiniteSamples::kLevelSpectra));
-  non_finite.replace(samples.data(), samples.size(), 0);
-  if (non_finite.count() > 0) warnings.push_back(non_finite.warning());
+  const std::string said = replace_non_finite_in_series(samples, path);
+  if (!said.empty()) warnings.push_back(said);
   return samples;
 }
 

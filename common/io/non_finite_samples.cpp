@@ -6,6 +6,8 @@
 
 #include "io/non_finite_samples.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -117,6 +119,23 @@ std::string NonFiniteSamples::warning() const {
   return path_ + ": " + std::to_string(count_) + (count_ == 1 ? " sample is" : " samples are") +
          " NaN or infinite (the first at " + where + "); each was replaced by " +
          (nchans_ > 1 ? "its channel's" : "the series'") + " mean";
+}
+
+void NonFiniteSamples::note_in(std::vector<std::string>& warnings) {
+  if (count_ == 0) return;
+  if (noted_at_ == SIZE_MAX) {
+    noted_at_ = warnings.size();
+    warnings.emplace_back();
+  }
+  warnings[noted_at_] = warning();
+}
+
+std::string replace_non_finite_in_series(std::vector<float>& samples, const std::string& path) {
+  NonFiniteSamples non_finite(path, 1, "sample");
+  non_finite.start_levels(samples.data(),
+                          std::min(samples.size(), NonFiniteSamples::kLevelSpectra));
+  non_finite.replace(samples.data(), samples.size(), 0);
+  return non_finite.warning();
 }
 
 }  // namespace rapt

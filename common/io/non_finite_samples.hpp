@@ -34,6 +34,9 @@ class NonFiniteSamples {
   int64_t count() const { return count_; }
   // One line naming the file, the count and the first, or "" when there were none.
   std::string warning() const;
+  // Puts that line into a reader's `warnings` once there is one, and keeps it up to date there
+  // (the same list, call after call).
+  void note_in(std::vector<std::string>& warnings);
 
  private:
   void close_interval();
@@ -48,6 +51,11 @@ class NonFiniteSamples {
   int64_t count_ = 0;
   int64_t first_spectrum_ = -1;
   size_t first_channel_ = 0;
+  size_t noted_at_ = SIZE_MAX;   // the warning's index in the list note_in() keeps it in
 };
+
+// A whole series (a .dat) read at once: its NaNs and infinities replaced in place, the first
+// interval's level from its own first samples. Returns the warning, or "".
+std::string replace_non_finite_in_series(std::vector<float>& samples, const std::string& path);
 
 }  // namespace rapt

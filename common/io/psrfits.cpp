@@ -33,7 +33,6 @@ struct PsrfitsReader::Impl {
   // first interval's levels from the first row decoded (NonFiniteSamples).
   bool replace_non_finite = true;
   std::optional<NonFiniteSamples> non_finite;
-  size_t non_finite_warning = 0;
 
   ~Impl() {
     if (fits) {
@@ -96,14 +95,8 @@ void PsrfitsReader::Impl::load_row(long long row_number) {
     non_finite.emplace(path, header.layout.nchans);
     non_finite->start_levels(row.data(), std::min(row_spectra, NonFiniteSamples::kLevelSpectra));
   }
-  const int64_t before = non_finite->count();
   non_finite->replace(row.data(), row_spectra, (row_number - 1) * int64_t(row_spectra));
-  if (non_finite->count() == before) return;
-  if (before == 0) {
-    non_finite_warning = warnings.size();
-    warnings.emplace_back();
-  }
-  warnings[non_finite_warning] = non_finite->warning();
+  non_finite->note_in(warnings);
 }
 
 PsrfitsReader::PsrfitsReader(const std::string& path) : impl_(std::make_unique<Impl>()) {

@@ -124,7 +124,6 @@ class SigprocReader : public SpectraSource {
   int64_t data_bytes_ = 0;         // bytes of spectra read or skipped so far
   bool replace_non_finite_ = true;
   std::optional<NonFiniteSamples> non_finite_;  // float data, once read() starts
-  size_t non_finite_warning_ = 0;   // its warning's index in warnings_ (once there is one)
 };
 
 // Unpacks `nspectra` stored spectra (bytes as in the file) to float, summing IFs.

@@ -200,14 +200,8 @@ void SigprocReader::start_non_finite_levels() {
 void SigprocReader::replace_non_finite(float* values, size_t nspectra) {
   const int64_t first_spectrum =
       data_bytes_ / int64_t(header_.bytes_per_spectrum()) - int64_t(nspectra);
-  const int64_t before = non_finite_->count();
   non_finite_->replace(values, nspectra, first_spectrum);
-  if (non_finite_->count() == before) return;
-  if (before == 0) {
-    non_finite_warning_ = warnings_.size();
-    warnings_.emplace_back();
-  }
-  warnings_[non_finite_warning_] = non_finite_->warning();
+  non_finite_->note_in(warnings_);
 }
 
 size_t SigprocReader::read(float* out, size_t max_spectra) {

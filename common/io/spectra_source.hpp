@@ -53,7 +53,7 @@ class SpectraSource {
   // Skips spectra (seeks where possible). Returns the number skipped.
   virtual size_t skip(size_t spectra);
 
-  // Float samples that are NaN or infinite are replaced by their channel's recent mean and
+  // Float samples that are NaN or infinite are replaced by their channel's mean and
   // counted in warnings() (NonFiniteSamples); after this call they are read as they are (for
   // inspect, which counts them itself). Call before the first read().
   virtual void keep_non_finite_samples() {}

@@ -94,11 +94,8 @@ std::vector<std::string> load_series_samples(SeriesInput& series) {
     DatReader reader(series.path);
     read_exactly(reader, series.path, samples);
     // The SIGPROC reader replaces a .tim's NaNs and infinities itself; a .dat's are replaced so.
-    NonFiniteSamples non_finite(series.path, 1, "sample");
-    non_finite.start_levels(samples.data(),
-                            std::min(samples.size(), NonFiniteSamples::kLevelSpectra));
-    non_finite.replace(samples.data(), samples.size(), 0);
-    if (non_finite.count() > 0) warnings.push_back(non_finite.warning());
+    const std::string said = replace_non_finite_in_series(samples, series.path);
+    if (!said.empty()) warnings.push_back(said);
   } else {
     SigprocReader reader(series.path);
     const size_t header_notes = reader.warnings().size();  // said when the series was described
