@@ -4,10 +4,10 @@
 // bad-block decision of each series from the sigmas (a few numbers per series); a second kernel
 // scales each block by 1/sigma, or zeroes it when it is bad.
 //
-// Median baseline with the MAD sigma (the default) gives the CPU's values bit for bit: medians
-// are picked from sorted blocks and the rest is float arithmetic in the same order. The linear
-// baseline and the clipped rms sum in double in another order, so their values may differ from
-// the CPU's in the last bit.
+// Median baseline with the MAD sigma (the default) gives the CPU's values bit for bit: a median
+// is the element of rank len / 2 (the one std::nth_element picks), and the rest is float
+// arithmetic in the same order. The linear baseline and the clipped rms sum in double in another
+// order, so their values may differ from the CPU's in the last bit.
 #pragma once
 #include <cuda_runtime.h>
 
