@@ -49,6 +49,30 @@ double DedispPlan::top_freq_mhz() const {
   return std::max(fch1_mhz, fch1_mhz + (nchans - 1) * foff_mhz);
 }
 
+namespace {
+
+// 1 / f^2 - 1 / top^2 of each channel: a delay is dm_const dm times it.
+std::vector<double> channel_delay_factors(const DedispPlan& plan) {
+  const double top = plan.top_freq_mhz();
+  std::vector<double> factors(size_t(std::max(plan.nchans, 0)));
+  for (int c = 0; c < plan.nchans; ++c) {
+    const double f = plan.fch1_mhz + c * plan.foff_mhz;
+    factors[size_t(c)] = 1.0 / (f * f) - 1.0 / (top * top);
+  }
+  return factors;
+}
+
+// PRESTO rounds to the nearest sample: (int)(delay / dt + 0.5). `scaled_dm` = dm_const dm.
+// The floor as a truncation, corrected below zero: std::floor is a library call on x86-64's
+// base instruction set, and the tables call this millions of times.
+int32_t rounded_delay(double scaled_dm, double factor, double tsamp_s) {
+  const double v = scaled_dm * factor / tsamp_s + 0.5;
+  const int32_t toward_zero = static_cast<int32_t>(v);
+  return v < double(toward_zero) ? toward_zero - 1 : toward_zero;
+}
+
+}  // namespace
+
 double DedispPlan::delay_s(int channel, double dm) const {
   const double f = fch1_mhz + channel * foff_mhz;
   const double top = top_freq_mhz();
@@ -56,27 +80,39 @@ double DedispPlan::delay_s(int channel, double dm) const {
 }
 
 int32_t DedispPlan::delay_samples(int channel, double dm) const {
-  // PRESTO rounds to the nearest sample: (int)(delay / dt + 0.5).
   return static_cast<int32_t>(std::floor(delay_s(channel, dm) / tsamp_s + 0.5));
 }
 
+// The tables below take each channel's factor once (the same arithmetic as delay_samples, in
+// the same order): a plan of 2048 DMs x 1024 channels is 2 million delays.
 std::vector<int32_t> DedispPlan::delay_table() const {
+  const std::vector<double> factors = channel_delay_factors(*this);
   std::vector<int32_t> table(dms.size() * size_t(nchans));
-  for (size_t d = 0; d < dms.size(); ++d)
-    for (int c = 0; c < nchans; ++c) table[d * nchans + c] = delay_samples(c, dms[d]);
+  for (size_t d = 0; d < dms.size(); ++d) {
+    const double scaled_dm = dm_const * dms[d];
+    int32_t* row = table.data() + d * size_t(nchans);
+    for (int c = 0; c < nchans; ++c)
+      row[c] = rounded_delay(scaled_dm, factors[size_t(c)], tsamp_s);
+  }
   return table;
 }
 
 int32_t DedispPlan::max_delay_samples() const {
+  const std::vector<double> factors = channel_delay_factors(*this);
   int32_t largest = 0;
-  for (double dm : dms) largest = std::max(largest, trial_delay_samples(dm));
+  for (double dm : dms)
+    for (int c = 0; c < nchans; ++c)
+      if (zapped.empty() || !zapped[c])
+        largest = std::max(largest, rounded_delay(dm_const * dm, factors[size_t(c)], tsamp_s));
   return largest;
 }
 
 int32_t DedispPlan::trial_delay_samples(double dm) const {
+  const std::vector<double> factors = channel_delay_factors(*this);
   int32_t largest = 0;
   for (int c = 0; c < nchans; ++c)
-    if (zapped.empty() || !zapped[c]) largest = std::max(largest, delay_samples(c, dm));
+    if (zapped.empty() || !zapped[c])
+      largest = std::max(largest, rounded_delay(dm_const * dm, factors[size_t(c)], tsamp_s));
   return largest;
 }
 

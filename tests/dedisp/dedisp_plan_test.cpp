@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,39 @@ TEST(DedispPlan, MaxDelayIgnoresZappedChannels) {
   rapt::DedispPlan plan = four_channel_plan();
   plan.zapped = {false, false, false, true};
   EXPECT_EQ(plan.max_delay_samples(), 61);
+}
+
+// The tables take each channel's factor once and round without std::floor: every entry must
+// still be delay_samples' own, and the maxima its maxima, in either channel order, with DMs
+// whose delays land on and near half samples.
+TEST(DedispPlan, TablesAndMaximaEqualDelaySamplesEverywhere) {
+  for (const double foff : {-0.29296875, 0.29296875}) {
+    rapt::DedispPlan plan;
+    plan.nchans = 1024;
+    plan.fch1_mhz = foff < 0 ? 1550.0 : 1250.0;
+    plan.foff_mhz = foff;
+    plan.tsamp_s = 5e-5;
+    for (int i = 0; i < 400; ++i) plan.dms.push_back(0.25 * i + (i % 3) * 1e-7);
+    plan.dms.push_back(1e4 / 3.0);
+    plan.zapped.assign(size_t(plan.nchans), false);
+    for (int c = 0; c < plan.nchans; c += 7) plan.zapped[size_t(c)] = true;
+    const std::vector<int32_t> table = plan.delay_table();
+    ASSERT_EQ(table.size(), plan.dms.size() * size_t(plan.nchans));
+    int32_t largest = 0;
+    for (size_t d = 0; d < plan.dms.size(); ++d) {
+      int32_t trial = 0;
+      for (int c = 0; c < plan.nchans; ++c) {
+        const int32_t want = plan.delay_samples(c, plan.dms[d]);
+        ASSERT_EQ(table[d * size_t(plan.nchans) + size_t(c)], want)
+            << "DM " << plan.dms[d] << ", channel " << c;
+        if (!plan.zapped[size_t(c)]) trial = std::max(trial, want);
+      }
+      EXPECT_EQ(plan.trial_delay_samples(plan.dms[d]), trial) << "DM " << plan.dms[d];
+      largest = std::max(largest, trial);
+    }
+    EXPECT_EQ(plan.max_delay_samples(), largest);
+    EXPECT_GT(largest, 10000);
+  }
 }
 
 TEST(DedispPlan, RejectsAnEmptyDmList) {
