@@ -8,23 +8,39 @@ namespace {
 
 size_t round_up(size_t n, size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
-// Smallest and largest delay of channel k over the DMs of block b (padding DMs repeat the last).
+// Smallest and largest delay of a channel over the DMs of a block (padding DMs repeat the last).
 struct DelayRange {
   int32_t lo;
   int32_t hi;
 };
 
-DelayRange block_delay_range(const DedispDelays& d, int dms_per_block, int b, int k) {
-  const int nactive = d.nactive();
-  const int first = b * dms_per_block;
-  const int last = std::min(d.ndm(), first + dms_per_block) - 1;
-  DelayRange r{d.delays[size_t(first) * nactive + k], d.delays[size_t(first) * nactive + k]};
-  for (int j = first + 1; j <= last; ++j) {
-    const int32_t v = d.delays[size_t(j) * nactive + k];
-    r.lo = std::min(r.lo, v);
-    r.hi = std::max(r.hi, v);
+// Every block's ranges, [b * nactive + k], in one pass over the delays in their own order (a
+// DM's delays are contiguous; taking a channel's down the DMs instead jumps a row each time).
+std::vector<DelayRange> block_delay_ranges(const DedispDelays& d, int dms_per_block) {
+  const size_t nactive = size_t(d.nactive());
+  const int nblocks = (d.ndm() + dms_per_block - 1) / dms_per_block;
+  std::vector<DelayRange> ranges(size_t(nblocks) * nactive);
+  for (int b = 0; b < nblocks; ++b) {
+    const int first = b * dms_per_block;
+    const int last = std::min(d.ndm(), first + dms_per_block) - 1;
+    DelayRange* out = ranges.data() + size_t(b) * nactive;
+    const int32_t* row = d.delays.data() + size_t(first) * nactive;
+    for (size_t k = 0; k < nactive; ++k) out[k] = {row[k], row[k]};
+    for (int j = first + 1; j <= last; ++j) {
+      row = d.delays.data() + size_t(j) * nactive;
+      for (size_t k = 0; k < nactive; ++k) {
+        out[k].lo = std::min(out[k].lo, row[k]);
+        out[k].hi = std::max(out[k].hi, row[k]);
+      }
+    }
   }
-  return r;
+  return ranges;
+}
+
+int32_t largest_spread(const std::vector<DelayRange>& ranges) {
+  int32_t spread = 0;
+  for (const DelayRange& r : ranges) spread = std::max(spread, r.hi - r.lo);
+  return spread;
 }
 
 int32_t window_words_for(DedispSampleKind kind, int samples_per_block, int32_t spread) {
@@ -79,14 +95,7 @@ DedispDelays make_dedisp_delays(const DedispPlan& plan) {
 }
 
 int32_t max_block_spread(const DedispDelays& d, int dms_per_block) {
-  const int nblocks = (d.ndm() + dms_per_block - 1) / dms_per_block;
-  int32_t spread = 0;
-  for (int b = 0; b < nblocks; ++b)
-    for (int k = 0; k < d.nactive(); ++k) {
-      const DelayRange r = block_delay_range(d, dms_per_block, b, k);
-      spread = std::max(spread, r.hi - r.lo);
-    }
-  return spread;
+  return largest_spread(block_delay_ranges(d, dms_per_block));
 }
 
 size_t tile_shared_bytes_for_spread(const DedispDelays& delays, DedispSampleKind kind,
@@ -105,23 +114,28 @@ size_t tile_shared_bytes(const DedispDelays& delays, DedispSampleKind kind,
 DedispTileTables make_tile_tables(const DedispDelays& d, DedispSampleKind kind,
                                   const DedispTileConfig& config) {
   DedispTileTables t = empty_tables(d, kind, config);
-  set_stage_sizes(t, max_block_spread(d, t.dms_per_block));
+  const std::vector<DelayRange> ranges = block_delay_ranges(d, t.dms_per_block);
+  set_stage_sizes(t, largest_spread(ranges));
   const size_t nactive = size_t(t.nactive), per_block = size_t(t.dms_per_block);
   t.window_start.resize(size_t(t.ndm_blocks) * nactive);
   t.window_words.resize(t.window_start.size());
   t.stage_offsets.resize(t.window_start.size() * per_block);
+  for (size_t at = 0; at < ranges.size(); ++at) {
+    t.window_start[at] = ranges[at].lo;
+    t.window_words[at] = window_words_for(kind, t.samples_per_block, ranges[at].hi - ranges[at].lo);
+  }
+  // Offsets [(b * nactive + k) * per_block + i], filled DM row by DM row.
   for (int b = 0; b < t.ndm_blocks; ++b)
-    for (size_t k = 0; k < nactive; ++k) {
-      const DelayRange r = block_delay_range(d, t.dms_per_block, b, int(k));
-      const size_t at = size_t(b) * nactive + k;
-      t.window_start[at] = r.lo;
-      t.window_words[at] = window_words_for(kind, t.samples_per_block, r.hi - r.lo);
-      for (size_t i = 0; i < per_block; ++i) {
-        const size_t j = std::min(size_t(b) * per_block + i, size_t(t.ndm) - 1);
-        const int32_t o = d.delays[j * nactive + k] - r.lo;
+    for (size_t i = 0; i < per_block; ++i) {
+      const size_t j = std::min(size_t(b) * per_block + i, size_t(t.ndm) - 1);
+      const int32_t* row = d.delays.data() + j * nactive;
+      const DelayRange* block_ranges = ranges.data() + size_t(b) * nactive;
+      int32_t* offsets = t.stage_offsets.data() + size_t(b) * nactive * per_block + i;
+      for (size_t k = 0; k < nactive; ++k) {
+        const int32_t o = row[k] - block_ranges[k].lo;
         const int32_t word =
             kind == DedispSampleKind::u8 ? (o & 3) * t.window_capacity + (o >> 2) : o;
-        t.stage_offsets[at * per_block + i] = 4 * word;
+        offsets[k * per_block] = 4 * word;
       }
     }
   return t;
