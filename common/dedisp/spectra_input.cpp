@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "dedisp/channel_rows.hpp"
 #include "io/sigproc.hpp"
@@ -109,12 +110,12 @@ void SpectraBuffer::shift(size_t n) {
 void SpectraBuffer::switch_to_float() {
   add_pending_sums();
   if (nbits_ == 32) return;
-  std::vector<uint8_t> floats(capacity_ * nchans_ * sizeof(float));
+  LargeBuffer floats(capacity_ * nchans_ * sizeof(float));
   float* out = reinterpret_cast<float*>(floats.data());
   for (size_t t = 0; t < filled_; ++t)
     for (int c = 0; c < nchans_; ++c)
       out[t * nchans_ + c] = float(packed_sample(data_.data(), spectrum_bytes_, nbits_, t, c));
-  data_.swap(floats);
+  data_ = std::move(floats);
   nbits_ = 32;
   spectrum_bytes_ = nchans_ * sizeof(float);
 }
@@ -142,7 +143,8 @@ void SpectraBuffer::pad_with_means() {
 
 void SpectraBuffer::pad_with_zeros() {
   add_pending_sums();
-  std::fill(data_.begin() + int64_t(filled_ * spectrum_bytes_), data_.end(), uint8_t(0));
+  std::fill(data_.data() + filled_ * spectrum_bytes_, data_.data() + capacity_ * spectrum_bytes_,
+            uint8_t(0));
   filled_ = capacity_;
   pending_from_ = filled_;  // padding is not data: never summed
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dedisp/dedisp_engine.hpp"
+#include "dedisp/large_buffer.hpp"
 #include "io/spectra_source.hpp"
 
 namespace rapt {
@@ -63,7 +64,7 @@ class SpectraBuffer {
   int nbits_;
   size_t capacity_;
   size_t spectrum_bytes_;
-  std::vector<uint8_t> data_;
+  LargeBuffer data_;  // capacity_ spectra; only the first filled_ hold data
   size_t filled_ = 0;
   int64_t spectra_read_ = 0;
   bool channel_sums_;

@@ -1,6 +1,11 @@
 #include "device_buffer.hpp"
 
 #include <cstdio>
+#include <mutex>
+#include <new>
+#include <unordered_set>
+
+#include "dedisp/large_buffer.hpp"
 
 namespace rapt::cuda {
 
@@ -56,7 +61,56 @@ void* allocate_device_bytes(size_t bytes) {
   return p;
 }
 
+namespace {
+
+// Pinned buffers from this size on are large buffers (huge pages) registered with CUDA: on an
+// H100 host, 42 MB took 16-21 ms from cudaMallocHost and about 6.5 ms this way (pinning 2 MiB
+// pages is cheaper than pinning 4 KiB ones). Smaller ones come from cudaMallocHost, as do all
+// where registering fails.
+constexpr size_t kRegisterFrom = size_t(4) << 20;
+
+std::mutex registered_mutex;
+std::unordered_set<void*>& registered() {
+  static auto* set = new std::unordered_set<void*>;  // never destroyed: buffers may outlive it
+  return *set;
+}
+
+void* registered_large_bytes(size_t bytes) {
+  void* p = allocate_large_bytes(bytes);
+  const unsigned flags = cudaHostRegisterPortable | cudaHostRegisterMapped;  // as cudaMallocHost's
+  if (cudaHostRegister(p, bytes, flags) != cudaSuccess) {
+    cudaGetLastError();
+    release_large_bytes(p);
+    return nullptr;
+  }
+  const std::lock_guard<std::mutex> lock(registered_mutex);
+  registered().insert(p);
+  return p;
+}
+
+}  // namespace
+
+void release_pinned_bytes(void* p) noexcept {
+  if (!p) return;
+  {
+    const std::lock_guard<std::mutex> lock(registered_mutex);
+    if (registered().erase(p) == 0) {
+      cudaFreeHost(p);
+      return;
+    }
+  }
+  cudaHostUnregister(p);
+  release_large_bytes(p);
+}
+
 void* allocate_pinned_bytes(size_t bytes) {
+  if (bytes >= kRegisterFrom) {
+    try {
+      if (void* p = registered_large_bytes(bytes)) return p;
+    } catch (const std::bad_alloc&) {
+      // cudaMallocHost below says what did not fit
+    }
+  }
   void* p = nullptr;
   const cudaError_t status = cudaMallocHost(&p, bytes);
   if (status != cudaSuccess) {

@@ -21,7 +21,10 @@ std::string gpu_out_of_memory_text(size_t bytes);
 
 // cudaMalloc that names the size it could not get (out of memory: gpu_out_of_memory_text).
 void* allocate_device_bytes(size_t bytes);
+// Page-locked host memory (large buffers on huge pages, registered with CUDA; small ones from
+// cudaMallocHost), freed by release_pinned_bytes.
 void* allocate_pinned_bytes(size_t bytes);
+void release_pinned_bytes(void* p) noexcept;
 
 // Where an OwnedBuffer's memory lives: how it is allocated and freed.
 struct DeviceMemory {
@@ -31,7 +34,7 @@ struct DeviceMemory {
 // Page-locked host memory: the only kind an asynchronous copy overlaps with other work.
 struct PinnedMemory {
   static void* allocate(size_t bytes) { return allocate_pinned_bytes(bytes); }
-  static void release(void* p) noexcept { cudaFreeHost(p); }
+  static void release(void* p) noexcept { release_pinned_bytes(p); }
 };
 
 // `count` elements of T in `Memory`; move-only, freed (never throwing) when it dies.
