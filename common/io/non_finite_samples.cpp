@@ -61,9 +61,10 @@ uint32_t replace_in_spectrum(float* __restrict x, float* __restrict sum,
 
 }  // namespace
 
-NonFiniteSamples::NonFiniteSamples(std::string path, int nchans, std::string what)
+NonFiniteSamples::NonFiniteSamples(std::string path, int nchans, std::string what, int nifs)
     : path_(std::move(path)),
-      nchans_(size_t(nchans)),
+      nchans_(size_t(nchans) * size_t(nifs)),
+      nifs_(size_t(nifs)),
       what_(std::move(what)),
       level_(nchans_, 0.0f),
       sum_(nchans_, 0.0f),
@@ -115,7 +116,11 @@ void NonFiniteSamples::replace(float* spectra, size_t nspectra, int64_t first_sp
 std::string NonFiniteSamples::warning() const {
   if (count_ == 0) return "";
   std::string where = what_ + " " + std::to_string(first_spectrum_);
-  if (nchans_ > 1) where += ", channel " + std::to_string(first_channel_) + " (in file order)";
+  if (nifs_ > 1)
+    where += ", channel " + std::to_string(first_channel_ % (nchans_ / nifs_)) + " of IF " +
+             std::to_string(first_channel_ / (nchans_ / nifs_)) + " (in file order)";
+  else if (nchans_ > 1)
+    where += ", channel " + std::to_string(first_channel_) + " (in file order)";
   return path_ + ": " + std::to_string(count_) + (count_ == 1 ? " sample is" : " samples are") +
          " NaN or infinite (the first at " + where + "); each was replaced by " +
          (nchans_ > 1 ? "its channel's" : "the series'") + " mean";

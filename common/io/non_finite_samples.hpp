@@ -21,7 +21,9 @@ class NonFiniteSamples {
   static constexpr size_t kLevelSpectra = 4096;
 
   // `path` names the data in the warning; `what` the thing a row is ("spectrum" or "sample").
-  NonFiniteSamples(std::string path, int nchans, std::string what = "spectrum");
+  // With `nifs` > 1 a spectrum holds nifs x nchans values, IF by IF (as SIGPROC stores them),
+  // each value a channel of its own here.
+  NonFiniteSamples(std::string path, int nchans, std::string what = "spectrum", int nifs = 1);
 
   // The levels of the first interval: the mean of each channel's finite values in `spectra`
   // (the first spectra of the data, up to kLevelSpectra of them, about to be read again).
@@ -42,7 +44,8 @@ class NonFiniteSamples {
   void close_interval();
 
   std::string path_;
-  size_t nchans_;
+  size_t nchans_;  // values per spectrum (channels x IFs)
+  size_t nifs_;
   std::string what_;
   std::vector<float> level_;     // what a value that is not finite becomes, per channel
   std::vector<float> sum_;       // finite values of the current interval

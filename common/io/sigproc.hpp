@@ -78,8 +78,9 @@ std::vector<uint8_t> encode_sigproc_header(const SigprocHeader& header);
 // Reads a filterbank (or .tim: nchans = 1) from a file or stdin ("-"), streaming: the file is
 // read block by block, never whole. Regular files give nspectra from their size and seek in
 // skip(); pipes give nspectra = -1. A trailing partial spectrum is ignored with a warning.
-// Float (32-bit) samples that are NaN or infinite are replaced in read() (NonFiniteSamples),
-// counted in one warning, unless keep_non_finite_samples() was called.
+// Float (32-bit) samples that are NaN or infinite are replaced in read() (NonFiniteSamples;
+// each IF's before the IFs are summed), counted in one warning, unless
+// keep_non_finite_samples() was called.
 class SigprocReader : public SpectraSource {
  public:
   explicit SigprocReader(const std::string& path);
@@ -124,6 +125,7 @@ class SigprocReader : public SpectraSource {
   int64_t data_bytes_ = 0;         // bytes of spectra read or skipped so far
   bool replace_non_finite_ = true;
   std::optional<NonFiniteSamples> non_finite_;  // float data, once read() starts
+  std::vector<float> if_values_;   // a block's floats IF by IF, where several IFs are summed
 };
 
 // Unpacks `nspectra` stored spectra (bytes as in the file) to float, summing IFs.

@@ -180,8 +180,11 @@ size_t SigprocReader::read_raw(uint8_t* out, size_t max_spectra) {
 // Float data: the levels that replace NaNs and infinities in the first interval come from the
 // first spectra the next read() returns (NonFiniteSamples::kLevelSpectra of them, at most 16
 // MiB), read ahead and put back in front of the bytes still to come.
+// Each IF's samples are replaced before the IFs are summed, so that a NaN in one IF takes that
+// IF's level and the other IFs keep their own samples.
 void SigprocReader::start_non_finite_levels() {
-  non_finite_.emplace(path_, header_.nchans, header_.nchans == 1 ? "sample" : "spectrum");
+  non_finite_.emplace(path_, header_.nchans, header_.nchans == 1 ? "sample" : "spectrum",
+                      header_.nifs);
   const size_t spectrum_bytes = header_.bytes_per_spectrum();
   size_t wanted = std::min(NonFiniteSamples::kLevelSpectra,
                            std::max<size_t>(1, (size_t(16) << 20) / spectrum_bytes));
@@ -189,8 +192,8 @@ void SigprocReader::start_non_finite_levels() {
   std::vector<uint8_t> ahead(wanted * spectrum_bytes);
   ahead.resize(read_bytes(ahead.data(), ahead.size()));
   const size_t whole = ahead.size() / spectrum_bytes;
-  std::vector<float> values(whole * size_t(header_.nchans));
-  unpack_sigproc_samples(ahead.data(), whole, header_, values.data());
+  std::vector<float> values(whole * spectrum_bytes / sizeof(float));  // every IF's floats
+  std::memcpy(values.data(), ahead.data(), values.size() * sizeof(float));
   non_finite_->start_levels(values.data(), whole);
   ahead.insert(ahead.end(), pending_.begin() + long(pending_pos_), pending_.end());
   pending_ = std::move(ahead);
@@ -214,8 +217,18 @@ size_t SigprocReader::read(float* out, size_t max_spectra) {
   while (done < max_spectra) {
     const size_t got = read_raw(raw_.data(), std::min(block_spectra, max_spectra - done));
     if (got == 0) break;
-    unpack_sigproc_samples(raw_.data(), got, header_, out + done * values_per_spectrum);
-    if (non_finite_) replace_non_finite(out + done * values_per_spectrum, got);
+    float* spectra = out + done * values_per_spectrum;
+    if (non_finite_ && header_.nifs > 1) {
+      // Replaced IF by IF (start_non_finite_levels), then summed as unpacking sums them.
+      if_values_.resize(got * spectrum_bytes / sizeof(float));
+      std::memcpy(if_values_.data(), raw_.data(), if_values_.size() * sizeof(float));
+      replace_non_finite(if_values_.data(), got);
+      std::memcpy(raw_.data(), if_values_.data(), if_values_.size() * sizeof(float));
+      unpack_sigproc_samples(raw_.data(), got, header_, spectra);
+    } else {
+      unpack_sigproc_samples(raw_.data(), got, header_, spectra);
+      if (non_finite_) replace_non_finite(spectra, got);
+    }
     done += got;
   }
   return done;

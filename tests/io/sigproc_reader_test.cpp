@@ -401,3 +401,48 @@ TEST(SigprocReader, FillsAGapAndALeadingRunAtTheChannelsLevel) {
   EXPECT_EQ(read_all(finite, 10), std::vector<float>(4, 0.0f));
   EXPECT_TRUE(finite.warnings().empty());
 }
+
+TEST(SigprocReader, ReplacesEachIfsFloatsBeforeSummingThem) {
+  // Two IFs (polarisations) summed: a NaN in one IF takes that IF's level, and the other IF's
+  // sample is kept, instead of the summed channel's level standing for both. From a file and
+  // a pipe, in blocks of any size.
+  ScratchDir dir;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const size_t nchans = 3, nifs = 2, nspectra = 5000;  // past the first interval
+  std::vector<float> stored(nspectra * nifs * nchans);
+  for (size_t s = 0; s < nspectra; ++s)
+    for (size_t i = 0; i < nifs; ++i)
+      for (size_t c = 0; c < nchans; ++c)
+        stored[(s * nifs + i) * nchans + c] =
+            float(i == 0 ? 10 + c + 3 * (s % 5) : 1000 + 100 * c + (s % 7));
+  stored[(10 * nifs + 1) * nchans + 2] = nan;  // IF 1, channel 2: the first
+  stored[(11 * nifs + 0) * nchans + 0] = inf;  // IF 0, channel 0
+  for (size_t s = 4500; s < 4600; ++s) stored[(s * nifs + 1) * nchans + 1] = nan;  // a gap
+  std::vector<uint8_t> bytes(stored.size() * sizeof(float));
+  std::memcpy(bytes.data(), stored.data(), bytes.size());
+  const std::string path = make_file(dir, header_for(32, int(nchans), int(nifs)), bytes);
+
+  // The model: each IF's channels as channels of their own, then the IFs summed.
+  const std::vector<float> per_if = levels_for(stored, nifs * nchans);
+  std::vector<float> want(nspectra * nchans);
+  for (size_t s = 0; s < nspectra; ++s)
+    for (size_t c = 0; c < nchans; ++c)
+      want[s * nchans + c] = per_if[(s * nifs) * nchans + c] + per_if[(s * nifs + 1) * nchans + c];
+  // IF 0's own sample (12) and IF 1's mean (1203); the summed channel's mean would be 1221.
+  EXPECT_NEAR(want[10 * nchans + 2], 12.0f + 1203.0f, 0.01f);
+  EXPECT_NEAR(want[11 * nchans + 0], 16.0f + 1004.0f, 0.01f);
+  const std::string warning = ": 102 samples are NaN or infinite (the first at spectrum 10, "
+                              "channel 2 of IF 1 (in file order)); each was replaced by its "
+                              "channel's mean";
+  for (const size_t block : {size_t(1), size_t(333), size_t(10000)}) {
+    SCOPED_TRACE("blocks of " + std::to_string(block) + " spectra");
+    rapt::SigprocReader reader(path);
+    expect_close(read_all(reader, block), want);
+    EXPECT_EQ(reader.warnings(), std::vector<std::string>{path + warning});
+    PipeFeeder pipe(read_whole_file(path));
+    rapt::SigprocReader piped(pipe.path());
+    expect_close(read_all(piped, block), want);
+    EXPECT_EQ(piped.warnings(), std::vector<std::string>{pipe.path() + warning});
+  }
+}
