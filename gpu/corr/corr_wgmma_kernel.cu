@@ -254,11 +254,14 @@ struct WgHalf {
 #endif
 
 // The blocks of a launch: one a (tile, channel) item, channel by channel, an SM holding one at a
-// time. Where the items' count is not a multiple of the SMs', the last round of blocks would
-// leave SMs idle (1024 stations x 4 channels: 544 items, 4.1 rounds of an H100's 132 SMs, the
-// fifth on 16 of them). The last `tail` items are then each split into `pieces` blocks, each
-// taking an equal share of the samples; the last piece of an item to end adds the others'
-// sums (left in CorrChunkArgs::split_scratch) to its own, in piece order, and writes them.
+// time. (The tiles off the diagonal of every channel first and the shorter diagonal ones last,
+// to end the launch with short blocks, was slower: int8 at 256 stations x 64 channels 0.268
+// against 0.243 ms on an H100.) Where the items' count is not a multiple of the SMs', the last
+// round of blocks would leave SMs idle (1024 stations x 4 channels: 544 items, 4.1 rounds of an
+// H100's 132 SMs, the fifth on 16 of them). The last `tail` items are then each split into
+// `pieces` blocks, each taking an equal share of the samples; the last piece of an item to end
+// adds the others' sums (left in CorrChunkArgs::split_scratch) to its own, in piece order, and
+// writes them.
 // On an H100 that took int8 at 1024 stations x 4 channels from 0.229-0.231 to 0.211-0.216 ms,
 // fp16 from 0.439-0.448 to 0.393-0.398 ms.
 // Tiles on the diagonal still multiply their lower left quarter (below the diagonal). Taking
@@ -628,7 +631,9 @@ void launch_wgmma(const CorrChunkArgs& args, cudaStream_t stream) {
   const int side = (args.nant * args.npol + kTile - 1) / kTile;
   // Skipping below the diagonal pays where one tile holds every receiver (up to 64
   // dual-polarisation stations, bound by memory: int8 76 -> 78-80 % of the roofline, fp16 83 ->
-  // 87-88 % on an H100); with more tiles the int8 products ran 2-3 % slower with it.
+  // 87-88 % on an H100); with more tiles it ran slower, though the products it leaves out are a
+  // fifth of all at 256 stations: int8 at 256 stations x 64 channels 0.260 against 0.243 ms,
+  // 1024 x 4 0.233 against 0.216-0.218, fp16 at 256 x 64 0.514 against 0.471-0.473 (H100).
   const auto kernel = side == 1 ? wgmma_correlate_kernel<W, true> : wgmma_correlate_kernel<W, false>;
   cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(kSmemBytes),
                                     "wgmma correlator");
