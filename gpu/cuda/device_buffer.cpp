@@ -69,10 +69,15 @@ namespace {
 // where registering fails.
 constexpr size_t kRegisterFrom = size_t(4) << 20;
 
-std::mutex registered_mutex;
-std::unordered_set<void*>& registered() {
-  static auto* set = new std::unordered_set<void*>;  // never destroyed: buffers may outlive it
-  return *set;
+// The registered buffers, so that a release knows how its buffer was made. Never destroyed:
+// buffers may be released while the program exits.
+struct Registered {
+  std::mutex mutex;
+  std::unordered_set<void*> buffers;
+};
+Registered& registered() {
+  static auto* r = new Registered;
+  return *r;
 }
 
 void* registered_large_bytes(size_t bytes) {
@@ -83,8 +88,14 @@ void* registered_large_bytes(size_t bytes) {
     release_large_bytes(p);
     return nullptr;
   }
-  const std::lock_guard<std::mutex> lock(registered_mutex);
-  registered().insert(p);
+  try {
+    const std::lock_guard<std::mutex> lock(registered().mutex);
+    registered().buffers.insert(p);
+  } catch (...) {
+    cudaHostUnregister(p);
+    release_large_bytes(p);
+    throw;
+  }
   return p;
 }
 
@@ -92,14 +103,21 @@ void* registered_large_bytes(size_t bytes) {
 
 void release_pinned_bytes(void* p) noexcept {
   if (!p) return;
+  bool was_registered = false;
   {
-    const std::lock_guard<std::mutex> lock(registered_mutex);
-    if (registered().erase(p) == 0) {
-      cudaFreeHost(p);
-      return;
-    }
+    const std::lock_guard<std::mutex> lock(registered().mutex);
+    was_registered = registered().buffers.erase(p) != 0;
   }
+  if (!was_registered) {
+    cudaFreeHost(p);
+    return;
+  }
+  // cudaFreeHost waits for the device's work first; unregistering is not said to, and a copy
+  // still reading the buffer (a staging slot grown before its last upload ended) must end
+  // before the memory goes back to the heap.
+  cudaDeviceSynchronize();
   cudaHostUnregister(p);
+  cudaGetLastError();
   release_large_bytes(p);
 }
 
