@@ -632,7 +632,7 @@ void launch_wgmma(const CorrChunkArgs& args, cudaStream_t stream) {
   // Skipping below the diagonal pays where one tile holds every receiver (up to 64
   // dual-polarisation stations, bound by memory: int8 76 -> 78-80 % of the roofline, fp16 83 ->
   // 87-88 % on an H100); with more tiles it ran slower, though the products it leaves out are a
-  // fifth of all at 256 stations: int8 at 256 stations x 64 channels 0.260 against 0.243 ms,
+  // tenth of all at 256 stations: int8 at 256 stations x 64 channels 0.260 against 0.243 ms,
   // 1024 x 4 0.233 against 0.216-0.218, fp16 at 256 x 64 0.514 against 0.471-0.473 (H100).
   const auto kernel = side == 1 ? wgmma_correlate_kernel<W, true> : wgmma_correlate_kernel<W, false>;
   cuda::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), size_t(kSmemBytes),

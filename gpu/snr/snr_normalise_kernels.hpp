@@ -4,8 +4,9 @@
 // bad-block decision of each series from the sigmas (a few numbers per series); a second kernel
 // scales each block by 1/sigma, or zeroes it when it is bad.
 //
-// Median baseline with the MAD sigma (the default) gives the CPU's values bit for bit: a median
-// is the element of rank len / 2 (the one std::nth_element picks), and the rest is float
+// Median baseline with the MAD sigma (the default) gives the CPU's values exactly: a median is
+// the element of rank len / 2 (equal to the one std::nth_element picks; of a run of zeros of
+// both signs either may be taken, so a detrended zero's sign may differ), and the rest is float
 // arithmetic in the same order. The linear baseline and the clipped rms sum in double in another
 // order, so their values may differ from the CPU's in the last bit.
 #pragma once
