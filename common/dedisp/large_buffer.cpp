@@ -27,7 +27,7 @@ void* allocate_large_bytes(size_t bytes) {
 void release_large_bytes(void* p) noexcept { std::free(p); }
 
 LargeBuffer::LargeBuffer(size_t bytes)
-    : data_(static_cast<uint8_t*>(allocate_large_bytes(bytes))), size_(bytes) {}
+    : data_(bytes ? static_cast<uint8_t*>(allocate_large_bytes(bytes)) : nullptr), size_(bytes) {}
 
 LargeBuffer::~LargeBuffer() { release_large_bytes(data_); }
 

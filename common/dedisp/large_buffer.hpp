@@ -12,7 +12,7 @@ namespace rapt {
 class LargeBuffer {
  public:
   LargeBuffer() = default;
-  // Throws std::bad_alloc when the memory is not there.
+  // Throws std::bad_alloc when the memory is not there; 0 bytes hold no memory.
   explicit LargeBuffer(size_t bytes);
   ~LargeBuffer();
   LargeBuffer(LargeBuffer&& other) noexcept;

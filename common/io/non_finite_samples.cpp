@@ -121,9 +121,11 @@ std::string NonFiniteSamples::warning() const {
              std::to_string(first_channel_ / (nchans_ / nifs_)) + " (in file order)";
   else if (nchans_ > 1)
     where += ", channel " + std::to_string(first_channel_) + " (in file order)";
+  const char* by = nifs_ > 1     ? "its channel's mean in its IF"
+                   : nchans_ > 1 ? "its channel's mean"
+                                 : "the series' mean";
   return path_ + ": " + std::to_string(count_) + (count_ == 1 ? " sample is" : " samples are") +
-         " NaN or infinite (the first at " + where + "); each was replaced by " +
-         (nchans_ > 1 ? "its channel's" : "the series'") + " mean";
+         " NaN or infinite (the first at " + where + "); each was replaced by " + by;
 }
 
 void NonFiniteSamples::note_in(std::vector<std::string>& warnings) {

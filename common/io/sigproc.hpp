@@ -123,6 +123,7 @@ class SigprocReader : public SpectraSource {
   bool at_end_ = false;
   bool partial_noted_ = false;
   int64_t data_bytes_ = 0;         // bytes of spectra read or skipped so far
+  std::vector<uint8_t> seam_;      // the last bytes read (up to 15), for refuse_joined_header
   bool replace_non_finite_ = true;
   std::optional<NonFiniteSamples> non_finite_;  // float data, once read() starts
   std::vector<float> if_values_;   // a block's floats IF by IF, where several IFs are summed

@@ -144,13 +144,36 @@ void SigprocReader::note_partial_spectrum(size_t bytes) {
 void SigprocReader::refuse_joined_header(const uint8_t* data, size_t bytes) {
   static constexpr uint8_t kStart[16] = {12,  0,   0,   0,   'H', 'E', 'A', 'D',
                                           'E', 'R', '_', 'S', 'T', 'A', 'R', 'T'};
+  constexpr size_t kKey = sizeof kStart;
   const size_t spectrum_bytes = header_.bytes_per_spectrum();
-  for (size_t at = 0; at + sizeof kStart <= bytes; at += spectrum_bytes)
-    if (std::memcmp(data + at, kStart, sizeof kStart) == 0)
-      throw file_error(path_, "another SIGPROC header starts at byte " +
-                                  std::to_string(data_bytes_ + int64_t(at)) +
-                                  " of the data (files joined end to end?): read them one by one");
+  auto refuse = [&](int64_t at) {
+    throw file_error(path_, "another SIGPROC header starts at byte " + std::to_string(at) +
+                                " of the data (files joined end to end?): read them one by one");
+  };
+  // A header may start at any spectrum's first byte, also in the bytes of earlier reads (a key
+  // cut between reads, or spread over several small ones): those starts are looked at with the
+  // last bytes kept from before (seam_) and the first of these.
+  if (!seam_.empty()) {
+    std::vector<uint8_t> joined(seam_);
+    joined.insert(joined.end(), data, data + std::min(bytes, kKey - 1));
+    const int64_t joined_start = data_bytes_ - int64_t(seam_.size());
+    const int64_t sb = int64_t(spectrum_bytes);
+    for (int64_t at = (joined_start + sb - 1) / sb * sb - joined_start;
+         at < int64_t(seam_.size()); at += sb)
+      if (size_t(at) + kKey <= joined.size() &&
+          std::memcmp(joined.data() + at, kStart, kKey) == 0)
+        refuse(joined_start + at);
+  }
+  for (size_t at = 0; at + kKey <= bytes; at += spectrum_bytes)
+    if (std::memcmp(data + at, kStart, kKey) == 0) refuse(data_bytes_ + int64_t(at));
   data_bytes_ += int64_t(bytes);
+  // The last kKey - 1 bytes read, for the next read's check.
+  if (bytes >= kKey - 1) {
+    seam_.assign(data + bytes - (kKey - 1), data + bytes);
+  } else {
+    seam_.insert(seam_.end(), data, data + bytes);
+    if (seam_.size() > kKey - 1) seam_.erase(seam_.begin(), seam_.end() - long(kKey - 1));
+  }
 }
 
 size_t SigprocReader::read_raw(uint8_t* out, size_t max_spectra) {
@@ -223,8 +246,8 @@ size_t SigprocReader::read(float* out, size_t max_spectra) {
       if_values_.resize(got * spectrum_bytes / sizeof(float));
       std::memcpy(if_values_.data(), raw_.data(), if_values_.size() * sizeof(float));
       replace_non_finite(if_values_.data(), got);
-      std::memcpy(raw_.data(), if_values_.data(), if_values_.size() * sizeof(float));
-      unpack_sigproc_samples(raw_.data(), got, header_, spectra);
+      unpack_sigproc_samples(reinterpret_cast<const uint8_t*>(if_values_.data()), got, header_,
+                             spectra);
     } else {
       unpack_sigproc_samples(raw_.data(), got, header_, spectra);
       if (non_finite_) replace_non_finite(spectra, got);
@@ -253,6 +276,7 @@ size_t SigprocReader::skip(size_t spectra) {
     throw file_error(path_, "cannot seek: " + errno_text());
   spectra_left_ -= int64_t(n);
   data_bytes_ += int64_t(bytes);
+  seam_.clear();  // the bytes read before are no longer next to what comes
   return n;
 }
 

@@ -275,6 +275,48 @@ TEST(SigprocReader, RefusesASecondHeaderInTheData) {
   EXPECT_EQ(error_text([&] { read_all(reader, 100); }), joined + ": " + want);
 }
 
+TEST(SigprocReader, RefusesASecondHeaderCutBetweenReads) {
+  // Spectra shorter than the header's first 16 bytes: the key is spread over several reads, or
+  // cut between two, whatever the blocks.
+  ScratchDir dir;
+  for (const int nchans : {2, 4, 12}) {
+    const rapt::SigprocHeader h = header_for(8, nchans);
+    std::vector<uint8_t> data(size_t(10 * nchans));
+    for (size_t i = 0; i < data.size(); ++i) data[i] = uint8_t(i * 7);
+    const std::string one = file_bytes(h, data);
+    const std::string joined = dir.file("joined.fil");
+    write_whole_file(joined, one + one);
+    const std::string want = "another SIGPROC header starts at byte " +
+                             std::to_string(10 * nchans) +
+                             " of the data (files joined end to end?): read them one by one";
+    for (const size_t block : {size_t(1), size_t(2), size_t(3), size_t(7), size_t(1000)}) {
+      SCOPED_TRACE(std::to_string(nchans) + " channels, blocks of " + std::to_string(block));
+      EXPECT_EQ(error_text([&] {
+                  rapt::SigprocReader reader(joined);
+                  read_all(reader, block);
+                }),
+                joined + ": " + want);
+      PipeFeeder pipe(one + one);
+      EXPECT_EQ(error_text([&] {
+                  rapt::SigprocReader reader(pipe.path());
+                  read_all(reader, block);
+                }),
+                pipe.path() + ": " + want);
+    }
+  }
+  // The key's bytes in the samples, but not at a spectrum's start: samples, not a header.
+  const rapt::SigprocHeader h = header_for(8, 4);
+  const std::vector<uint8_t> key = {12, 0, 0, 0, 'H', 'E', 'A', 'D',
+                                    'E', 'R', '_', 'S', 'T', 'A', 'R', 'T'};
+  std::vector<uint8_t> data(40, 1);
+  std::copy(key.begin(), key.end(), data.begin() + 6);
+  const std::string path = make_file(dir, h, data);
+  for (const size_t block : {size_t(1), size_t(3), size_t(100)}) {
+    rapt::SigprocReader reader(path);
+    EXPECT_EQ(read_all(reader, block).size(), 40u);
+  }
+}
+
 namespace {
 
 // The replacement NonFiniteSamples makes, computed here in double precision: a value that is
@@ -434,7 +476,7 @@ TEST(SigprocReader, ReplacesEachIfsFloatsBeforeSummingThem) {
   EXPECT_NEAR(want[11 * nchans + 0], 16.0f + 1004.0f, 0.01f);
   const std::string warning = ": 102 samples are NaN or infinite (the first at spectrum 10, "
                               "channel 2 of IF 1 (in file order)); each was replaced by its "
-                              "channel's mean";
+                              "channel's mean in its IF";
   for (const size_t block : {size_t(1), size_t(333), size_t(10000)}) {
     SCOPED_TRACE("blocks of " + std::to_string(block) + " spectra");
     rapt::SigprocReader reader(path);
