@@ -19,6 +19,7 @@
 #include "cli/errors.hpp"
 #include "fold/fold_candidate.hpp"
 #include "fuzz/psrdada_stream_check.hpp"
+#include "fuzz/sigproc_stream_check.hpp"
 #include "fuzz/voltage_file_check.hpp"
 #include "geometry/array_layout.hpp"
 #include "imaging/aterm_cube.hpp"
@@ -336,6 +337,20 @@ void read_psrdada_stream_bytes(const std::string& bytes) {
 
 TEST(FuzzCorpusReplay, PsrdadaStreamCorpusReadsAlikeOrIsRefused) {
   RAPT_REPLAY_CORPUS("psrdada_stream_fuzzer", read_psrdada_stream_bytes);
+}
+
+// The sigproc_stream_fuzzer's check: byte 0, then the file, read in blocks of several sizes,
+// by its path and with its first bytes handed over; every read must agree, or all refuse.
+void read_sigproc_stream_bytes(const std::string& bytes) {
+  if (bytes.empty()) return;
+  const CorpusFile file(bytes.substr(1));
+  ASSERT_TRUE(file.written());
+  EXPECT_TRUE(rapt::fuzzing::sigproc_stream_agrees(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                                   bytes.size(), file.path()));
+}
+
+TEST(FuzzCorpusReplay, SigprocStreamCorpusReadsAlikeOrIsRefused) {
+  RAPT_REPLAY_CORPUS("sigproc_stream_fuzzer", read_sigproc_stream_bytes);
 }
 
 // The voltage_file_fuzzer's check: byte 0 (VDIF's rate and code options), then the file, opened
