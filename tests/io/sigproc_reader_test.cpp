@@ -243,6 +243,27 @@ TEST(SigprocReaderPipes, ReadsStandardInput) {
   EXPECT_EQ(read_all(reader, 1000), from_file);
 }
 
+namespace {
+
+// `joined` (a file holding `bytes`) and the same bytes through a pipe, read in blocks of `block`
+// spectra, both stop with `want` after their path.
+void expect_joined_refused(const std::string& joined, const std::string& bytes, size_t block,
+                           const std::string& want) {
+  EXPECT_EQ(error_text([&] {
+              rapt::SigprocReader reader(joined);
+              read_all(reader, block);
+            }),
+            joined + ": " + want);
+  PipeFeeder pipe(bytes);
+  EXPECT_EQ(error_text([&] {
+              rapt::SigprocReader reader(pipe.path());
+              read_all(reader, block);
+            }),
+            pipe.path() + ": " + want);
+}
+
+}  // namespace
+
 TEST(SigprocReader, RefusesASecondHeaderInTheData) {
   // Two files joined end to end (cat a.fil b.fil): the second header is not read as samples,
   // from a file or a pipe; the first file's spectra before it are read.
@@ -257,17 +278,7 @@ TEST(SigprocReader, RefusesASecondHeaderInTheData) {
                            "end to end?): read them one by one";
   for (const size_t block : {size_t(1), size_t(3), size_t(1000)}) {
     SCOPED_TRACE("blocks of " + std::to_string(block) + " spectra");
-    EXPECT_EQ(error_text([&] {
-                rapt::SigprocReader reader(joined);
-                read_all(reader, block);
-              }),
-              joined + ": " + want);
-    PipeFeeder pipe(one + one);
-    EXPECT_EQ(error_text([&] {
-                rapt::SigprocReader reader(pipe.path());
-                read_all(reader, block);
-              }),
-              pipe.path() + ": " + want);
+    expect_joined_refused(joined, one + one, block, want);
   }
   // Skipped over on a file, the spectra still count: the header is named at the same byte.
   rapt::SigprocReader reader(joined);
@@ -291,17 +302,7 @@ TEST(SigprocReader, RefusesASecondHeaderCutBetweenReads) {
                              " of the data (files joined end to end?): read them one by one";
     for (const size_t block : {size_t(1), size_t(2), size_t(3), size_t(7), size_t(1000)}) {
       SCOPED_TRACE(std::to_string(nchans) + " channels, blocks of " + std::to_string(block));
-      EXPECT_EQ(error_text([&] {
-                  rapt::SigprocReader reader(joined);
-                  read_all(reader, block);
-                }),
-                joined + ": " + want);
-      PipeFeeder pipe(one + one);
-      EXPECT_EQ(error_text([&] {
-                  rapt::SigprocReader reader(pipe.path());
-                  read_all(reader, block);
-                }),
-                pipe.path() + ": " + want);
+      expect_joined_refused(joined, one + one, block, want);
     }
   }
   // The key's bytes in the samples, but not at a spectrum's start: samples, not a header.
