@@ -150,24 +150,28 @@ void SigprocReader::refuse_joined_header(const uint8_t* data, size_t bytes) {
     throw file_error(path_, "another SIGPROC header starts at byte " + std::to_string(at) +
                                 " of the data (files joined end to end?): read them one by one");
   };
-  // A header may start at any spectrum's first byte, also in the bytes of earlier reads (a key
-  // cut between reads, or spread over several small ones): those starts are looked at with the
-  // last bytes kept from before (seam_) and the first of these.
+  // A header may start at any spectrum's first byte. Where spectra are shorter than the key,
+  // that may be in the bytes of earlier reads (a key cut between reads, or spread over several
+  // small ones): those starts are looked at with the last bytes kept from before (seam_) and
+  // the first of these.
   if (!seam_.empty()) {
-    std::vector<uint8_t> joined(seam_);
-    joined.insert(joined.end(), data, data + std::min(bytes, kKey - 1));
+    uint8_t joined[2 * kKey];
+    std::memcpy(joined, seam_.data(), seam_.size());
+    const size_t more = std::min(bytes, kKey - 1), size = seam_.size() + more;
+    std::memcpy(joined + seam_.size(), data, more);
     const int64_t joined_start = data_bytes_ - int64_t(seam_.size());
     const int64_t sb = int64_t(spectrum_bytes);
     for (int64_t at = (joined_start + sb - 1) / sb * sb - joined_start;
          at < int64_t(seam_.size()); at += sb)
-      if (size_t(at) + kKey <= joined.size() &&
-          std::memcmp(joined.data() + at, kStart, kKey) == 0)
+      if (size_t(at) + kKey <= size && std::memcmp(joined + at, kStart, kKey) == 0)
         refuse(joined_start + at);
   }
   for (size_t at = 0; at + kKey <= bytes; at += spectrum_bytes)
     if (std::memcmp(data + at, kStart, kKey) == 0) refuse(data_bytes_ + int64_t(at));
   data_bytes_ += int64_t(bytes);
-  // The last kKey - 1 bytes read, for the next read's check.
+  // The last kKey - 1 bytes read, for the next read's check (a spectrum of kKey bytes or more
+  // holds any key that starts it, and reads are of whole spectra).
+  if (spectrum_bytes >= kKey) return;
   if (bytes >= kKey - 1) {
     seam_.assign(data + bytes - (kKey - 1), data + bytes);
   } else {
@@ -276,7 +280,7 @@ size_t SigprocReader::skip(size_t spectra) {
     throw file_error(path_, "cannot seek: " + errno_text());
   spectra_left_ -= int64_t(n);
   data_bytes_ += int64_t(bytes);
-  seam_.clear();  // the bytes read before are no longer next to what comes
+  if (bytes > 0) seam_.clear();  // the bytes read before are no longer next to what comes
   return n;
 }
 

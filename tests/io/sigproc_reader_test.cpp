@@ -305,6 +305,20 @@ TEST(SigprocReader, RefusesASecondHeaderCutBetweenReads) {
       expect_joined_refused(joined, one + one, block, want);
     }
   }
+  // A skip of nothing between two reads keeps what the first read saw of the key.
+  {
+    const rapt::SigprocHeader h2 = header_for(8, 2);
+    const std::string one = file_bytes(h2, std::vector<uint8_t>(20, 5));
+    const std::string joined = dir.file("joined2.fil");
+    write_whole_file(joined, one + one);
+    rapt::SigprocReader reader(joined);
+    std::vector<float> out(2 * 11);
+    ASSERT_EQ(reader.read(out.data(), 11), 11u);  // the key's first 2 bytes
+    EXPECT_EQ(reader.skip(0), 0u);
+    EXPECT_EQ(error_text([&] { read_all(reader, 3); }),
+              joined + ": another SIGPROC header starts at byte 20 of the data (files joined "
+                       "end to end?): read them one by one");
+  }
   // The key's bytes in the samples, but not at a spectrum's start: samples, not a header.
   const rapt::SigprocHeader h = header_for(8, 4);
   const std::vector<uint8_t> key = {12, 0, 0, 0, 'H', 'E', 'A', 'D',
