@@ -6,10 +6,10 @@
 //   ./build/fuzz/sigproc_stream_fuzzer -max_len=20000 corpus/   (seed: small filterbanks)
 //
 // Byte 0 of an input says how many bytes (8 x it) are read before the reader is made and handed
-// to it; the rest is the file. Read in blocks of several sizes, opened by its path and with its
-// first bytes handed over, the reader must refuse it with DataError every time or give the same
-// samples and warnings every time; a crash, a sanitizer report, another exception or a
-// disagreement is a bug.
+// to it; the rest is the file. Read in blocks of several sizes, from the file and through a pipe,
+// with and without its first bytes handed over, the reader must refuse it with DataError every
+// time or give the same samples and warnings every time; a crash, a sanitizer report, another
+// exception or a disagreement is a bug.
 #include <cstddef>
 #include <cstdint>
 

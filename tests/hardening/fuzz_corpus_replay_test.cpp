@@ -73,6 +73,7 @@ std::vector<std::string> corpus_files(const std::string& target) {
 size_t replay(const std::string& target, const Parser& parse) {
   const std::vector<std::string> files = corpus_files(target);
   for (const std::string& file : files) {
+    SCOPED_TRACE(file);
     try {
       parse(rapt::testing::read_whole_file(file));
     } catch (const rapt::DataError&) {
