@@ -59,7 +59,8 @@ __device__ inline float key_value(uint32_t key) {
 }
 
 // The element of rank k (0-based, ascending) of value(0) ... value(len - 1), returned to every
-// thread: the element std::nth_element puts at k. The keys' highest bit where the block's
+// thread: equal to the element std::nth_element puts at k (of zeros of both signs, -0 ranks
+// first here, where nth_element may give either). The keys' highest bit where the block's
 // smallest and largest keys differ is found first; digits of 8 bits are then taken from there
 // down, each by a histogram of the keys that share the digits chosen so far, until one key
 // is left or every bit is chosen. About three passes for a block of noise, each a few barriers,
