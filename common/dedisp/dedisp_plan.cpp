@@ -51,14 +51,16 @@ double DedispPlan::top_freq_mhz() const {
 
 namespace {
 
-// 1 / f^2 - 1 / top^2 of each channel: a delay is dm_const dm times it.
+// 1 / f^2 - 1 / top^2 of channel c: a delay is dm_const dm times it.
+double channel_delay_factor(const DedispPlan& plan, int c, double top) {
+  const double f = plan.fch1_mhz + c * plan.foff_mhz;
+  return 1.0 / (f * f) - 1.0 / (top * top);
+}
+
 std::vector<double> channel_delay_factors(const DedispPlan& plan) {
   const double top = plan.top_freq_mhz();
   std::vector<double> factors(size_t(std::max(plan.nchans, 0)));
-  for (int c = 0; c < plan.nchans; ++c) {
-    const double f = plan.fch1_mhz + c * plan.foff_mhz;
-    factors[size_t(c)] = 1.0 / (f * f) - 1.0 / (top * top);
-  }
+  for (int c = 0; c < plan.nchans; ++c) factors[size_t(c)] = channel_delay_factor(plan, c, top);
   return factors;
 }
 
@@ -71,20 +73,30 @@ int32_t rounded_delay(double scaled_dm, double factor, double tsamp_s) {
   return v < double(toward_zero) ? toward_zero - 1 : toward_zero;
 }
 
+// The largest delay at `dm` over the unzapped channels.
+int32_t largest_delay(const DedispPlan& plan, const std::vector<double>& factors, double dm) {
+  int32_t largest = 0;
+  for (int c = 0; c < plan.nchans; ++c)
+    if (plan.zapped.empty() || !plan.zapped[size_t(c)])
+      largest =
+          std::max(largest, rounded_delay(plan.dm_const * dm, factors[size_t(c)], plan.tsamp_s));
+  return largest;
+}
+
 }  // namespace
 
 double DedispPlan::delay_s(int channel, double dm) const {
-  const double f = fch1_mhz + channel * foff_mhz;
-  const double top = top_freq_mhz();
-  return dm_const * dm * (1.0 / (f * f) - 1.0 / (top * top));
+  return dm_const * dm * channel_delay_factor(*this, channel, top_freq_mhz());
 }
 
+// Every delay is (dm_const dm) times its channel's factor, over tsamp, rounded: one by one here,
+// and in the tables below with each channel's factor taken once (a plan of 2048 DMs x 1024
+// channels is 2 million delays).
 int32_t DedispPlan::delay_samples(int channel, double dm) const {
-  return static_cast<int32_t>(std::floor(delay_s(channel, dm) / tsamp_s + 0.5));
+  return rounded_delay(dm_const * dm, channel_delay_factor(*this, channel, top_freq_mhz()),
+                       tsamp_s);
 }
 
-// The tables below take each channel's factor once (the same arithmetic as delay_samples, in
-// the same order): a plan of 2048 DMs x 1024 channels is 2 million delays.
 std::vector<int32_t> DedispPlan::delay_table() const {
   const std::vector<double> factors = channel_delay_factors(*this);
   std::vector<int32_t> table(dms.size() * size_t(nchans));
@@ -100,20 +112,12 @@ std::vector<int32_t> DedispPlan::delay_table() const {
 int32_t DedispPlan::max_delay_samples() const {
   const std::vector<double> factors = channel_delay_factors(*this);
   int32_t largest = 0;
-  for (double dm : dms)
-    for (int c = 0; c < nchans; ++c)
-      if (zapped.empty() || !zapped[c])
-        largest = std::max(largest, rounded_delay(dm_const * dm, factors[size_t(c)], tsamp_s));
+  for (double dm : dms) largest = std::max(largest, largest_delay(*this, factors, dm));
   return largest;
 }
 
 int32_t DedispPlan::trial_delay_samples(double dm) const {
-  const std::vector<double> factors = channel_delay_factors(*this);
-  int32_t largest = 0;
-  for (int c = 0; c < nchans; ++c)
-    if (zapped.empty() || !zapped[c])
-      largest = std::max(largest, rounded_delay(dm_const * dm, factors[size_t(c)], tsamp_s));
-  return largest;
+  return largest_delay(*this, channel_delay_factors(*this), dm);
 }
 
 }  // namespace rapt

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -72,9 +73,9 @@ TEST(DedispPlan, MaxDelayIgnoresZappedChannels) {
   EXPECT_EQ(plan.max_delay_samples(), 61);
 }
 
-// The tables take each channel's factor once and round without std::floor: every entry must
-// still be delay_samples' own, and the maxima its maxima, in either channel order, over 401
-// DMs x 1024 channels with some channels zapped.
+// The delays round without std::floor, and the tables take each channel's factor once: every
+// entry must still be PRESTO's rounding of delay_s, and the maxima its maxima, in either
+// channel order, over 401 DMs x 1024 channels with some channels zapped.
 TEST(DedispPlan, TablesAndMaximaEqualDelaySamplesEverywhere) {
   for (const double foff : {-0.29296875, 0.29296875}) {
     rapt::DedispPlan plan;
@@ -92,7 +93,10 @@ TEST(DedispPlan, TablesAndMaximaEqualDelaySamplesEverywhere) {
     for (size_t d = 0; d < plan.dms.size(); ++d) {
       int32_t trial = 0;
       for (int c = 0; c < plan.nchans; ++c) {
-        const int32_t want = plan.delay_samples(c, plan.dms[d]);
+        // PRESTO's rounding of the delay in seconds, with std::floor as it is written.
+        const int32_t want =
+            int32_t(std::floor(plan.delay_s(c, plan.dms[d]) / plan.tsamp_s + 0.5));
+        ASSERT_EQ(plan.delay_samples(c, plan.dms[d]), want);
         ASSERT_EQ(table[d * size_t(plan.nchans) + size_t(c)], want)
             << "DM " << plan.dms[d] << ", channel " << c;
         if (!plan.zapped[size_t(c)]) trial = std::max(trial, want);
