@@ -253,6 +253,14 @@ TEST(CorrelatorGpu, FourAndFiveTilesASideMatchTheCpu) {
   expect_tensor_paths_match_the_cpu(1, 270, 130, 30);
 }
 
+// 520 dual-polarisation stations: 9 tiles of 128 receivers a side, which the wgmma kernels take
+// in pairs sharing their column rows, the columns' odd tiles paired among themselves and the
+// last of those (column 8's) with an idle partner; 3 channels, the last round split.
+TEST(CorrelatorGpu, NineTilesASideMatchTheCpu) {
+  SKIP_WITHOUT_GPU();
+  expect_tensor_paths_match_the_cpu(3, 520, 130, 31);
+}
+
 // Launches of fewer tiles than the GPU has SMs: the wgmma kernels split each tile over the
 // samples (up to 8 pieces; 2 channels of 150 stations are 12 tiles) and add the pieces' sums.
 // The same data twice give the same sums, bit for bit, whichever piece ended last.
