@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <mutex>
 #include <new>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "dedisp/large_buffer.hpp"
 
@@ -69,11 +69,12 @@ namespace {
 // where registering fails.
 constexpr size_t kRegisterFrom = size_t(4) << 20;
 
-// The registered buffers, so that a release knows how its buffer was made. Never destroyed:
-// buffers may be released while the program exits.
+// The registered buffers and the device current when each was made (whose copies read or
+// write it), so that a release knows how its buffer was made and what to wait for. Never
+// destroyed: buffers may be released while the program exits.
 struct Registered {
   std::mutex mutex;
-  std::unordered_set<void*> buffers;
+  std::unordered_map<void*, int> buffers;
 };
 Registered& registered() {
   static auto* r = new Registered;
@@ -90,7 +91,9 @@ void* registered_large_bytes(size_t bytes) {
   }
   try {
     const std::lock_guard<std::mutex> lock(registered().mutex);
-    registered().buffers.insert(p);
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess) cudaGetLastError();
+    registered().buffers.emplace(p, device);
   } catch (...) {
     cudaHostUnregister(p);
     release_large_bytes(p);
@@ -104,17 +107,30 @@ void* registered_large_bytes(size_t bytes) {
 void release_pinned_bytes(void* p) noexcept {
   if (!p) return;
   bool was_registered = false;
+  int device = -1;
   {
     const std::lock_guard<std::mutex> lock(registered().mutex);
-    was_registered = registered().buffers.erase(p) != 0;
+    const auto found = registered().buffers.find(p);
+    if (found != registered().buffers.end()) {
+      was_registered = true;
+      device = found->second;
+      registered().buffers.erase(found);
+    }
   }
   if (!was_registered) {
-    cudaFreeHost(p);
+    if (cudaFreeHost(p) != cudaSuccess) cudaGetLastError();  // not the next launch's error
     return;
   }
   // cudaFreeHost waits for the device's work first; unregistering is not said to, and a copy
   // still reading the buffer (a staging slot grown before its last upload ended) must end
-  // before the memory goes back to the heap.
+  // before the memory goes back to the heap: the buffer's device's copies, and the current
+  // device's where that is another.
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess) cudaGetLastError();
+  if (device >= 0 && current >= 0 && device != current && cudaSetDevice(device) == cudaSuccess) {
+    cudaDeviceSynchronize();
+    cudaSetDevice(current);
+  }
   cudaDeviceSynchronize();
   cudaHostUnregister(p);
   cudaGetLastError();
