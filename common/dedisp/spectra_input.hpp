@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "dedisp/dedisp_engine.hpp"
-#include "dedisp/large_buffer.hpp"
+#include "io/large_buffer.hpp"
 #include "io/spectra_source.hpp"
 
 namespace rapt {

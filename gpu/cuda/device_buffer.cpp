@@ -5,7 +5,7 @@
 #include <new>
 #include <unordered_map>
 
-#include "dedisp/large_buffer.hpp"
+#include "io/large_buffer.hpp"
 
 namespace rapt::cuda {
 

@@ -1,4 +1,4 @@
-#include "dedisp/large_buffer.hpp"
+#include "io/large_buffer.hpp"
 
 #include <sys/mman.h>
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "dedisp/large_buffer.hpp"
+#include "io/large_buffer.hpp"
 
 namespace rapt {
 namespace {
