@@ -61,8 +61,11 @@ ifeq ($(CUDA),1)
     NVCCFLAGS += -isystem $(DEPS_ROOT)/usr/include
   endif
   GPU_LDLIBS  := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcufft -lcudart
+  # Tests of the CUDA helpers themselves (pinned buffers) include the runtime's header.
+  TEST_CUDA_FLAGS := -isystem $(CUDA_HOME)/include
 else
   GPU_LDLIBS  :=
+  TEST_CUDA_FLAGS :=
 endif
 
 COMMON_SRC := $(shell find common -name '*.cpp' | sort)
@@ -87,7 +90,7 @@ $(BUILD)/obj/%.o: %.cpp
 
 $(BUILD)/obj/tests/%.o: tests/%.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -Itests -c $< -o $@
+	$(CXX) $(CXXFLAGS) -Itests $(TEST_CUDA_FLAGS) -c $< -o $@
 
 $(BUILD)/obj/gpu/%.o: gpu/%.cpp
 	@mkdir -p $(dir $@)
