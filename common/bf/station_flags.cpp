@@ -77,17 +77,17 @@ StationFlagInterval parse_flag_line(const FlagsParseState& state, const std::str
   return interval;
 }
 
-// The first sample index k >= 0 whose time k * tsamp_s is at or after `time_s`, or `limit` when
-// that is later than `limit`. Computed from k * tsamp_s itself (not only from time_s / tsamp_s)
-// so that a sample exactly on a boundary goes where the definition puts it.
+// The first sample index k >= 0 whose time k * tsamp_s is at or after `time_s` (within
+// rounding: a billionth of a sample), or `limit` when that is later than `limit`.
 int64_t first_sample_at_or_after(double time_s, double tsamp_s, int64_t limit) {
   if (!(time_s > 0.0)) return 0;
-  const double estimate = std::ceil(time_s / tsamp_s);
+  // A time written as a sample's (0.0064 s at 64 us) may come out a hair past it in binary
+  // (64e-6 is stored below 64 us: 100.00000000000001 samples): within rounding it is that
+  // sample's time, so an interval's edges fall where the flags file says.
+  const double samples = time_s / tsamp_s;
+  const double estimate = std::ceil(samples - (1e-9 + 1e-14 * samples));
   if (!(estimate < static_cast<double>(limit))) return limit;
-  int64_t k = static_cast<int64_t>(estimate);
-  while (k > 0 && static_cast<double>(k - 1) * tsamp_s >= time_s) --k;
-  while (k < limit && static_cast<double>(k) * tsamp_s < time_s) ++k;
-  return k;
+  return std::max<int64_t>(0, static_cast<int64_t>(estimate));
 }
 
 // Sorts and joins overlapping or touching ranges in place.

@@ -45,10 +45,17 @@ BlockFlags reference_block_flags(const StationFlags& flags, int nant, int64_t fi
   // A station's own intervals decide whether it is kept; '*' intervals flag samples only.
   std::vector<std::vector<uint8_t>> station_flagged(nant, std::vector<uint8_t>(nsamples, 0));
   std::vector<uint8_t> everyone_flagged(nsamples, 0);
+  // Sample k is at or after time s when k >= s / tsamp, within rounding (a billionth of a
+  // sample): a time written as a sample's time is that sample's.
+  auto at_or_after = [&](int64_t k, double s) {
+    const double x = s / tsamp_s;
+    return static_cast<double>(k) >= x - (1e-9 + 1e-14 * x);
+  };
   for (int64_t k = 0; k < nsamples; ++k) {
-    const double t = static_cast<double>(first_sample + k) * tsamp_s;
     for (const StationFlagInterval& interval : flags.intervals) {
-      if (t < interval.start_s || !(t < interval.end_s)) continue;
+      if (!at_or_after(first_sample + k, interval.start_s) ||
+          at_or_after(first_sample + k, interval.end_s))
+        continue;
       if (interval.station == -1) everyone_flagged[k] = 1;
       for (int a = 0; a < nant; ++a) {
         if (interval.station == a) station_flagged[a][k] = 1;
@@ -232,6 +239,22 @@ TEST(StationFlags, IntervalIsStartInclusiveEndExclusiveOnSampleTimes) {
   // tsamp 0.1 is not exact: 3 * 0.1 = 0.30000000000000004 >= 0.3, 7 * 0.1 > 0.7.
   const BlockFlags inexact = block_flags(flags_of("m000 0.3 0.7\n"), 4, 0, 10, 0.1, 1.0);
   EXPECT_EQ(flagged_samples(inexact), (std::vector<int64_t>{3, 4, 5, 6}));
+}
+
+// 64 us (TSAMP 64 in a PSRDADA header, 64 / 1e6) is stored a hair below 64e-6, so 0.0064 s
+// comes out at 100.00000000000001 samples: still sample 100's time, where [0, 0.0064) ends
+// and [0.0064, end) begins.
+TEST(StationFlags, EdgesWrittenAsSampleTimesFallOnThoseSamples) {
+  const double tsamp = 64 / 1e6;
+  const BlockFlags first = block_flags(flags_of("m000 0 0.0064\n"), 4, 0, 4096, tsamp, 1.0);
+  ASSERT_EQ(flagged_samples(first).size(), 100u);
+  EXPECT_EQ(flagged_samples(first).back(), 99);
+  const BlockFlags rest = block_flags(flags_of("m000 0.0064 end\n"), 4, 0, 4096, tsamp, 1.0);
+  ASSERT_EQ(flagged_samples(rest).size(), 3996u);
+  EXPECT_EQ(flagged_samples(rest).front(), 100);
+  const BlockFlags late = block_flags(flags_of("m000 0.2 end\n"), 4, 0, 4096, tsamp, 1.0);
+  ASSERT_EQ(flagged_samples(late).size(), 971u);
+  EXPECT_EQ(flagged_samples(late).front(), 3125);
 }
 
 TEST(StationFlags, MatchesTheSampleBySampleDefinition) {
