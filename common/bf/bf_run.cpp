@@ -13,6 +13,7 @@
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "cli/stream_options.hpp"
+#include "corr/valid_samples.hpp"
 #include "geometry/array_layout.hpp"
 #include "io/voltage_layout.hpp"
 #include "io/voltage_prefetch.hpp"
@@ -99,7 +100,12 @@ int64_t weight_epoch_samples(const BfOptions& o, const VoltageHeader& v,
 BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
-  require_vdif_sky_frequency(reader->header(), o.input, "a filterbank needs");
+  // A filterbank's channels are sky frequencies, and so are the phases that steer coherent
+  // beams from the array's geometry (the incoherent beam alone needs none).
+  if (o.detection != BeamDetection::none)
+    require_sky_frequency(reader->header(), o.input, "a filterbank needs");
+  else if (o.coherent && o.weights_path.empty())
+    require_sky_frequency(reader->header(), o.input, "steering the beams needs");
   // Beams steered without a pointing would point at RA 0, Dec 0 (the incoherent beam alone, or
   // weights from a file, need none).
   const bool steered = o.detection != BeamDetection::none || o.coherent;
@@ -159,7 +165,9 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
     std::vector<double> freqs_hz;
     for (int c = 0; c < v.nchan; ++c) freqs_hz.push_back(v.channel_freq_mhz(c) * 1e6);
     geometry.emplace(layout, directions, freqs_hz, o.fringe_stopped ? &pointing : nullptr);
-    check_narrow_band(*geometry, v, start, o, messages);
+    // Coherence is lost between stations only: one station, or the incoherent beam alone,
+    // loses none.
+    if (steered && v.nant > 1) check_narrow_band(*geometry, v, start, o, messages);
   }
 
   std::unique_ptr<BeamformerEngine> engine =
@@ -188,6 +196,7 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   std::vector<uint8_t> weights_valid;
   RawBeamWeights raw;
   int64_t dropped = 0;
+  StationSampleMask non_finite;
   // Blocks end at weight updates, so the weights a sample gets do not depend on --gulp. The
   // next block is read and decoded on a thread of its own while this one is formed and
   // written.
@@ -223,6 +232,16 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
     // fill an integration is cut to them first.
     if (usable < n)
       shrink_time_rows(block.data.data(), n, usable, int64_t(v.nchan) * v.nant, int64_t(v.npol) * 2);
+    // NaN or infinity in float input would make every beam NaN: those station samples add
+    // nothing, as if lost.
+    if (v.float_samples) {
+      non_finite.reset(v.nant, usable);
+      summary.non_finite += mark_non_finite_samples(block.data.data(), v.nchan, v.nant, usable,
+                                                    v.npol, non_finite, o.stream.thread_count());
+      if (non_finite.invalid_count())
+        zero_invalid_samples(block.data.data(), v.nchan, v.nant, usable, v.npol, non_finite,
+                             o.stream.thread_count());
+    }
     auto t = Clock::now();
     engine->form(block.data.data(), usable, bf.sample_flags.data(), result);
     summary.forming_s += seconds_since(t);
@@ -240,6 +259,10 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   if (summary.samples_out == 0)
     throw file_error(o.input, format_string("has %lld samples, fewer than one integration "
                                             "(--tint %d)", (long long)summary.samples_in, o.tint));
+  if (summary.non_finite)
+    messages.warning(format_string("%s: %lld station samples held NaN or infinite values and "
+                                   "were left out of the beams", o.input.c_str(),
+                                   (long long)summary.non_finite));
   if (dropped)
     messages.warning(format_string("%s: the last %lld samples do not fill an integration "
                                    "(--tint %d) and were left out",

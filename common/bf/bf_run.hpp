@@ -11,6 +11,7 @@ namespace rapt {
 struct BfRunSummary {
   int64_t samples_in = 0;       // time samples read
   int64_t samples_out = 0;      // output samples per beam
+  int64_t non_finite = 0;       // station samples with NaN or infinity, left out
   double seconds_of_data = 0;
   double wall_seconds = 0;
   double input_bytes = 0;       // bytes of voltages as stored

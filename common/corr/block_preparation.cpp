@@ -36,6 +36,9 @@ PreparedBlock BlockPreparation::prepare(VoltageBlock& block) {
     warmup_left_out_ += std::min(n, warmup_samples_ - out.first_sample);
   }
   const int64_t lost = mark_lost_samples(out.data, v.nchan, v.nant, n, v.npol, mask_, threads_);
+  // Only float input can hold NaN or infinity (channelised, it spreads over the filter's taps).
+  if (plan_.input.float_samples)
+    non_finite_ += mark_non_finite_samples(out.data, v.nchan, v.nant, n, v.npol, mask_, threads_);
   if (mask_.invalid_count()) zero_invalid_samples(out.data, v.nchan, v.nant, n, v.npol, mask_, threads_);
   flagged_ += flagged;
   lost_ += lost;

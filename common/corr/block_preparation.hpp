@@ -1,5 +1,5 @@
 // What happens to a block of voltages before the X engine: channelisation (when the plan has a
-// channeliser), the validity mask (flagged and lost samples, zeroed) and fringe stopping of
+// channeliser), the validity mask (flagged, lost and non-finite samples, zeroed) and fringe stopping of
 // the voltages (when the plan turns them). The phases of each update interval are those of its
 // middle, the intervals counted in samples from the first, so blocks do not change them.
 #pragma once
@@ -35,6 +35,7 @@ class BlockPreparation {
 
   int64_t lost() const { return lost_; }                // station samples all zero
   int64_t flagged() const { return flagged_; }          // ... flagged by the flags file
+  int64_t non_finite() const { return non_finite_; }    // ... holding a NaN or infinity
   int64_t dropped_input() const { return dropped_input_; }  // input samples short of a frame
   // Channelised samples left out at the start, while the filterbank's taps reach before the data.
   int64_t warmup_left_out() const { return warmup_left_out_; }
@@ -54,7 +55,7 @@ class BlockPreparation {
   std::vector<float> channelised_;
   std::vector<std::complex<double>> phases_;
   int64_t phases_update_ = -1;
-  int64_t lost_ = 0, flagged_ = 0, dropped_input_ = 0, warmup_left_out_ = 0;
+  int64_t lost_ = 0, flagged_ = 0, non_finite_ = 0, dropped_input_ = 0, warmup_left_out_ = 0;
   double channelising_s_ = 0, preparing_s_ = 0;
 };
 

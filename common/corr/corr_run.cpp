@@ -79,6 +79,10 @@ void report(const CorrOptions& o, const BlockPreparation& prepared, const Correl
     messages.detail(format_string("the first %lld channelised samples, whose filter taps reach "
                                   "before the data, were left out",
                                   (long long)prepared.warmup_left_out()));
+  if (prepared.non_finite())
+    messages.warning(format_string("%s: %lld station samples held NaN or infinite values and "
+                                   "were left out (flagged)", o.input.c_str(),
+                                   (long long)prepared.non_finite()));
   if (prepared.lost())
     messages.info(format_string("%lld station samples were zero in every channel (lost data) and "
                                 "were left out", (long long)prepared.lost()));
@@ -96,8 +100,8 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const Stopwatch started;
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
   // Visibilities need a sky frequency and a direction: without them they would be labelled at
-  // baseband frequencies (VDIF) or phased towards RA 0, Dec 0.
-  require_vdif_sky_frequency(reader->header(), o.input, "visibilities need");
+  // baseband frequencies (VDIF, a header without FREQ) or phased towards RA 0, Dec 0.
+  require_sky_frequency(reader->header(), o.input, "visibilities need");
   if (!o.phase_centre) require_pointing(reader->header(), o.input, "--phase-centre");
   if (o.fringe_stopped && !reader->header().pointing_known)
     throw UsageError(o.input + ": names no pointing, which --fringe-stopped needs (the direction "

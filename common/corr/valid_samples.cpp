@@ -1,6 +1,7 @@
 #include "corr/valid_samples.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "corr/correlator_engine.hpp"
@@ -78,6 +79,30 @@ int64_t mark_lost_samples(const float* block, int nchan, int nant, int64_t nsamp
         mask.invalidate(int(a), t, t + 1);
         ++marked[a];
       }
+  });
+  int64_t total = 0;
+  for (int64_t m : marked) total += m;
+  return total;
+}
+
+int64_t mark_non_finite_samples(const float* block, int nchan, int nant, int64_t nsamples,
+                                int npol, StationSampleMask& mask, int threads) {
+  if (mask.nant() != nant || mask.nsamples() != nsamples)
+    throw std::invalid_argument("mark_non_finite_samples: the mask is not the block's size");
+  const int64_t values = int64_t(npol) * 2;
+  std::vector<int64_t> marked(size_t(nant), 0);
+  parallel_for(threads, size_t(nant), [&](size_t a, int) {
+    for (int c = 0; c < nchan; ++c) {
+      const float* x = block + (int64_t(c) * nant + int64_t(a)) * nsamples * values;
+      for (int64_t t = 0; t < nsamples; ++t) {
+        bool finite = true;
+        for (int64_t k = 0; k < values; ++k) finite &= std::isfinite(x[t * values + k]);
+        if (!finite && mask.valid(int(a), t)) {
+          mask.invalidate(int(a), t, t + 1);
+          ++marked[a];
+        }
+      }
+    }
   });
   int64_t total = 0;
   for (int64_t m : marked) total += m;

@@ -1,8 +1,8 @@
 // Which station samples count, and how many each baseline had (rapt(7), CORRELATION).
 //
-// A station's sample is invalid when the flags file covers it, or when every value it has in the
-// block (all channels, polarisations, real and imaginary parts) is exactly 0: how recorders mark
-// lost packets. Invalid samples are zeroed before correlating, so they add nothing to any sum, and
+// A station's sample is invalid when the flags file covers it, when every value it has in the
+// block (all channels, polarisations, real and imaginary parts) is exactly 0 (how recorders mark
+// lost packets), or when one of them is NaN or infinite. Invalid samples are zeroed before correlating, so they add nothing to any sum, and
 // a baseline's visibility is its sum divided by the samples valid at both of its stations. The
 // validity is one bit per station per sample; a baseline's count is the popcount of the AND of
 // its stations' bits.
@@ -43,6 +43,12 @@ class StationSampleMask {
 // Stations are shared out among `threads` threads.
 int64_t mark_lost_samples(const float* block, int nchan, int nant, int64_t nsamples, int npol,
                           StationSampleMask& mask, int threads = 1);
+
+// Marks the samples of such a block with a NaN or infinite value (float input: a recorder's
+// or a converter's mark for bad data), which would make every sum they enter NaN. Returns how
+// many station samples that marked newly.
+int64_t mark_non_finite_samples(const float* block, int nchan, int nant, int64_t nsamples,
+                                int npol, StationSampleMask& mask, int threads = 1);
 
 // Sets every value of the invalid station samples to 0.
 void zero_invalid_samples(float* block, int nchan, int nant, int64_t nsamples, int npol,

@@ -120,6 +120,10 @@ GuppiBlockHeader parse_guppi_header(std::string_view data, const std::string& na
   if (!h.channel_major && h.nants > 1)
     throw file_error(name, "GUPPI PKTFMT 'SIMPLE' with NANTS > 1 is not supported");
   h.obsfreq_mhz = number_card(h, "OBSFREQ", name, false, 0);
+  // Absent, the band is unknown (a warning says so); given, it must be a sky frequency.
+  if (find_card(h, "OBSFREQ") && !(h.obsfreq_mhz > 0 && h.obsfreq_mhz < 1e7))
+    throw file_error(name, "GUPPI OBSFREQ is " + *find_card(h, "OBSFREQ") +
+                               "; must be a positive sky frequency in MHz");
   h.obsbw_mhz = number_card(h, "OBSBW", name, false, 0);
   h.chan_bw_mhz = number_card(h, "CHAN_BW", name, false, 0);
   h.tbin_s = number_card(h, "TBIN", name, true, 0);
@@ -195,6 +199,10 @@ VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
   // Signed like CHAN_BW: negative means channel 0 is the highest frequency.
   h.centre_freq_mhz = block.obsfreq_mhz;
   h.bandwidth_mhz = h.nchan * block.chan_bw_mhz;
+  if (h.centre_freq_mhz == 0 || h.bandwidth_mhz == 0)
+    warnings.push_back(std::string("GUPPI header has no ") +
+                       (h.centre_freq_mhz == 0 ? "OBSFREQ" : "CHAN_BW") +
+                       ": the band's frequencies are unknown");
   h.tsamp_s = block.tbin_s;
   const double chan_rate = std::fabs(block.chan_bw_mhz) * 1e6 * block.tbin_s;
   if (block.chan_bw_mhz != 0 && std::fabs(chan_rate - 1) > 1e-3)

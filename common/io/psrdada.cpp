@@ -188,9 +188,16 @@ void parse_pointing(const DadaKeys& keys, const std::string& name, DadaHeader& h
 // times TSAMP.
 void check_band(const std::string& name, DadaHeader& h) {
   const VoltageHeader& v = h.voltage;
+  require_positive(name, "FREQ", v.centre_freq_mhz, "MHz");
   require_nonzero(name, "BW", v.bandwidth_mhz, "MHz");
   const double width = v.bandwidth_mhz / v.nchan;
-  validate_channel_band(name, "FREQ", v.channel_freq_mhz(0), "BW", width, v.nchan);
+  const double low = v.channel_freq_mhz(width > 0 ? 0 : v.nchan - 1);
+  const double high = v.channel_freq_mhz(width > 0 ? v.nchan - 1 : 0);
+  if (!(low > 0) || !(high < kMaxSkyFreq_mhz))
+    throw file_error(name, format_string("DADA FREQ %.9g MHz and BW %.9g MHz put channels from "
+                                         "%.9g to %.9g MHz; every channel must lie between 0 "
+                                         "and %g MHz", v.centre_freq_mhz, v.bandwidth_mhz, low,
+                                         high, kMaxSkyFreq_mhz));
   const double expected_us = (v.complex_samples ? 1.0 : 0.5) / std::fabs(width);
   const double tsamp_us = v.tsamp_s * 1e6;
   if (std::fabs(tsamp_us - expected_us) > 1e-6 * expected_us)
@@ -211,12 +218,16 @@ std::vector<double> numbers_of(const DadaKeys& keys, const char* key) {
   return values;
 }
 
-void parse_antennas(const DadaKeys& keys, DadaHeader& h) {
+void parse_antennas(const DadaKeys& keys, const std::string& name, DadaHeader& h) {
   const std::string* names = find_key(keys, "ANT_NAMES");
   if (!names || names->empty()) return;
   std::vector<std::string> list;
   std::istringstream split(*names);
   for (std::string item; std::getline(split, item, ',');) list.push_back(item);
+  // Stations are told apart by name (flags files, the outputs' antenna tables).
+  for (size_t a = 0; a < list.size(); ++a)
+    if (std::find(list.begin(), list.begin() + long(a), list[a]) != list.begin() + long(a))
+      throw file_error(name, "DADA ANT_NAMES lists '" + list[a] + "' twice");
   if (int(list.size()) != h.voltage.nant) {
     h.warnings.push_back("ANT_NAMES lists " + std::to_string(list.size()) + " antennas, NANT is " +
                          std::to_string(h.voltage.nant) + "; ignored");
@@ -297,7 +308,7 @@ DadaHeader parse_dada_header(std::string_view text, const std::string& name) {
   }
   if (text_key("POL_BASIS") == "CIRC") v.pol_basis = "CIRC";
   parse_start_time(keys, name, h);
-  parse_antennas(keys, h);
+  parse_antennas(keys, name, h);
   return h;
 }
 

@@ -64,11 +64,15 @@ std::unique_ptr<VoltageReader> open_voltage_file(const std::string& path,
   return open_voltage_stream(std::make_unique<ByteStream>(path), vdif);
 }
 
-void require_vdif_sky_frequency(const VoltageHeader& header, const std::string& path,
-                                const char* needed_by) {
-  if (header.format == "VDIF" && !(header.centre_freq_mhz > 0))
+void require_sky_frequency(const VoltageHeader& header, const std::string& path,
+                           const char* needed_by) {
+  if (header.centre_freq_mhz > 0 && header.bandwidth_mhz != 0) return;
+  if (header.format == "VDIF")
     throw UsageError(path + ": VDIF carries no sky frequency, which " + needed_by +
                      ": give --vdif-freq (MHz)");
+  const char* keys = header.format == "GUPPI RAW" ? "OBSFREQ and CHAN_BW" : "FREQ and BW";
+  throw DataError(path + ": the " + header.format + " header gives no sky frequency (" + keys +
+                  "), which " + needed_by);
 }
 
 void require_pointing(const VoltageHeader& header, const std::string& path, const char* remedy) {

@@ -100,11 +100,12 @@ std::unique_ptr<VoltageReader> open_voltage_stream(std::unique_ptr<ByteStream> i
 // "GUPPI RAW", "PSRDADA", "VDIF", or "" for none of them.
 std::string voltage_format_of(ByteStream& in);
 
-// VDIF frames never carry the sky frequency: a program whose output needs it refuses a VDIF
-// file given none (--vdif-freq), with a UsageError naming the file and what needs it
-// (`needed_by`: "a filterbank needs", "visibilities need").
-void require_vdif_sky_frequency(const VoltageHeader& header, const std::string& path,
-                                const char* needed_by);
+// A program whose output needs the sky frequency refuses a file whose band is not known
+// (centre 0): VDIF given no --vdif-freq (its frames never carry it), a UsageError; a PSRDADA
+// header without FREQ or BW, a GUPPI one without OBSFREQ or CHAN_BW, a DataError. Both name
+// the file and what needs it (`needed_by`: "a filterbank needs", "visibilities need").
+void require_sky_frequency(const VoltageHeader& header, const std::string& path,
+                           const char* needed_by);
 
 // A file that names no pointing (VDIF frames, a PSRDADA or GUPPI header without RA or DEC) is
 // refused by a program that would otherwise steer or phase towards RA 0, Dec 0, with a

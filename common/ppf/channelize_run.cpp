@@ -10,6 +10,7 @@
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "cli/stream_options.hpp"
+#include "corr/valid_samples.hpp"
 #include "ppf/channelize_outputs.hpp"
 #include "ppf/unit_aligner.hpp"
 
@@ -66,7 +67,7 @@ int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_
 ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& messages) {
   const auto started = Clock::now();
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif);
-  if (o.detect) require_vdif_sky_frequency(reader->header(), o.input, "a filterbank needs");
+  if (o.detect) require_sky_frequency(reader->header(), o.input, "a filterbank needs");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
   // SIGPROC has no way to say "not known": the position written must be named as made up.
@@ -109,6 +110,7 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
   ChannelizeRunSummary summary;
   UnitAligner aligner(unit, int64_t(v.nchan) * v.nant, int64_t(v.npol) * v.values_per_sample());
   std::vector<float> channelised;
+  StationSampleMask mask;
   // The next block is read and decoded on a thread of its own while this one is channelised.
   VoltageBlock blocks[2];
   auto read_block = [&](VoltageBlock& into) { return reader->read(gulp, into); };
@@ -126,6 +128,17 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
     t = Clock::now();
     engine->process(samples->data(), usable, channelised);
     summary.channelising_s += seconds_since(t);
+    // NaN or infinity in float input reaches every output channel of the samples whose taps
+    // hold it: those station samples are written as zeros, the mark of lost data.
+    if (v.float_samples) {
+      const VoltageHeader& out = setup.output;
+      mask.reset(out.nant, usable / frame);
+      summary.non_finite += mark_non_finite_samples(channelised.data(), out.nchan, out.nant,
+                                                    usable / frame, out.npol, mask, threads);
+      if (mask.invalid_count())
+        zero_invalid_samples(channelised.data(), out.nchan, out.nant, usable / frame, out.npol,
+                             mask, threads);
+    }
     t = Clock::now();
     output->write(channelised, usable / frame);
     summary.writing_s += seconds_since(t);
@@ -137,6 +150,10 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
   if (messages.progress && summary.samples_in > 0) std::fputc('\n', stderr);
   show_voltage_warnings(*reader, o.input, messages, header_warnings);
   if (summary.samples_out == 0) throw too_short(summary.samples_in);
+  if (summary.non_finite)
+    messages.warning(format_string("%s: %lld channelised station samples held NaN or infinite "
+                                   "values and were zeroed, the mark of lost data",
+                                   o.input.c_str(), (long long)summary.non_finite));
   if (aligner.left() > 0)
     messages.warning(format_string("%s: the last %lld samples do not fill an output sample "
                                    "(%lld input samples) and were left out",

@@ -12,6 +12,7 @@ namespace rapt {
 struct ChannelizeRunSummary {
   int64_t samples_in = 0;      // input time samples read
   int64_t samples_out = 0;     // channelised time samples made
+  int64_t non_finite = 0;      // channelised station samples with NaN or infinity, zeroed
   double seconds_of_data = 0;
   double wall_seconds = 0;
   double input_bytes = 0;      // bytes of voltages as stored

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -124,6 +126,37 @@ TEST(CorrBlockPreparation, FlaggedAndLostSamplesAreZeroedAndCounted) {
     for (int64_t t = 0; t < 100; ++t)
       for (int k = 0; k < kPol * 2; ++k)
         EXPECT_EQ(p.data[((size_t(c) * kAnt + 1) * kSamples + t) * kPol * 2 + k], 0.0f);
+}
+
+// Float input may hold NaN or infinity (bad data marked by a converter): such a station sample
+// would make every sum it enters NaN, so it is left out like a lost one.
+TEST(CorrBlockPreparation, NonFiniteFloatSamplesAreLeftOutAndCounted) {
+  VoltageHeader h = test_header();
+  h.nbits = 32;
+  h.float_samples = true;
+  const CorrPlan plan = make_corr_plan(test_options(), h, quiet());
+  VoltageBlock block = random_block(0, kSamples, 3);
+  auto at = [&](int c, int a, int64_t t, int k) -> float& {
+    return block.data[((size_t(c) * kAnt + a) * kSamples + t) * kPol * 2 + k];
+  };
+  at(2, 0, 10, 3) = std::numeric_limits<float>::quiet_NaN();
+  at(0, 2, 20, 0) = std::numeric_limits<float>::infinity();
+  at(3, 2, 20, 1) = -std::numeric_limits<float>::infinity();  // the same station sample
+  BlockPreparation prep(plan, StationFlags{}, nullptr, 2);
+  const PreparedBlock p = prep.prepare(block);
+  EXPECT_EQ(prep.non_finite(), 2);
+  EXPECT_EQ(prep.lost(), 0);
+  EXPECT_FALSE(prep.mask().valid(0, 10));
+  EXPECT_FALSE(prep.mask().valid(2, 20));
+  EXPECT_EQ(prep.mask().valid_count(0, 2), kSamples - 2);
+  size_t non_finite = 0;
+  for (size_t k = 0; k < block.data.size(); ++k) non_finite += !std::isfinite(p.data[k]);
+  EXPECT_EQ(non_finite, 0u);
+  for (int c = 0; c < kChan; ++c)
+    for (int k = 0; k < kPol * 2; ++k) {
+      EXPECT_EQ(p.data[((size_t(c) * kAnt + 0) * kSamples + 10) * kPol * 2 + k], 0.0f);
+      EXPECT_EQ(p.data[((size_t(c) * kAnt + 2) * kSamples + 20) * kPol * 2 + k], 0.0f);
+    }
 }
 
 // --nchan 4 --ntaps 5 --nint 50: each channelised sample takes 4 input samples, and the first 4

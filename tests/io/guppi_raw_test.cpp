@@ -315,6 +315,25 @@ TEST(GuppiRawHeader, RejectsNonPositiveTbin) {
             "x.raw: GUPPI TBIN must be positive");
 }
 
+// OBSFREQ absent: the band is unknown, said once (and a program that needs the sky frequency
+// refuses the file); given, it must be a sky frequency.
+TEST(GuppiRawHeader, NotesAMissingObsfreqAndRefusesAZeroOne) {
+  std::string text = guppi_header(GuppiSpec{}, 32);
+  const size_t at = text.find("OBSFREQ");
+  std::string without = text;
+  without.erase(at, 80);
+  std::vector<std::string> warnings;
+  const rapt::VoltageHeader h =
+      rapt::guppi_voltage_header(rapt::parse_guppi_header(without, "x.raw"), warnings);
+  EXPECT_EQ(h.centre_freq_mhz, 0.0);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "GUPPI header has no OBSFREQ: the band's frequencies are unknown");
+  std::string zero = text;
+  zero.replace(at, 80, guppi_card("OBSFREQ", "0"));
+  EXPECT_EQ(data_error_text([&] { rapt::parse_guppi_header(zero, "x.raw"); }),
+            "x.raw: GUPPI OBSFREQ is 0; must be a positive sky frequency in MHz");
+}
+
 TEST(GuppiRawHeader, RejectsZeroChannels) {
   GuppiSpec spec;
   std::string text = guppi_header(spec, 32);

@@ -396,11 +396,24 @@ TEST(PsrdadaHeader, AnUnknownBandComesBackUnknownThroughTheWriter) {
 }
 
 TEST(PsrdadaHeader, RefusesABandBelowZeroOrOfNoWidth) {
-  EXPECT_NE(data_error_text([] {
+  // The message gives FREQ as the header has it.
+  EXPECT_EQ(data_error_text([] {
               rapt::parse_dada_header(dada_header_text(small_keys_with("FREQ", "-1400")),
                                       "x.dada");
-            }).find("x.dada: header field FREQ"),
-            std::string::npos);
+            }).rfind("x.dada: header field FREQ = -1400 MHz", 0),
+            0u);
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(small_keys_with("FREQ", "0")),
+                                      "x.dada");
+            }).rfind("x.dada: header field FREQ = 0 MHz", 0),
+            0u);
+  // A centre above zero whose band reaches below it.
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(dada_header_text(small_keys_with("FREQ", "0.3")),
+                                      "x.dada");
+            }),
+            "x.dada: DADA FREQ 0.3 MHz and BW 1.33333333 MHz put channels from -0.0333333333 to "
+            "0.633333333 MHz; every channel must lie between 0 and 1e+07 MHz");
   EXPECT_EQ(data_error_text([] {
               rapt::parse_dada_header(dada_header_text(small_keys_with("BW", "0")),
                                       "x.dada");
@@ -460,6 +473,17 @@ TEST(PsrdadaHeader, NotesAntennaNamesWithoutPositions) {
   // A program that needs positions says the voltages have none.
   EXPECT_EQ(data_error_text([&] { rapt::voltage_array_layout("", h.voltage, "x.dada", true); }),
             "x.dada: the voltages carry no antenna positions; give --layout FILE");
+}
+
+// Stations are told apart by name (flags files, the outputs' antenna tables).
+TEST(PsrdadaHeader, RefusesAStationNamedTwice) {
+  EXPECT_EQ(data_error_text([] {
+              rapt::parse_dada_header(
+                  dada_header_text(small_keys_with("NPOL", "1") +
+                                   "NANT 3\nINNER_T 4\nORDER TFATP\nANT_NAMES a,b,a\n"),
+                  "x.dada");
+            }),
+            "x.dada: DADA ANT_NAMES lists 'a' twice");
 }
 
 // A layout file whose antennas the header names (ANT_NAMES) in another order is taken by name,

@@ -75,6 +75,34 @@ TEST(RequirePointing, RefusesAFileThatNamesNoDirection) {
   EXPECT_EQ(message(h), "x.dada: VDIF carries no pointing; give --phase-centre");
 }
 
+// A file whose band is not known: VDIF without --vdif-freq (an option fixes it), a header
+// without a sky frequency (the file lacks it).
+TEST(RequireSkyFrequency, RefusesAFileWhoseBandIsUnknown) {
+  rapt::VoltageHeader h;
+  h.format = "PSRDADA";
+  h.centre_freq_mhz = 1400;
+  h.bandwidth_mhz = 16;
+  EXPECT_NO_THROW(rapt::require_sky_frequency(h, "x.dada", "visibilities need"));
+  h.centre_freq_mhz = 0;
+  EXPECT_EQ(data_error_text([&] { rapt::require_sky_frequency(h, "x.dada", "visibilities need"); }),
+            "x.dada: the PSRDADA header gives no sky frequency (FREQ and BW), which "
+            "visibilities need");
+  h.format = "GUPPI RAW";
+  EXPECT_EQ(data_error_text([&] { rapt::require_sky_frequency(h, "x.raw", "a filterbank needs"); }),
+            "x.raw: the GUPPI RAW header gives no sky frequency (OBSFREQ and CHAN_BW), which "
+            "a filterbank needs");
+  h.format = "VDIF";
+  try {
+    rapt::require_sky_frequency(h, "x.vdif", "visibilities need");
+    ADD_FAILURE() << "VDIF without a sky frequency was taken";
+  } catch (const rapt::UsageError& e) {
+    EXPECT_STREQ(e.what(), "x.vdif: VDIF carries no sky frequency, which visibilities need: give "
+                           "--vdif-freq (MHz)");
+  }
+  h.centre_freq_mhz = 1400;  // --vdif-freq
+  EXPECT_NO_THROW(rapt::require_sky_frequency(h, "x.vdif", "visibilities need"));
+}
+
 TEST(VoltageSamples, EncodingRoundsClipsAndDecodesBack) {
   const float in[6] = {1.5f, -2.5f, 200.0f, -129.0f, NAN, 3.49f};
   uint8_t bytes[12];
