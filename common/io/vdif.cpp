@@ -2,6 +2,7 @@
 #include "io/vdif.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "cli/errors.hpp"
@@ -139,7 +140,25 @@ VdifReader::VdifReader(std::unique_ptr<ByteStream> in, const VdifReadOptions& op
   if (!(options.centre_freq_mhz > 0))
     warnings_.push_back("VDIF carries no sky frequency: the channels are at baseband "
                         "frequencies unless one is given (--vdif-freq of bf, corr, channelize and inspect)");
-  h.nsamples = ngroups_ >= 0 ? ngroups_ * spf_ : -1;
+  const double steps_per_second = rate_hz / double(spf_);
+  if (std::fabs(steps_per_second - std::round(steps_per_second)) < 1e-9 * steps_per_second)
+    steps_per_second_ = std::llround(steps_per_second);
+  // A file's time steps run from its first frame's to its last one's, lost ones included.
+  int64_t nsteps = ngroups_;
+  if (ngroups_ > 0 && steps_per_second_ > 0) {
+    const int64_t last = (ngroups_ - 1) * int64_t(thread_index_.size());
+    const int64_t span = step_index(frame_header_at(last)) - step_index(first_) + 1;
+    if (span - ngroups_ > kLongestGap_s * steps_per_second_)
+      throw file_error(path_, format_string("VDIF frames run from second %u to second %u, %.6g s "
+                                            "more than they hold: more than %lld s of frames "
+                                            "lost, or a damaged header", first_.seconds,
+                                            frame_header_at(last).seconds,
+                                            double(span - ngroups_) / double(steps_per_second_),
+                                            (long long)kLongestGap_s));
+    nsteps = std::max(span, ngroups_);  // (fewer: frames out of order, refused as read)
+    in_->seek(0);
+  }
+  h.nsamples = ngroups_ >= 0 ? nsteps * spf_ : -1;
   h.start_mjd_day = int(vdif_epoch_mjd(first_.ref_epoch));
   h.start_mjd_seconds = double(first_.seconds) + double(first_.frame_nr) * spf_ / rate_hz;
   normalise_mjd(h.start_mjd_day, h.start_mjd_seconds);
@@ -286,14 +305,42 @@ void VdifReader::decode_frame(const std::vector<uint8_t>& frame, int thread_inde
   }
 }
 
+int64_t VdifReader::step_index(const VdifFrameHeader& h) const {
+  return steps_per_second_ > 0 ? int64_t(h.seconds) * steps_per_second_ + int64_t(h.frame_nr) : 0;
+}
+
+int64_t VdifReader::steps_to(const VdifFrameHeader& h, int64_t frame) const {
+  if (steps_per_second_ == 0 || last_step_ < 0) return 1;
+  const int64_t steps = step_index(h) - last_step_;
+  if (steps < 1)
+    throw file_error(path_, format_string("VDIF frame %lld (second %u, frame %u) is not later "
+                                          "than the time step before it: frames repeated or "
+                                          "out of order", (long long)frame, h.seconds, h.frame_nr));
+  if (lost_steps_ + steps - 1 > kLongestGap_s * steps_per_second_)
+    throw file_error(path_, format_string("VDIF frame %lld (second %u, frame %u) comes %.6g s "
+                                          "after the time step before it: more than %lld s of "
+                                          "frames lost in all, or a damaged header",
+                                          (long long)frame, h.seconds, h.frame_nr,
+                                          double(steps) / double(steps_per_second_),
+                                          (long long)kLongestGap_s));
+  return steps;
+}
+
 bool VdifReader::load_group() {
+  const int64_t nthreads = int64_t(thread_index_.size());
+  const int dim = first_.complex_samples ? 2 : 1;
+  samples_.assign(size_t(header_.nchan * spf_ * dim), 0.0f);
+  if (lost_pending_ > 0) {  // a time step of lost frames: zeros
+    --lost_pending_;
+    ++last_step_;
+    chunk_pos_ = 0;
+    chunk_ntime_ = spf_;
+    return true;
+  }
   if (ended_ || (ngroups_ >= 0 && group_ >= ngroups_)) {
     ended_ = true;
     return false;
   }
-  const int64_t nthreads = int64_t(thread_index_.size());
-  const int dim = first_.complex_samples ? 2 : 1;
-  samples_.assign(size_t(header_.nchan * spf_ * dim), 0.0f);
   std::vector<uint8_t> frame;
   VdifFrameHeader step;
   for (int64_t i = 0; i < nthreads; ++i) {
@@ -305,7 +352,17 @@ bool VdifReader::load_group() {
       return false;
     }
     const VdifFrameHeader h = parse_vdif_frame_header(frame.data(), frame.size(), path_);
-    if (i == 0) step = h;
+    if (i == 0) {
+      step = h;
+      // Frames lost before this time step: it is read again after their zeros.
+      const int64_t steps = steps_to(h, f);
+      if (steps > 1) {
+        lost_steps_ += steps - 1;
+        lost_pending_ = steps - 1;
+        queue_.push_front(std::move(frame));
+        return load_group();
+      }
+    }
     if (frames_per_second_ > 0 && int64_t(h.frame_nr) >= frames_per_second_)
       throw file_error(path_, "VDIF frame " + std::to_string(f) + " is number " +
                                   std::to_string(h.frame_nr) + " of its second, past the " +
@@ -325,6 +382,7 @@ bool VdifReader::load_group() {
     }
     decode_frame(frame, thread->second);
   }
+  last_step_ = step_index(step);
   ++group_;
   chunk_pos_ = 0;
   chunk_ntime_ = spf_;
@@ -341,8 +399,14 @@ int64_t VdifReader::read(int64_t nsamples, VoltageBlock& block) {
                                       [this] { return load_group(); }, nsamples, nrows, per_time,
                                       block.data.data());
   if (done < nsamples) block.data.resize(header_.block_values(done));
-  if (invalid_frames_ > 0 && done < nsamples && ended_ && !invalid_noted_) {
-    warnings_.push_back(std::to_string(invalid_frames_) + " frames marked invalid read as zeros");
+  if (done < nsamples && ended_ && !invalid_noted_) {
+    if (invalid_frames_ > 0)
+      warnings_.push_back(std::to_string(invalid_frames_) + " frames marked invalid read as zeros");
+    if (lost_steps_ > 0)
+      warnings_.push_back(format_string("%lld time steps of frames missing (lost: the frame "
+                                        "numbers jump) read as zeros, %.6g s",
+                                        (long long)lost_steps_,
+                                        double(lost_steps_) / double(steps_per_second_)));
     invalid_noted_ = true;
   }
   block.nsamples = done;

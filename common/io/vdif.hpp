@@ -62,6 +62,9 @@ int64_t vdif_epoch_mjd(int ref_epoch);
 // Reads a file by name, or any stream: a pipe is read once, in order, its first frames read ahead
 // to learn the threads (and, when neither the options nor EDV 3 give it, the sample rate from
 // the frame numbers of its first two seconds); its length is then unknown (nsamples -1).
+// Time steps missing between frames (lost frames: the frame numbers jump) are read as zeros,
+// the mark of lost data, and counted in a warning; a file's length includes them. Frames
+// repeated or out of time order are refused.
 class VdifReader : public VoltageReader {
  public:
   VdifReader(const std::string& path, const VdifReadOptions& options);
@@ -81,6 +84,8 @@ class VdifReader : public VoltageReader {
 
   // Most bytes of a pipe read ahead to find its sample rate.
   static constexpr int64_t kMostReadAhead = int64_t(1) << 30;
+  // Most seconds of lost frames read as zeros (in all); more is taken for a damaged header.
+  static constexpr int64_t kLongestGap_s = 60;
 
  private:
   VdifFrameHeader frame_header_at(int64_t frame);
@@ -93,6 +98,13 @@ class VdifReader : public VoltageReader {
   double find_sample_rate(const VdifReadOptions& options);
   bool load_group();
   void decode_frame(const std::vector<uint8_t>& frame, int thread_index);
+  // A time step's place since the first (seconds x frames a second + frame number), where the
+  // frames a second are known to be whole; 0 otherwise.
+  int64_t step_index(const VdifFrameHeader& h) const;
+  // The time steps from the last one read to the one that starts with `h`: 1 in order, more
+  // where frames were lost (read as zeros); refused when `h` is not later (frames repeated or
+  // out of order) or when the frames lost would pass kLongestGap_s in all.
+  int64_t steps_to(const VdifFrameHeader& h, int64_t frame) const;
 
   std::unique_ptr<ByteStream> in_;
   std::string path_;
@@ -111,6 +123,10 @@ class VdifReader : public VoltageReader {
   bool ended_ = false;               // the data ended
   int64_t invalid_frames_ = 0;
   bool invalid_noted_ = false;
+  int64_t steps_per_second_ = 0;     // frames a second of each thread, where whole; else 0
+  int64_t last_step_ = -1;           // step_index of the last time step read
+  int64_t lost_steps_ = 0;           // time steps missing between frames, read as zeros
+  int64_t lost_pending_ = 0;         // of those, still to be read
   std::vector<float> samples_;       // current group, canonical order
   int64_t chunk_pos_ = 0;
   int64_t chunk_ntime_ = 0;

@@ -223,6 +223,50 @@ TEST(VoltagePipe, TakesTheVdifRateFromTwoSecondsAndRefusesFramesPastIt) {
             "first seconds gave: frames were lost there; give the sample rate (--vdif-rate)");
 }
 
+// Frames lost in the middle (the frame numbers jump from 4 to 8): their time steps are read as
+// zeros, the mark of lost data, in a file and a pipe alike, and counted; a time step repeated
+// (or out of order) is refused.
+TEST(VoltagePipe, ReadsLostVdifFramesAsZerosAndRefusesRepeatedOnes) {
+  ScratchDir dir;
+  const std::string path = dir.file("gap.vdif");
+  write_whole_file(path, vdif_stream(10, 0, 5) + vdif_stream(10, 8, 12));
+  expect_pipe_reads_as_file(path);
+  auto reader = rapt::open_voltage_file(path);
+  EXPECT_EQ(reader->header().nsamples, 20 * 64);  // the lost steps included
+  const ReadBack file = read_all(*reader, 100000);  // one block: [channel][sample]
+  ASSERT_EQ(file.values.size(), size_t(2 * 20 * 64));
+  for (int c = 0; c < 2; ++c)
+    for (int t = 0; t < 20 * 64; ++t) {
+      const float v = file.values[size_t(c * 20 * 64 + t)];
+      if (t >= 5 * 64 && t < 8 * 64)
+        ASSERT_EQ(v, 0.0f) << "channel " << c << " sample " << t;
+      else
+        ASSERT_NE(v, 0.0f) << "channel " << c << " sample " << t;
+    }
+  EXPECT_NE(std::find(file.warnings.begin(), file.warnings.end(),
+                      "3 time steps of frames missing (lost: the frame numbers jump) read as "
+                      "zeros, 0.3 s"),
+            file.warnings.end());
+  rapt::VdifReadOptions rate;
+  rate.sample_rate_hz = 640;
+  const std::string repeated = vdif_stream(10, 0, 5) + vdif_stream(10, 4, 5);
+  write_whole_file(path, repeated);
+  const std::string error = ": VDIF frame 10 (second 100, frame 4) is not later than the time "
+                            "step before it: frames repeated or out of order";
+  EXPECT_EQ(data_error_text([&] { read_all(*rapt::open_voltage_file(path, rate), 64); }),
+            path + error);
+  EXPECT_EQ(data_error_text([&] { read_through_pipe(repeated, 0, 64, rate); }), "-" + error);
+  // More than a minute of frames missing: a damaged header rather than lost frames.
+  const std::string jump = vdif_stream(10, 0, 5) + vdif_stream(10, 700, 5);
+  write_whole_file(path, jump);
+  EXPECT_EQ(data_error_text([&] { rapt::open_voltage_file(path, rate); }),
+            path + ": VDIF frames run from second 100 to second 170, 69.5 s more than they "
+                   "hold: more than 60 s of frames lost, or a damaged header");
+  EXPECT_EQ(data_error_text([&] { read_through_pipe(jump, 0, 64, rate); }),
+            "-: VDIF frame 10 (second 170, frame 0) comes 69.6 s after the time step before it: "
+            "more than 60 s of frames lost in all, or a damaged header");
+}
+
 TEST(VoltagePipe, SaysWhenAPipeEndsBeforeItsFirstSecondDoes) {
   const std::string bytes = vdif_stream(10, 2, 5);
   const std::string error = data_error_text([&] { read_through_pipe(bytes, 0, 64); });
