@@ -278,6 +278,12 @@ DadaHeader parse_dada_header(std::string_view text, const std::string& name) {
   VoltageHeader& v = h.voltage;
   v.format = "PSRDADA";
   h.hdr_size = integer_key(keys, "HDR_SIZE", name, 1, int64_t(1) << 30);
+  // Recorders write whole pages (4096 bytes, sometimes more): any other size more likely is a
+  // damaged key, which would shift every sample.
+  if (h.hdr_size % 512 != 0)
+    h.warnings.push_back("DADA HDR_SIZE " + std::to_string(h.hdr_size) +
+                         " is not a whole number of 512-byte pages; if the header was damaged, "
+                         "every sample is read from the wrong bytes");
   parse_sample_format(keys, name, h);
   const std::string* tsamp = find_key(keys, "TSAMP");
   if (!tsamp) throw file_error(name, "DADA header has no TSAMP");

@@ -442,6 +442,19 @@ TEST(PsrdadaHeader, RefusesABandBelowZeroOrOfNoWidth) {
             std::string::npos);
 }
 
+TEST(PsrdadaHeader, NotesAHeaderSizeOfNoWholePages) {
+  const std::string note = "DADA HDR_SIZE 4097 is not a whole number of 512-byte pages; if the "
+                           "header was damaged, every sample is read from the wrong bytes";
+  std::string text = dada_header_text(kSmallKeys);
+  const std::vector<std::string> whole = rapt::parse_dada_header(text, "x.dada").warnings;
+  const size_t at = text.find("HDR_SIZE 4096");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 13, "HDR_SIZE 4097");
+  const std::vector<std::string> odd = rapt::parse_dada_header(text, "x.dada").warnings;
+  ASSERT_EQ(odd.size(), whole.size() + 1);
+  EXPECT_EQ(odd[0], note);
+}
+
 TEST(PsrdadaHeader, NotesASampleTimeThatDisagreesWithTheChannelWidth) {
   // 2 complex channels of 0.6667 MHz are sampled every 1.5 us; 3 us says otherwise.
   const rapt::DadaHeader h = rapt::parse_dada_header(
