@@ -26,13 +26,19 @@ bool same_existing_file(const std::string& a, const std::string& b) {
          sa.st_ino == sb.st_ino;
 }
 
-void check_replaceable_output(const std::string& path, bool overwrite) {
-  // A directory that does not exist or cannot be written in is found now, before the work,
-  // not when the output is opened at the end of it.
-  const size_t slash = path.find_last_of('/');
+void check_output_directory(const std::string& path) {
+  // A trailing slash ("dir/out.ms/") still names out.ms in dir.
+  const size_t end = path.find_last_not_of('/');
+  const size_t slash = end == std::string::npos ? 0 : path.find_last_of('/', end);
   const std::string parent = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   if (::access(parent.c_str(), W_OK | X_OK) != 0)
     throw file_error(path, "cannot create: " + errno_text());
+}
+
+void check_replaceable_output(const std::string& path, bool overwrite) {
+  // A directory that does not exist or cannot be written in is found now, before the work,
+  // not when the output is opened at the end of it.
+  check_output_directory(path);
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return;
   if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");

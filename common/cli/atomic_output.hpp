@@ -72,6 +72,9 @@ class PendingTemporary {
 // Writes `contents` to `path` atomically (convenience for small text outputs).
 void write_file_atomically(const std::string& path, const std::string& contents, bool overwrite);
 
+// Throws DataError naming `path` when its directory does not exist or cannot be written in.
+void check_output_directory(const std::string& path);
+
 // Throws DataError naming `path` when its directory does not exist or cannot be written in,
 // when it exists and !overwrite, or when it exists and is not a regular file (a device, a pipe,
 // a directory), which an output renamed into place would replace.

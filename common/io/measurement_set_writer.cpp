@@ -219,6 +219,7 @@ class MeasurementSetWriter final : public VisibilityWriter {
   MeasurementSetWriter(const std::string& path, const VisibilitySet& metadata, bool overwrite)
       : path_(path), metadata_(visibility_metadata(metadata)), overwrite_(overwrite) {
     check_metadata(path, metadata);
+    check_output_directory(path);  // named as given, not as the temporary beside it
     std::error_code ec;
     if (fs::exists(path, ec)) {
       if (!overwrite) throw file_error(path, "already exists (use --force to overwrite)");

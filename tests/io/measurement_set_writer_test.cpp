@@ -238,8 +238,8 @@ TEST(MeasurementSetWriter, RejectsAMissingParentDirectory) {
   const std::string path = dir.file("no/such/dir/out.ms");
   const std::string text =
       data_error_text([&] { write_measurement_set(path, testing::small_visibility_set(), false); });
-  EXPECT_EQ(text.rfind(path + ": cannot write Measurement Set: ", 0), 0u) << text;
-  EXPECT_EQ(text.find('\n'), std::string::npos);
+  // Named as given, not as the temporary beside it.
+  EXPECT_EQ(text, path + ": cannot create: No such file or directory");
 }
 
 // A python3 that has python-casacore, or "".
