@@ -39,12 +39,19 @@ long column_repeat(fitsfile* fits, int column) {
 // Moves to the named BINTABLE (any EXTVER: the first one found); false, back at the HDU it
 // started from, when there is none. Walked here rather than by fits_movnam_hdu, which reports a
 // header it cannot parse (a non-numeric NAXIS2, ...) as "no such HDU": that is a DataError.
+// A file cut short says so, rather than what CFITSIO met where the bytes ended.
 bool move_to_table(fitsfile* fits, const char* extname, const std::string& name) {
   int start_hdu = 1;
   fits_get_hdu_num(fits, &start_hdu);
+  const LONGLONG file_bytes = fits->Fptr->logfilesize;
   for (int hdu = 2;; ++hdu) {
     int status = 0, type = 0;
+    LONGLONG head = 0, data = 0, next = 0;  // of the HDU before this one
+    fits_get_hduaddrll(fits, &head, &data, &next, &status);
     if (fits_movabs_hdu(fits, hdu, &type, &status) != 0) {
+      if (status != END_OF_FILE && next < file_bytes && next + 2880 > file_bytes)
+        throw file_error(name, "truncated: the file ends " + std::to_string(file_bytes - next) +
+                                   " bytes into HDU " + std::to_string(hdu) + "'s header");
       if (status != END_OF_FILE)
         throw_fits_error(name, "HDU " + std::to_string(hdu) + ": cannot read its header", status);
       fits_clear_errmsg();
@@ -53,7 +60,23 @@ bool move_to_table(fitsfile* fits, const char* extname, const std::string& name)
       return false;
     }
     const std::string found = fits_string_key(fits, "EXTNAME").value_or("");
-    if (type == BINARY_TBL && fits_normalised_name(found) == extname) return true;
+    if (type == BINARY_TBL && fits_normalised_name(found) == extname) {
+      // Its rows and heap must be in the file (the last block's padding may be missing).
+      LONGLONG naxis1 = 0, naxis2 = 0, pcount = 0;
+      fits_read_key(fits, TLONGLONG, "NAXIS1", &naxis1, nullptr, &status);
+      fits_read_key(fits, TLONGLONG, "NAXIS2", &naxis2, nullptr, &status);
+      fits_read_key(fits, TLONGLONG, "PCOUNT", &pcount, nullptr, &status);
+      fits_get_hduaddrll(fits, &head, &data, &next, &status);
+      const double needed = double(data) + double(naxis1) * double(naxis2) + double(pcount);
+      if (status == 0 && naxis1 >= 0 && naxis2 >= 0 && pcount >= 0 && needed > double(file_bytes)) {
+        char text[160];
+        std::snprintf(text, sizeof text, "truncated: the %s table needs %.0f bytes, the file has %lld",
+                      extname, needed, (long long)file_bytes);
+        throw file_error(name, text);
+      }
+      fits_clear_errmsg();
+      return true;
+    }
   }
 }
 

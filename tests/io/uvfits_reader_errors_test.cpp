@@ -213,6 +213,26 @@ TEST(UvfitsReader, RejectsTruncatedData) {
   expect_data_error([&] { read_uvfits(path); }, path, "truncated");
 }
 
+// Cut inside a table's header or its rows: said so, not what CFITSIO met at the end.
+TEST(UvfitsReader, SaysATableCutShortIsTruncated) {
+  ScratchDir dir;
+  const std::string whole = dir.file("whole.uvfits");
+  write_uvfits(whole, testing::make_test_visibilities(8, 4, 16), false);
+  const std::string data = testing::read_whole_file(whole);
+  const size_t table = data.find("XTENSION= 'BINTABLE'");
+  ASSERT_NE(table, std::string::npos);
+  ASSERT_EQ(table % 2880, 0u);
+  const std::string path = dir.file("cut.uvfits");
+  testing::write_whole_file(path, data.substr(0, table + 1000));
+  expect_data_error([&] { read_uvfits(path); }, path,
+                    "truncated: the file ends 1000 bytes into HDU 2's header");
+  const size_t an = data.find("EXTNAME = 'AIPS AN");
+  ASSERT_NE(an, std::string::npos);
+  const size_t rows = (data.find("END     ", an) / 2880 + 1) * 2880;
+  testing::write_whole_file(path, data.substr(0, rows + 10));
+  expect_data_error([&] { read_uvfits(path); }, path, "truncated: the AIPS AN table needs ");
+}
+
 TEST(UvfitsReader, RejectsTheTruncatedMwaFile) {
   RAPT_REQUIRE_SHARED_FILE(source, "pyuvdata/1061316296.uvfits");
   ScratchDir dir;
