@@ -69,7 +69,7 @@ T positive(const cxxopts::ParseResult& r, const char* name) {
 BfOptions bf_options_from(const cxxopts::ParseResult& r) {
   BfOptions o;
   if (!r.count("files") || r["files"].as<std::vector<std::string>>().size() != 1)
-    throw UsageError("give one voltage file (or '-' for PSRDADA on stdin)");
+    throw UsageError("give one voltage file (or '-' for standard input)");
   o.input = r["files"].as<std::vector<std::string>>()[0];
   if (!r.count("output")) throw UsageError("--output ROOT is required");
   o.output_root = r["output"].as<std::string>();

@@ -78,7 +78,7 @@ VisibilityFormat visibility_format_of(const std::string& path, const std::string
 CorrOptions corr_options_from(const cxxopts::ParseResult& r) {
   CorrOptions o;
   if (!r.count("files") || r["files"].as<std::vector<std::string>>().size() != 1)
-    throw UsageError("give one voltage file (or '-' for PSRDADA on stdin)");
+    throw UsageError("give one voltage file (or '-' for standard input)");
   o.input = r["files"].as<std::vector<std::string>>()[0];
   if (!r.count("output")) throw UsageError("--output is required (NAME.uvfits or NAME.ms)");
   o.output = r["output"].as<std::string>();

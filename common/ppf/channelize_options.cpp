@@ -39,7 +39,7 @@ void add_channelize_options(cxxopts::Options& options) {
 ChannelizeOptions channelize_options_from(const cxxopts::ParseResult& r) {
   ChannelizeOptions o;
   if (!r.count("files") || r["files"].as<std::vector<std::string>>().size() != 1)
-    throw UsageError("give one voltage file (or '-' for PSRDADA on stdin)");
+    throw UsageError("give one voltage file (or '-' for standard input)");
   o.input = r["files"].as<std::vector<std::string>>()[0];
   if (!r.count("output")) throw UsageError("--output FILE is required ('-' for standard output)");
   o.output = r["output"].as<std::string>();
