@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "bf/station_flags.hpp"
+#include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "cli/stopwatch.hpp"
@@ -98,6 +99,10 @@ void report(const CorrOptions& o, const BlockPreparation& prepared, const Correl
 
 CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const Stopwatch started;
+  // --force would otherwise replace the voltages being read with their visibilities.
+  if (o.input != "-" && same_existing_file(o.output, o.input))
+    throw UsageError("-o " + o.output + " is the input itself: write the visibilities to "
+                     "another file");
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
   // Visibilities need a sky frequency and a direction: without them they would be labelled at
   // baseband frequencies (VDIF, a header without FREQ) or phased towards RA 0, Dec 0.

@@ -7,6 +7,7 @@
 #include <future>
 #include <thread>
 
+#include "cli/atomic_output.hpp"
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
 #include "cli/stream_options.hpp"
@@ -66,6 +67,10 @@ int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_
 
 ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& messages) {
   const auto started = Clock::now();
+  // --force would otherwise replace the voltages being read with the channelised ones.
+  if (o.input != "-" && same_existing_file(o.output, o.input))
+    throw UsageError("-o " + o.output + " is the input itself: write the output to another "
+                     "file");
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif);
   if (o.detect) require_sky_frequency(reader->header(), o.input, "a filterbank needs");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);

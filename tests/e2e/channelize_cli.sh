@@ -165,6 +165,10 @@ $CH_CPU --nchan 16 --ntaps 8 -o fine.dada real.dada 2> err; status=$?
 [ $status = 1 ] && grep -q "fine.dada" err || fail "existing output: exit $status, $(cat err)"
 cmp -s gulp.dada fine.dada || fail "a refused run changed the existing output"
 $CH_CPU --nchan 16 --ntaps 8 --force -o fine.dada real.dada 2>/dev/null || fail "--force: exit $?"
+cp real.dada self.dada
+$CH_CPU --nchan 16 --ntaps 8 --force -o self.dada self.dada 2> err; status=$?
+[ $status = 2 ] && grep -q "is the input itself" err || fail "-o the input: exit $status, $(cat err)"
+cmp -s real.dada self.dada || fail "-o the input: the input was changed"
 
 # --- bad inputs: exit 1 or 2, one line on stderr naming the file (or option), nothing written
 printf '1\n2\n3\n' > three.txt

@@ -164,6 +164,12 @@ $C --nint 512 -o out.uvfits v.dada 2> err; status=$?
 cksum out.uvfits | cmp -s - before.txt || fail "existing output was changed"
 $C -q --force --nint 512 -o out.uvfits v.dada 2> err || fail "--force: $(cat err)"
 [ "$(inspect_value out.uvfits Integrations)" = 8 ] || fail "--force did not replace the output"
+# ... but never the input being read
+cp v.dada self.dada
+cksum self.dada > before.txt
+$C -q --force --format uvfits --nint 512 -o self.dada self.dada 2> err; status=$?
+[ $status = 2 ] && grep -q "is the input itself" err || fail "-o the input: exit $status, $(cat err)"
+cksum self.dada | cmp -s - before.txt || fail "-o the input: the input was changed"
 
 # --- a path that is not a regular file (a pipe here; /dev/null alike) is never replaced
 if mkfifo pipe.uvfits 2>/dev/null; then
