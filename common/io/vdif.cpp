@@ -147,7 +147,8 @@ VdifReader::VdifReader(std::unique_ptr<ByteStream> in, const VdifReadOptions& op
   int64_t nsteps = ngroups_;
   if (ngroups_ > 0 && steps_per_second_ > 0) {
     const int64_t last = (ngroups_ - 1) * int64_t(thread_index_.size());
-    const int64_t span = step_index(frame_header_at(last)) - step_index(first_) + 1;
+    last_file_step_ = step_index(frame_header_at(last));
+    const int64_t span = last_file_step_ - step_index(first_) + 1;
     if (span - ngroups_ > kLongestGap_s * steps_per_second_)
       throw file_error(path_, format_string("VDIF frames run from second %u to second %u, %.6g s "
                                             "more than they hold: more than %lld s of frames "
@@ -310,7 +311,16 @@ int64_t VdifReader::step_index(const VdifFrameHeader& h) const {
 }
 
 int64_t VdifReader::steps_to(const VdifFrameHeader& h, int64_t frame) const {
-  if (steps_per_second_ == 0 || last_step_ < 0) return 1;
+  if (steps_per_second_ == 0) return 1;
+  // In a file, the time steps still to read must fit before its last one (so it reads no more
+  // than its length says).
+  if (last_file_step_ >= 0 && step_index(h) + (ngroups_ - 1 - group_) > last_file_step_)
+    throw file_error(path_, format_string("VDIF frame %lld (second %u, frame %u) leaves no room "
+                                          "for the %lld time steps after it before the file's "
+                                          "last: frames out of order, or a damaged header",
+                                          (long long)frame, h.seconds, h.frame_nr,
+                                          (long long)(ngroups_ - 1 - group_)));
+  if (last_step_ < 0) return 1;
   const int64_t steps = step_index(h) - last_step_;
   if (steps < 1)
     throw file_error(path_, format_string("VDIF frame %lld (second %u, frame %u) is not later "

@@ -125,6 +125,7 @@ class VdifReader : public VoltageReader {
   bool invalid_noted_ = false;
   int64_t steps_per_second_ = 0;     // frames a second of each thread, where whole; else 0
   int64_t last_step_ = -1;           // step_index of the last time step read
+  int64_t last_file_step_ = -1;      // a file's: step_index of its last time step
   int64_t lost_steps_ = 0;           // time steps missing between frames, read as zeros
   int64_t lost_pending_ = 0;         // of those, still to be read
   std::vector<float> samples_;       // current group, canonical order

@@ -251,11 +251,13 @@ TEST(VoltagePipe, ReadsLostVdifFramesAsZerosAndRefusesRepeatedOnes) {
   rate.sample_rate_hz = 640;
   const std::string repeated = vdif_stream(10, 0, 5) + vdif_stream(10, 4, 5);
   write_whole_file(path, repeated);
-  const std::string error = ": VDIF frame 10 (second 100, frame 4) is not later than the time "
-                            "step before it: frames repeated or out of order";
+  // A file's last frame (step 8) leaves no room for its 10 steps; a pipe meets the repeat.
   EXPECT_EQ(data_error_text([&] { read_all(*rapt::open_voltage_file(path, rate), 64); }),
-            path + error);
-  EXPECT_EQ(data_error_text([&] { read_through_pipe(repeated, 0, 64, rate); }), "-" + error);
+            path + ": VDIF frame 0 (second 100, frame 0) leaves no room for the 9 time steps "
+                   "after it before the file's last: frames out of order, or a damaged header");
+  EXPECT_EQ(data_error_text([&] { read_through_pipe(repeated, 0, 64, rate); }),
+            "-: VDIF frame 10 (second 100, frame 4) is not later than the time step before it: "
+            "frames repeated or out of order");
   // More than a minute of frames missing: a damaged header rather than lost frames.
   const std::string jump = vdif_stream(10, 0, 5) + vdif_stream(10, 700, 5);
   write_whole_file(path, jump);
