@@ -140,8 +140,11 @@ VdifReader::VdifReader(std::unique_ptr<ByteStream> in, const VdifReadOptions& op
   if (!(options.centre_freq_mhz > 0))
     warnings_.push_back("VDIF carries no sky frequency: the channels are at baseband "
                         "frequencies unless one is given (--vdif-freq of bf, corr, channelize and inspect)");
+  // Frame numbers are 24 bits: a rate needing more frames a second cannot be numbered, and
+  // its steps are not checked (nor are those of a rate of no whole frames a second).
   const double steps_per_second = rate_hz / double(spf_);
-  if (std::fabs(steps_per_second - std::round(steps_per_second)) < 1e-9 * steps_per_second)
+  if (steps_per_second <= double(1 << 24) &&
+      std::fabs(steps_per_second - std::round(steps_per_second)) < 1e-9 * steps_per_second)
     steps_per_second_ = std::llround(steps_per_second);
   // A file's time steps run from its first frame's to its last one's, lost ones included.
   int64_t nsteps = ngroups_;
