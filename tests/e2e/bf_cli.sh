@@ -76,6 +76,17 @@ done
 "$BF" --version > version.txt 2>&1 || fail "--version: exit $?"
 grep -q "^bf (rapt)" version.txt || fail "--version: $(cat version.txt)"
 
+# --- a NaN in float voltages: that station sample is left out of the beams, with a warning,
+# and every output sample is finite
+"$SIM" $common --nbits 32 --source ra=04:00:00,dec=-29:30:00,flux=400 -q -o f32.dada 2>/dev/null \
+  || fail "simulate --nbits 32"
+hdr_size=$(head -c 4096 f32.dada | tr '\000' '\n' | awk '$1 == "HDR_SIZE" { print $2 }')
+printf '\000\000\300\177' | dd of=f32.dada bs=1 seek=$((hdr_size + 4000)) conv=notrunc 2>/dev/null
+$BF_CPU -q -o nan f32.dada 2> err || fail "NaN voltages: exit $?, $(cat err)"
+grep -q "held NaN or infinite values and were left out of the beams" err \
+  || fail "NaN voltages: no warning: $(cat err)"
+data_of nan_B000.fil | od -An -t f4 -v | grep -qi "nan\|inf" && fail "NaN voltages reached the beam"
+
 # --- one beam at the pointing centre: ROOT_B000.fil and ROOT_beams.txt, nothing else
 mkdir one
 $BF_CPU -o one/obs v.dada > stdout.txt 2> err || fail "one beam: $(cat err)"
