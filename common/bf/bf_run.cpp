@@ -196,7 +196,6 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   std::vector<uint8_t> weights_valid;
   RawBeamWeights raw;
   int64_t dropped = 0;
-  StationSampleMask non_finite;
   // Blocks end at weight updates, so the weights a sample gets do not depend on --gulp. The
   // next block is read and decoded on a thread of its own while this one is formed and
   // written.
@@ -234,14 +233,9 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
       shrink_time_rows(block.data.data(), n, usable, int64_t(v.nchan) * v.nant, int64_t(v.npol) * 2);
     // NaN or infinity in float input would make every beam NaN: those station samples add
     // nothing, as if lost.
-    if (v.float_samples) {
-      non_finite.reset(v.nant, usable);
-      summary.non_finite += mark_non_finite_samples(block.data.data(), v.nchan, v.nant, usable,
-                                                    v.npol, non_finite, o.stream.thread_count());
-      if (non_finite.invalid_count())
-        zero_invalid_samples(block.data.data(), v.nchan, v.nant, usable, v.npol, non_finite,
-                             o.stream.thread_count());
-    }
+    if (v.float_samples)
+      summary.non_finite += zero_non_finite_samples(block.data.data(), v.nchan, v.nant, usable,
+                                                    v.npol, o.stream.thread_count());
     auto t = Clock::now();
     engine->form(block.data.data(), usable, bf.sample_flags.data(), result);
     summary.forming_s += seconds_since(t);

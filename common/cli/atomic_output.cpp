@@ -35,6 +35,12 @@ void check_output_directory(const std::string& path) {
     throw file_error(path, "cannot create: " + errno_text());
 }
 
+void refuse_input_as_output(const std::string& output, const std::string& input,
+                            const std::string& remedy) {
+  if (input != "-" && same_existing_file(output, input))
+    throw UsageError("-o " + output + " is the input itself: " + remedy);
+}
+
 void check_replaceable_output(const std::string& path, bool overwrite) {
   // A directory that does not exist or cannot be written in is found now, before the work,
   // not when the output is opened at the end of it.

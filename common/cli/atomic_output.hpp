@@ -75,6 +75,11 @@ void write_file_atomically(const std::string& path, const std::string& contents,
 // Throws DataError naming `path` when its directory does not exist or cannot be written in.
 void check_output_directory(const std::string& path);
 
+// Throws UsageError when `output` names the file `input` (not "-"), which --force would
+// otherwise replace while it is read: "-o OUT is the input itself: <remedy>".
+void refuse_input_as_output(const std::string& output, const std::string& input,
+                            const std::string& remedy);
+
 // Throws DataError naming `path` when its directory does not exist or cannot be written in,
 // when it exists and !overwrite, or when it exists and is not a regular file (a device, a pipe,
 // a directory), which an output renamed into place would replace.

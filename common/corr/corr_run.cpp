@@ -99,10 +99,7 @@ void report(const CorrOptions& o, const BlockPreparation& prepared, const Correl
 
 CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   const Stopwatch started;
-  // --force would otherwise replace the voltages being read with their visibilities.
-  if (o.input != "-" && same_existing_file(o.output, o.input))
-    throw UsageError("-o " + o.output + " is the input itself: write the visibilities to "
-                     "another file");
+  refuse_input_as_output(o.output, o.input, "write the visibilities to another file");
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.stream.vdif);
   // Visibilities need a sky frequency and a direction: without them they would be labelled at
   // baseband frequencies (VDIF, a header without FREQ) or phased towards RA 0, Dec 0.

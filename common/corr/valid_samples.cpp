@@ -109,6 +109,15 @@ int64_t mark_non_finite_samples(const float* block, int nchan, int nant, int64_t
   return total;
 }
 
+int64_t zero_non_finite_samples(float* block, int nchan, int nant, int64_t nsamples, int npol,
+                                int threads) {
+  StationSampleMask mask;
+  mask.reset(nant, nsamples);
+  const int64_t marked = mark_non_finite_samples(block, nchan, nant, nsamples, npol, mask, threads);
+  if (marked) zero_invalid_samples(block, nchan, nant, nsamples, npol, mask, threads);
+  return marked;
+}
+
 void zero_invalid_samples(float* block, int nchan, int nant, int64_t nsamples, int npol,
                           const StationSampleMask& mask, int threads) {
   const int64_t values = int64_t(npol) * 2;

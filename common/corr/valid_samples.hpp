@@ -50,6 +50,11 @@ int64_t mark_lost_samples(const float* block, int nchan, int nant, int64_t nsamp
 int64_t mark_non_finite_samples(const float* block, int nchan, int nant, int64_t nsamples,
                                 int npol, StationSampleMask& mask, int threads = 1);
 
+// The same without a mask kept: sets every value of those station samples to 0 and returns how
+// many there were (bf's blocks, channelize's output).
+int64_t zero_non_finite_samples(float* block, int nchan, int nant, int64_t nsamples, int npol,
+                                int threads = 1);
+
 // Sets every value of the invalid station samples to 0.
 void zero_invalid_samples(float* block, int nchan, int nant, int64_t nsamples, int npol,
                           const StationSampleMask& mask, int threads = 1);

@@ -39,10 +39,9 @@ PredictOutput predict_output(const IdgGridOptions& o) {
                        "has: give -o NAME.uvfits for " + o.input);
     return PredictOutput::model_data;
   }
-  // --force would otherwise replace the visibilities being read with their prediction.
-  if (o.input != "-" && same_existing_file(o.name, o.input))
-    throw UsageError("-o " + o.name + " is the input itself: write the prediction to another "
-                     "file, or leave out -o to write it into the input's MODEL_DATA");
+  refuse_input_as_output(o.name, o.input,
+                         "write the prediction to another file, or leave out -o to write it "
+                         "into the input's MODEL_DATA");
   if (predict_output_is_measurement_set(o.name)) {
     // A directory: the MS writer replaces it only when complete (with --force).
     if (!o.overwrite && path_exists(o.name))

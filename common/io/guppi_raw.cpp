@@ -6,6 +6,7 @@
 
 #include "cli/errors.hpp"
 #include "cli/file_contents.hpp"
+#include "io/header_validation.hpp"
 #include "io/voltage_samples.hpp"
 #include "io/voltage_text.hpp"
 
@@ -121,8 +122,9 @@ GuppiBlockHeader parse_guppi_header(std::string_view data, const std::string& na
     throw file_error(name, "GUPPI PKTFMT 'SIMPLE' with NANTS > 1 is not supported");
   h.obsfreq_mhz = number_card(h, "OBSFREQ", name, false, 0);
   // Absent, the band is unknown (a warning says so); given, it must be a sky frequency.
-  if (find_card(h, "OBSFREQ") && !(h.obsfreq_mhz > 0 && h.obsfreq_mhz < 1e7))
-    throw file_error(name, "GUPPI OBSFREQ is " + *find_card(h, "OBSFREQ") +
+  if (const std::string* obsfreq = find_card(h, "OBSFREQ");
+      obsfreq && !(h.obsfreq_mhz > 0 && h.obsfreq_mhz < kMaxSkyFreq_mhz))
+    throw file_error(name, "GUPPI OBSFREQ is " + *obsfreq +
                                "; must be a positive sky frequency in MHz");
   h.obsbw_mhz = number_card(h, "OBSBW", name, false, 0);
   h.chan_bw_mhz = number_card(h, "CHAN_BW", name, false, 0);

@@ -67,10 +67,7 @@ int64_t block_samples(const ChannelizeOptions& o, const VoltageHeader& v, int64_
 
 ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& messages) {
   const auto started = Clock::now();
-  // --force would otherwise replace the voltages being read with the channelised ones.
-  if (o.input != "-" && same_existing_file(o.output, o.input))
-    throw UsageError("-o " + o.output + " is the input itself: write the output to another "
-                     "file");
+  refuse_input_as_output(o.output, o.input, "write the output to another file");
   std::unique_ptr<VoltageReader> reader = open_voltage_file(o.input, o.vdif);
   if (o.detect) require_sky_frequency(reader->header(), o.input, "a filterbank needs");
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
@@ -115,7 +112,6 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
   ChannelizeRunSummary summary;
   UnitAligner aligner(unit, int64_t(v.nchan) * v.nant, int64_t(v.npol) * v.values_per_sample());
   std::vector<float> channelised;
-  StationSampleMask mask;
   // The next block is read and decoded on a thread of its own while this one is channelised.
   VoltageBlock blocks[2];
   auto read_block = [&](VoltageBlock& into) { return reader->read(gulp, into); };
@@ -137,12 +133,8 @@ ChannelizeRunSummary run_channelize(const ChannelizeOptions& o, const Messages& 
     // hold it: those station samples are written as zeros, the mark of lost data.
     if (v.float_samples) {
       const VoltageHeader& out = setup.output;
-      mask.reset(out.nant, usable / frame);
-      summary.non_finite += mark_non_finite_samples(channelised.data(), out.nchan, out.nant,
-                                                    usable / frame, out.npol, mask, threads);
-      if (mask.invalid_count())
-        zero_invalid_samples(channelised.data(), out.nchan, out.nant, usable / frame, out.npol,
-                             mask, threads);
+      summary.non_finite += zero_non_finite_samples(channelised.data(), out.nchan, out.nant,
+                                                    usable / frame, out.npol, threads);
     }
     t = Clock::now();
     output->write(channelised, usable / frame);
