@@ -27,6 +27,9 @@ class BlockPreparation {
   // `threads` threads.
   BlockPreparation(const CorrPlan& plan, const StationFlags& flags, ChanneliserEngine* channeliser,
                    int threads);
+  // The plan and flags are kept by reference: temporaries would not outlive this object.
+  BlockPreparation(CorrPlan&&, const StationFlags&, ChanneliserEngine*, int) = delete;
+  BlockPreparation(const CorrPlan&, StationFlags&&, ChanneliserEngine*, int) = delete;
   // Prepares `block` (changed in place; the result may point into it or into this object's
   // channelised buffer, valid until the next call).
   PreparedBlock prepare(VoltageBlock& block);

@@ -142,7 +142,8 @@ TEST(CorrBlockPreparation, NonFiniteFloatSamplesAreLeftOutAndCounted) {
   at(2, 0, 10, 3) = std::numeric_limits<float>::quiet_NaN();
   at(0, 2, 20, 0) = std::numeric_limits<float>::infinity();
   at(3, 2, 20, 1) = -std::numeric_limits<float>::infinity();  // the same station sample
-  BlockPreparation prep(plan, StationFlags{}, nullptr, 2);
+  const StationFlags no_flags;  // the preparation keeps a reference
+  BlockPreparation prep(plan, no_flags, nullptr, 2);
   const PreparedBlock p = prep.prepare(block);
   EXPECT_EQ(prep.non_finite(), 2);
   EXPECT_EQ(prep.lost(), 0);
