@@ -239,10 +239,13 @@ TEST(CorrelatorGpu, ManyChannelsOfManyStationsMatchTheCpu) {
 }
 
 // 64 dual-polarisation stations (one 128-receiver tile, whose diagonal's lower half the wgmma
-// kernels take as 64 columns) over 300 channels.
+// kernels take as 64 columns) over 300 and 140 channels: more tiles than one round of blocks,
+// the last round's split over the samples; 100 samples are fewer stages than the wgmma
+// kernels copy ahead, 1000 samples more.
 TEST(CorrelatorGpu, ManyChannelsOfOneTileMatchTheCpu) {
   SKIP_WITHOUT_GPU();
   expect_tensor_paths_match_the_cpu(300, 64, 100, 25);
+  expect_tensor_paths_match_the_cpu(140, 64, 1000, 32);
 }
 
 // 250 and 270 dual-polarisation stations: 4 and 5 tiles of 128 receivers a side for the wgmma
