@@ -282,6 +282,20 @@ struct WgHalf {
 // and fp16 gained 1-2 %: a pair loads 32 KB a stage where a diagonal tile loads 16, so the
 // copies grow as the products shrink, and the kernel is bound by both (on an H100, int8 at
 // 1024 x 32: products alone 1.36 ms, copies alone 1.04 ms, the whole 1.49-1.52 ms).
+// Measured on an H200 against this kernel (int8 at 64 stations x 1024 channels 0.374 ms, 256 x
+// 64 0.239 ms in the same session), all slower or no faster:
+// - Blocks that stay on their SM (one an SM) and take the items in turn, copying the next
+//   item's first stages while this one's last products run and its sums are written: the loop
+//   needs registers the tiles leave none of. With the copying state in shared memory the
+//   compiler serialised the one-tile kernel's products for want of registers (int8 64 x 1024
+//   0.570 ms, 0.588 with a block per item in that build; 256 x 64 0.297); with the loop built
+//   once for each warpgroup's half it spilled 3 KB a thread.
+// - Asking L2 for the first 4 stages of the block an SM most likely takes next, as its
+//   products end (cp.async.bulk.prefetch.tensor): 1-2 % in that build (64 x 1024 0.407
+//   against 0.411-0.419 ms, 256 x 64 0.252 against 0.256; 10 stages no better), whose code
+//   alone (a 255th register) cost 8-10 %.
+// - 7 stages (7 slots of 32 KB, 14 of 16 KB for one tile a side): 64 x 1024 0.380 ms, 256 x 64
+//   0.240, fp16 64 x 1024 0.725 against 0.734.
 struct WgmmaGrid {
   int tiles = 1;   // per channel
   int whole = 0;   // items not split: blocks 0 ... whole - 1
