@@ -111,7 +111,6 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   const bool steered = o.detection != BeamDetection::none || o.coherent;
   if (o.weights_path.empty() && steered && !(o.ra && o.dec))
     require_pointing(reader->header(), o.input, "--ra and --dec (or --weights)");
-  const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const VoltageHeader& v = reader->header();
   if (!v.complex_samples)
     throw file_error(o.input, "has real samples; bf takes channelised complex voltages");
@@ -159,6 +158,9 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
   if (!file_weights && !v.start_known())
     throw file_error(o.input, "carries no start time (UTC_START or MJD_START); steering the "
                               "beams needs one (or give --weights)");
+  // The header's warnings once it is taken: a refusal above says the whole of its problem in
+  // one line (a missing start time, antennas without positions and why).
+  const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   if (!file_weights) {
     std::vector<SkyDirection> directions;
     for (const BeamDirection& b : beams) directions.push_back(b.direction);

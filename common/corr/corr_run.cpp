@@ -108,8 +108,10 @@ CorrRunSummary run_corr(const CorrOptions& o, const Messages& messages) {
   if (o.fringe_stopped && !reader->header().pointing_known)
     throw UsageError(o.input + ": names no pointing, which --fringe-stopped needs (the direction "
                                "the voltages were compensated to)");
-  const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const CorrPlan plan = make_corr_plan(o, reader->header(), messages);
+  // The header's warnings once it is taken: a refusal above says the whole of its problem in
+  // one line (a missing start time, antennas without positions and why).
+  const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);
   const StationFlags flags =
       o.flags_path.empty() ? StationFlags{}
                            : read_station_flags(o.flags_path, station_names(plan.layout, plan.voltages.nant));

@@ -229,17 +229,22 @@ void parse_antennas(const DadaKeys& keys, const std::string& name, DadaHeader& h
     if (std::find(list.begin(), list.begin() + long(a), list[a]) != list.begin() + long(a))
       throw file_error(name, "DADA ANT_NAMES lists '" + list[a] + "' twice");
   if (int(list.size()) != h.voltage.nant) {
-    h.warnings.push_back("ANT_NAMES lists " + std::to_string(list.size()) + " antennas, NANT is " +
-                         std::to_string(h.voltage.nant) + "; ignored");
+    h.voltage.positions_set_aside = "ANT_NAMES lists " + std::to_string(list.size()) +
+                                    " antennas, NANT is " + std::to_string(h.voltage.nant);
+    h.warnings.push_back(h.voltage.positions_set_aside + "; ignored");
     return;
   }
   const std::vector<double> itrf = numbers_of(keys, "ANT_ITRF");
   const bool have_itrf = itrf.size() == 3 * list.size() &&
                          std::all_of(itrf.begin(), itrf.end(), [](double x) { return std::isfinite(x); });
-  if (!itrf.empty() && !have_itrf)
-    h.warnings.push_back("ANT_ITRF is not 3 finite numbers per antenna; positions ignored");
-  if (itrf.empty())
-    h.warnings.push_back("ANT_NAMES comes without ANT_ITRF: the antennas have no positions");
+  if (!itrf.empty() && !have_itrf) {
+    h.voltage.positions_set_aside = "ANT_ITRF is not 3 finite numbers per antenna";
+    h.warnings.push_back(h.voltage.positions_set_aside + "; positions ignored");
+  }
+  if (itrf.empty()) {
+    h.voltage.positions_set_aside = "ANT_NAMES comes without ANT_ITRF";
+    h.warnings.push_back(h.voltage.positions_set_aside + ": the antennas have no positions");
+  }
   // Dish diameters (metres, 0 = unknown) and the array's reference position, where given.
   const std::vector<double> diameters = numbers_of(keys, "ANT_DIAMETER");
   // 0 (unknown) to 1 km: the largest single dishes are 500 m across.

@@ -42,7 +42,11 @@ ArrayLayout voltage_array_layout(const std::string& layout_path, const VoltageHe
                                   });
   if (layout.size() == 0 || (needed && !placed && layout_path.empty())) {
     if (needed)
-      throw file_error(input_name, "the voltages carry no antenna positions; give --layout FILE");
+      throw file_error(input_name, "the voltages carry no antenna positions" +
+                                       (v.positions_set_aside.empty()
+                                            ? std::string()
+                                            : " (" + v.positions_set_aside + ")") +
+                                       "; give --layout FILE");
     return layout;
   }
   if (layout.size() != v.nant)

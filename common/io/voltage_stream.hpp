@@ -41,6 +41,9 @@ struct VoltageHeader {
   int64_t nsamples = -1;        // time samples in the file; -1 = unknown (a pipe)
   std::string pol_basis = "LIN";  // "LIN" (X, Y) or "CIRC" (R, L)
   ArrayLayout array;            // antenna names and positions when the file carries them
+  // Why the header's antenna positions were set aside ("ANT_NAMES lists 9 antennas, NANT is
+  // 10"), for the message of a program that needs them; empty where it gives none or they hold.
+  std::string positions_set_aside;
 
   int values_per_sample() const { return complex_samples ? 2 : 1; }
   // Floats in one canonical block of `nsamples` time samples.

@@ -275,5 +275,13 @@ inspect_value nopointing.uvfits 'Pointing (J2000)' | grep -q "^04:00:00.0000  -3
 $C -q --nint 1024 -o pointing.uvfits v.dada || fail "corr v.dada"
 cmp -s pointing.uvfits nopointing.uvfits || fail "no pointing, --phase-centre at the pointing: the output differs"
 
+# --- a header without a start time, or whose antenna list does not match NANT (so that its
+# positions are set aside): one line that says so, not the reader's warning as well
+{ head -c "$hdr" v.dada | sed 's/^UTC_START /XTC_START /; s/^MJD_START /XJD_START /'; tail -c +$((hdr + 1)) v.dada; } > nostart.dada
+expect_error 1 "nostart.dada: carries no start time (UTC_START or MJD_START)" nostart.dada
+{ head -c "$hdr" v.dada | sed 's/^\(ANT_NAMES .*\),s5$/\1   /'; tail -c +$((hdr + 1)) v.dada; } > names5.dada
+[ "$(wc -c < names5.dada)" = "$(wc -c < v.dada)" ] || fail "names5.dada: the size changed"
+expect_error 1 "names5.dada: the voltages carry no antenna positions (ANT_NAMES lists 5 antennas, NANT is 6); give --layout FILE" names5.dada
+
 [ $failures = 0 ] && echo "corr_cli: all passed"
 [ $failures = 0 ]

@@ -485,7 +485,24 @@ TEST(PsrdadaHeader, NotesAntennaNamesWithoutPositions) {
   EXPECT_EQ(h.warnings[0], "ANT_NAMES comes without ANT_ITRF: the antennas have no positions");
   // A program that needs positions says the voltages have none.
   EXPECT_EQ(data_error_text([&] { rapt::voltage_array_layout("", h.voltage, "x.dada", true); }),
-            "x.dada: the voltages carry no antenna positions; give --layout FILE");
+            "x.dada: the voltages carry no antenna positions (ANT_NAMES comes without ANT_ITRF); "
+            "give --layout FILE");
+}
+
+// An antenna list that does not match NANT is set aside with its positions; a program that
+// needs them says why there are none.
+TEST(PsrdadaHeader, SetsAsideAnAntennaListOfAnotherLength) {
+  const rapt::DadaHeader h = rapt::parse_dada_header(
+      dada_header_text(small_keys_with("NPOL", "1") +
+                       "NANT 3\nINNER_T 4\nORDER TFATP\nANT_NAMES a,b\n"
+                       "ANT_ITRF 5109224,2006790.5,-3239100.25,5109225,2006790.5,-3239100.25\n"),
+      "x.dada");
+  EXPECT_EQ(h.voltage.array.size(), 0);
+  ASSERT_EQ(h.warnings.size(), 1u);
+  EXPECT_EQ(h.warnings[0], "ANT_NAMES lists 2 antennas, NANT is 3; ignored");
+  EXPECT_EQ(data_error_text([&] { rapt::voltage_array_layout("", h.voltage, "x.dada", true); }),
+            "x.dada: the voltages carry no antenna positions (ANT_NAMES lists 2 antennas, NANT is "
+            "3); give --layout FILE");
 }
 
 // Stations are told apart by name (flags files, the outputs' antenna tables).
