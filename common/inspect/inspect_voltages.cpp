@@ -55,10 +55,16 @@ std::string describe_voltage_header(const std::string& path, const VoltageHeader
                                : vdif           ? not_in_headers
                                                 : "unknown (no RA and DEC in the header)";
   out += report_line("RA, Dec (J2000)", pointing);
-  out += report_line("Start (UTC)", utc_date_time(h.start_mjd_day, h.start_mjd_seconds));
-  out += report_line("Start MJD (UTC)", report_number("%.12f", h.start_mjd()) + " (day " +
-                                            std::to_string(h.start_mjd_day) + " + " +
-                                            report_number("%.6f", h.start_mjd_seconds) + " s)");
+  if (h.start_known()) {
+    out += report_line("Start (UTC)", utc_date_time(h.start_mjd_day, h.start_mjd_seconds));
+    out += report_line("Start MJD (UTC)", report_number("%.12f", h.start_mjd()) + " (day " +
+                                              std::to_string(h.start_mjd_day) + " + " +
+                                              report_number("%.6f", h.start_mjd_seconds) + " s)");
+  } else {  // MJD 0: the header gives no start (not the year 1858)
+    out += report_line("Start (UTC)", h.format == "GUPPI RAW"
+                                          ? "unknown (no STT_IMJD in the header)"
+                                          : "unknown (no UTC_START or MJD_START in the header)");
+  }
   out += report_line("Sample time (us)", report_number("%.9g", h.tsamp_s * 1e6));
   const bool sky_frequency_known = !(vdif && h.centre_freq_mhz == 0);
   const std::string offset_note = sky_frequency_known ? "" : " (from the band centre)";

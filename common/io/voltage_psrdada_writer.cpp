@@ -34,7 +34,7 @@ void check_writable(const VoltageHeader& h, const std::string& name) {
   if (!(h.tsamp_s > 0)) throw file_error(name, "PSRDADA output needs a positive TSAMP");
   if (h.pointing_known && (!std::isfinite(h.ra_deg) || !(std::fabs(h.dec_deg) <= 90)))
     throw file_error(name, "PSRDADA output needs a finite RA and |DEC| <= 90 degrees");
-  if (!mjd_in_range(h.start_mjd_day, h.start_mjd_seconds))
+  if (h.start_known() && !mjd_in_range(h.start_mjd_day, h.start_mjd_seconds))
     throw file_error(name, "PSRDADA output start time is out of range");
   if (h.array.size() != 0 && h.array.size() != h.nant)
     throw file_error(name, "antenna list has " + std::to_string(h.array.size()) +
@@ -121,8 +121,12 @@ std::string format_dada_header(const VoltageHeader& h, int64_t inner_t, const st
   add("INNER_T", std::to_string(inner_t));
   add("ORDER", "TFATP");
   add("TSAMP", format_string("%.17g", h.tsamp_s * 1e6));
-  add("UTC_START", utc_text(h.start_mjd_day, h.start_mjd_seconds));
-  add("MJD_START", mjd_text(h.start_mjd_day, h.start_mjd_seconds));
+  // A start time not known (a header without UTC_START or MJD_START) is left out too, so that
+  // a program that needs one refuses this file as it would the first.
+  if (h.start_known()) {
+    add("UTC_START", utc_text(h.start_mjd_day, h.start_mjd_seconds));
+    add("MJD_START", mjd_text(h.start_mjd_day, h.start_mjd_seconds));
+  }
   add("OBS_OFFSET", "0");
   add("POL_BASIS", h.pol_basis == "CIRC" ? "CIRC" : "LIN");
   add("RESOLUTION", std::to_string(block_bytes));

@@ -82,8 +82,11 @@ VoltageHeader channelised_header(const VoltageHeader& input, const ChanneliserSh
   out.tsamp_s = input.tsamp_s * frame;
   const double offset_samples =
       double(1 - shape.ntaps) * frame + (double(shape.ntaps) * frame - 1) / 2.0;
-  out.start_mjd_seconds = input.start_mjd_seconds + offset_samples * input.tsamp_s;
-  normalise_mjd(out.start_mjd_day, out.start_mjd_seconds);
+  // A start not known (MJD 0) stays unknown rather than moving to a day before it.
+  if (input.start_known()) {
+    out.start_mjd_seconds = input.start_mjd_seconds + offset_samples * input.tsamp_s;
+    normalise_mjd(out.start_mjd_day, out.start_mjd_seconds);
+  }
   out.nsamples = input.nsamples >= 0 ? input.nsamples / frame : -1;
   return out;
 }

@@ -274,5 +274,15 @@ $BF -q --device cpu -o np np.dada 2> err; [ $? = 2 ] && grep -q "np.dada: PSRDAD
 $CH_CPU --detect --nchan 16 -o np.fil nopointing.dada 2> err || fail "no pointing, --detect: $(cat err)"
 grep -q "src_raj and src_dej are written as 0h, 0 deg" err || fail "no pointing, --detect: no note: $(cat err)"
 
+# --- a header without a start time: the channelised file names none either (written, not
+# refused), so that bf, which needs one to steer, says so
+{ head -c "$hdr" real.dada | sed 's/^UTC_START /XTC_START /; s/^MJD_START /XJD_START /'; tail -c +$((hdr + 1)) real.dada; } > nostart.dada
+$CH_CPU -q --nchan 16 -o ns.dada nostart.dada 2> err || fail "no start time: $(cat err)"
+head -c 4096 ns.dada | tr -d '\000' | grep -q -E "^(UTC_START|MJD_START) " && fail "ns.dada: a start time written for one not known"
+inspect_value ns.dada 'Start (UTC)' | grep -q "^unknown (no UTC_START or MJD_START in the header)" ||
+  fail "inspect ns.dada: Start $(inspect_value ns.dada 'Start (UTC)')"
+$BF -q --device cpu -o ns ns.dada 2> err; [ $? = 1 ] && grep -q "ns.dada: carries no start time (UTC_START or MJD_START)" err ||
+  fail "bf on ns.dada: $(cat err)"
+
 [ $failures = 0 ] && echo "channelize_cli: all passed"
 [ $failures = 0 ]

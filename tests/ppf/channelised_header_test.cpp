@@ -81,6 +81,13 @@ TEST(ChannelisedHeader, StartsAtTheMiddleOfTheFirstSamplesFilterSpan) {
   VoltageHeader pipe = in;
   pipe.nsamples = -1;
   EXPECT_EQ(channelised_header(pipe, s).nsamples, -1);
+  // A start not known (MJD 0) stays unknown, not a day before it.
+  VoltageHeader unknown = in;
+  unknown.start_mjd_day = 0;
+  unknown.start_mjd_seconds = 0;
+  const VoltageHeader still = channelised_header(unknown, s);
+  EXPECT_FALSE(still.start_known());
+  EXPECT_EQ(still.start_mjd_seconds, 0.0);
 }
 
 TEST(ChannelisedHeader, FineChannelBinsFollowTheContract) {
