@@ -35,6 +35,19 @@ void check_output_directory(const std::string& path) {
     throw file_error(path, "cannot create: " + errno_text());
 }
 
+std::string creation_failure(const std::string& temporary, bool directory) {
+  if (directory) {
+    if (::mkdir(temporary.c_str(), 0755) != 0) return errno_text();
+    ::rmdir(temporary.c_str());
+    return "";
+  }
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) return errno_text();
+  ::close(fd);
+  ::unlink(temporary.c_str());
+  return "";
+}
+
 void refuse_input_as_output(const std::string& output, const std::string& input,
                             const std::string& remedy) {
   if (input != "-" && same_existing_file(output, input))

@@ -75,6 +75,11 @@ void write_file_atomically(const std::string& path, const std::string& contents,
 // Throws DataError naming `path` when its directory does not exist or cannot be written in.
 void check_output_directory(const std::string& path);
 
+// Why a file (or a directory) cannot be made at `temporary`, as the system says it ("No such
+// file or directory" in /proc, where the directory's permissions allow it); empty where one
+// can, which the probe then removes. For libraries whose own message gives no cause.
+std::string creation_failure(const std::string& temporary, bool directory);
+
 // Throws UsageError when `output` names the file `input` (not "-"), which --force would
 // otherwise replace while it is read: "-o OUT is the input itself: <remedy>".
 void refuse_input_as_output(const std::string& output, const std::string& input,

@@ -226,6 +226,10 @@ class MeasurementSetWriter final : public VisibilityWriter {
       check_replaceable(path);  // before the work of building the new one
     }
     temp_ = temporary_sibling(path, "tmp");
+    // casacore's message would name the temporary; a directory that cannot be made is named as
+    // given, with the system's reason.
+    const std::string cause = creation_failure(temp_, true);
+    if (!cause.empty()) throw file_error(path, "cannot create: " + cause);
     pending_.emplace(temp_);  // removed by the signal handler if the program is interrupted
     guarded([&] {
       ms_ = create_ms(temp_, metadata_);

@@ -205,10 +205,15 @@ FitsOutputFile::FitsOutputFile(std::string path, bool overwrite) : path_(std::mo
   int status = 0;
   if (fits_create_diskfile(&fits_, temp_path_.c_str(), &status) != 0) {
     fits_ = nullptr;
+    // CFITSIO says only "couldn't create the named file": the system's reason, where making
+    // the file again gives one.
+    const std::string cause = creation_failure(temp_path_, false);
     leave_pending_temporary(pending_slot_);
     // Standard output is made in $TMPDIR first: name the file that could not be made.
-    throw_fits_error(path_ == "-" ? temp_path_ + " (standard output's temporary, in $TMPDIR)" : path_,
-                     "cannot create", status);
+    const std::string name =
+        path_ == "-" ? temp_path_ + " (standard output's temporary, in $TMPDIR)" : path_;
+    if (!cause.empty()) throw file_error(name, "cannot create: " + cause);
+    throw_fits_error(name, "cannot create", status);
   }
 }
 

@@ -206,6 +206,20 @@ TEST(AtomicOutputFile, RefusesToOverwriteWithoutForce) {
   EXPECT_EQ(read_whole_file(path), "replaced");
 }
 
+// The system's reason a file or directory cannot be made, for libraries that give none; where
+// one can be made, nothing is said and nothing is left.
+TEST(AtomicOutputFile, CreationFailureGivesTheSystemsReason) {
+  EXPECT_EQ(rapt::creation_failure("/nonexistent-dir/x.tmp", false), "No such file or directory");
+  EXPECT_EQ(rapt::creation_failure("/nonexistent-dir/x.tmp", true), "No such file or directory");
+  ScratchDir dir;
+  EXPECT_EQ(rapt::creation_failure(dir.file("x.tmp"), false), "");
+  EXPECT_EQ(rapt::creation_failure(dir.file("y.tmp"), true), "");
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  rapt::write_file_atomically(dir.file("taken"), "kept", false);
+  EXPECT_EQ(rapt::creation_failure(dir.file("taken"), false), "File exists");
+  EXPECT_EQ(read_whole_file(dir.file("taken")), "kept");
+}
+
 TEST(AtomicOutputFile, NamesTheFileWhenTheDirectoryIsMissing) {
   try {
     rapt::AtomicOutputFile out("/nonexistent-dir/x.dat", false);

@@ -257,6 +257,13 @@ $C --format vis -o out/x.uvfits v.dada 2> err; status=$?
 [ $status = 2 ] && grep -q -- "--format" err || fail "--format vis: exit $status, $(cat err)"
 $C v.dada 2> err; status=$?
 [ $status = 2 ] && grep -q -- "--output" err || fail "no -o: exit $status, $(cat err)"
+# A place no file can be made in (/proc, whose permissions allow root to try): the system's
+# reason, not the library's "couldn't create the named file".
+for name in /proc/rapt-test.uvfits /proc/rapt-test.ms; do
+  $C -q -o $name v.dada 2> err; status=$?
+  [ $status = 1 ] && [ "$(wc -l < err)" = 1 ] && grep -q "^corr: $name: cannot create: " err ||
+    fail "-o $name: exit $status, $(cat err)"
+done
 [ -z "$(ls -A out)" ] || fail "usage errors left $(ls -A out | tr '\n' ' ')"
 
 # --- a PSRDADA header without RA and DEC names no pointing: corr asks for --phase-centre rather
