@@ -17,6 +17,8 @@ namespace rapt {
 class Integrator {
  public:
   Integrator(const CorrPlan& plan, CorrelatorEngine& engine, VisibilityWriter& writer);
+  // The plan is kept by reference: a temporary would not outlive this object.
+  Integrator(CorrPlan&&, CorrelatorEngine&, VisibilityWriter&) = delete;
 
   // Adds `nsamples` samples from sample `first_sample` on (within one integration), zeroed
   // where `mask` says they are invalid.
