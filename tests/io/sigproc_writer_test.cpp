@@ -153,6 +153,8 @@ struct RoundTripCase {
   bool int8;
   double foff;
 };
+// By name in test output (not the struct's bytes, padding included).
+void PrintTo(const RoundTripCase& c, std::ostream* os) { *os << c.name; }
 
 class SigprocRoundTrip : public ::testing::TestWithParam<RoundTripCase> {};
 
