@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -166,6 +167,30 @@ TEST(PsrdadaHeader, PrefersMjdStartAndAddsObsOffset) {
   // 800 bytes = 100 samples of 2 chans x 2 pols x 2 bytes, at 1.5 us.
   EXPECT_EQ(h.voltage.start_mjd_day, 60000);
   EXPECT_NEAR(h.voltage.start_mjd_seconds, 43200 + 150e-6, 1e-9);
+}
+
+// MJD day 0 is "no start time": a start within it (1858) is taken as none, with a note, and
+// OBS_OFFSET moves no start that is not given, so that both read as not known and a writer
+// leaves them out alike.
+TEST(PsrdadaHeader, TakesAStartInMjdDayZeroAsNone) {
+  const std::string keys = "NCHAN 2\nNPOL 2\nNDIM 2\nNBIT 8\nTSAMP 1.5\nFREQ 1400\nBW 1\n"
+                           "ORDER TFP\n";
+  const rapt::DadaHeader day0 =
+      rapt::parse_dada_header(dada_header_text(keys + "MJD_START 0.5\n"), "x");
+  EXPECT_FALSE(day0.voltage.start_known());
+  EXPECT_EQ(day0.voltage.start_mjd_seconds, 0.0);
+  EXPECT_NE(std::find(day0.warnings.begin(), day0.warnings.end(),
+                      "DADA start time lies in MJD day 0 (1858-11-17); taken as no start time"),
+            day0.warnings.end());
+  const rapt::DadaHeader offset =
+      rapt::parse_dada_header(dada_header_text(keys + "OBS_OFFSET 800\n"), "x");
+  EXPECT_FALSE(offset.voltage.start_known());
+  EXPECT_EQ(offset.voltage.start_mjd_seconds, 0.0);
+  // Written without a start, read back without one.
+  const rapt::DadaHeader again = rapt::parse_dada_header(
+      rapt::format_dada_header(offset.voltage, rapt::kDadaInnerT, "x"), "x");
+  EXPECT_FALSE(again.voltage.start_known());
+  EXPECT_EQ(again.voltage.start_mjd_seconds, 0.0);
 }
 
 TEST(PsrdadaReader, ReadsTimeMajorOrders) {
