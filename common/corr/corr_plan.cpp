@@ -136,9 +136,7 @@ VisibilitySet output_metadata(const CorrPlan& p, const CorrOptions& o) {
 CorrPlan make_corr_plan(const CorrOptions& o, const VoltageHeader& input, const Messages& messages) {
   CorrPlan p;
   p.input = input;
-  if (!input.start_known())
-    throw file_error(o.input, "carries no start time (UTC_START or MJD_START); the baselines' "
-                              "geometry needs one");
+  require_start_time(input, o.input, "the baselines' geometry needs one");
   if (input.npol != 1 && input.npol != 2)
     throw file_error(o.input, format_string("has %d polarisations; corr takes 1 or 2", input.npol));
   if (o.channelise || !input.complex_samples) {

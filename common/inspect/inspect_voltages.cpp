@@ -61,9 +61,8 @@ std::string describe_voltage_header(const std::string& path, const VoltageHeader
                                               std::to_string(h.start_mjd_day) + " + " +
                                               report_number("%.6f", h.start_mjd_seconds) + " s)");
   } else {  // MJD 0: the header gives no start (not the year 1858)
-    out += report_line("Start (UTC)", h.format == "GUPPI RAW"
-                                          ? "unknown (no STT_IMJD in the header)"
-                                          : "unknown (no UTC_START or MJD_START in the header)");
+    out += report_line("Start (UTC)",
+                       std::string("unknown (no ") + start_time_keys(h) + " in the header)");
   }
   out += report_line("Sample time (us)", report_number("%.9g", h.tsamp_s * 1e6));
   const bool sky_frequency_known = !(vdif && h.centre_freq_mhz == 0);

@@ -212,15 +212,27 @@ VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
                        format_string("%g", block.chan_bw_mhz) + " MHz (expected " +
                        format_string("%g", 1e-6 / std::fabs(block.chan_bw_mhz)) +
                        " s); kept TBIN");
-  h.start_mjd_day = block.stt_imjd;
-  h.start_mjd_seconds = block.stt_smjd_s + block.stt_offs_s;
-  if (block.pktsize > 0) {
-    const int64_t bytes_per_time = int64_t(block.obsnchan) * block.npol_field * block.nbits / 8;
-    h.start_mjd_seconds += double(block.pktidx) * double(block.pktsize) / double(bytes_per_time) *
-                           block.tbin_s;
+  // MJD day 0 is the readers' "no start time" (VoltageHeader::start_known): a header without
+  // STT_IMJD, or with 0 there, gives none, whatever its seconds.
+  if (block.stt_imjd == 0) {
+    warnings.push_back(find_card(block, "STT_IMJD")
+                           ? "GUPPI STT_IMJD is 0; taken as no start time"
+                           : "GUPPI header has no STT_IMJD; start MJD 0");
+  } else {
+    h.start_mjd_day = block.stt_imjd;
+    h.start_mjd_seconds = block.stt_smjd_s + block.stt_offs_s;
+    if (block.pktsize > 0) {
+      const int64_t bytes_per_time = int64_t(block.obsnchan) * block.npol_field * block.nbits / 8;
+      h.start_mjd_seconds += double(block.pktidx) * double(block.pktsize) /
+                             double(bytes_per_time) * block.tbin_s;
+    }
+    // Out-of-range times (absurd PKTIDX x TBIN) stay unnormalised; the header still reads.
+    normalise_mjd(h.start_mjd_day, h.start_mjd_seconds);
+    if (h.start_mjd_day == 0) {
+      warnings.push_back("GUPPI start time lies in MJD day 0 (1858-11-17); taken as no start time");
+      h.start_mjd_seconds = 0;
+    }
   }
-  // Out-of-range times (absurd PKTIDX x TBIN) stay unnormalised; the header still reads.
-  normalise_mjd(h.start_mjd_day, h.start_mjd_seconds);
   const std::string pol = text("FD_POLN");
   h.pol_basis = pol.rfind("CIRC", 0) == 0 ? "CIRC" : "LIN";
   return h;

@@ -82,6 +82,16 @@ void require_pointing(const VoltageHeader& header, const std::string& path, cons
   throw UsageError(path + ": " + what + "; give " + remedy);
 }
 
+const char* start_time_keys(const VoltageHeader& header) {
+  return header.format == "GUPPI RAW" ? "STT_IMJD" : "UTC_START or MJD_START";
+}
+
+void require_start_time(const VoltageHeader& header, const std::string& path,
+                        const std::string& needed) {
+  if (header.start_known()) return;
+  throw DataError(path + ": carries no start time (" + start_time_keys(header) + "); " + needed);
+}
+
 std::vector<std::string> voltage_warnings(const VoltageReader& reader, const std::string& path,
                                           size_t from) {
   std::vector<std::string> named;

@@ -115,6 +115,15 @@ void require_sky_frequency(const VoltageHeader& header, const std::string& path,
 // UsageError naming the file and the options that give the direction (`remedy`).
 void require_pointing(const VoltageHeader& header, const std::string& path, const char* remedy);
 
+// The header keys that give a file's start time, for messages: "UTC_START or MJD_START"
+// (PSRDADA), "STT_IMJD" (GUPPI RAW). VDIF frames always carry theirs.
+const char* start_time_keys(const VoltageHeader& header);
+
+// A file without a start time (start_known) is refused by a program whose geometry needs one,
+// with a DataError "path: carries no start time (KEYS); <needed>".
+void require_start_time(const VoltageHeader& header, const std::string& path,
+                        const std::string& needed);
+
 // Writes blocks in the order given; the file appears under its final name only at commit().
 // Float samples are rounded to the nearest integer and clipped to the header's nbits range
 // (clipped_values() counts them); nbits 32 with float_samples writes IEEE floats unchanged.

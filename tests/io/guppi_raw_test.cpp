@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "io/guppi_raw.hpp"
+#include "io/voltage_stream.hpp"
 #include "test_data.hpp"
 #include "voltage_test_support.hpp"
 
@@ -167,6 +168,36 @@ TEST(GuppiRawHeader, StartTimeAddsPacketIndex) {
   EXPECT_NEAR(h.start_mjd_seconds, 3600.25 + 10 * 1e-6, 1e-9);
   EXPECT_DOUBLE_EQ(h.bandwidth_mhz, -2.0);
   EXPECT_TRUE(warnings.empty());
+}
+
+// MJD day 0 is "no start time": a header without STT_IMJD, or with 0 there, gives none, with a
+// note, whatever its STT_SMJD and packet index say.
+TEST(GuppiRawHeader, GivesNoStartTimeWithoutSttImjd) {
+  auto start = [](const std::string& imjd, std::vector<std::string>& warnings) {
+    GuppiSpec spec;
+    spec.pktidx = 10;
+    std::string header = guppi_header(spec, 32);
+    header.erase(header.find(guppi_card("STT_IMJD", "").substr(0, 9)), 80);
+    if (!imjd.empty()) header.insert(header.size() - 80, guppi_card("STT_IMJD", imjd));
+    return rapt::guppi_voltage_header(rapt::parse_guppi_header(header, "x"), warnings);
+  };
+  std::vector<std::string> absent, zero;
+  const rapt::VoltageHeader a = start("", absent);
+  EXPECT_FALSE(a.start_known());
+  EXPECT_EQ(a.start_mjd_seconds, 0.0);
+  EXPECT_EQ(absent, std::vector<std::string>{"GUPPI header has no STT_IMJD; start MJD 0"});
+  const rapt::VoltageHeader z = start("0", zero);
+  EXPECT_FALSE(z.start_known());
+  EXPECT_EQ(z.start_mjd_seconds, 0.0);
+  EXPECT_EQ(zero, std::vector<std::string>{"GUPPI STT_IMJD is 0; taken as no start time"});
+  // A program that needs the start names the GUPPI key.
+  try {
+    rapt::require_start_time(a, "x.raw", "the baselines' geometry needs one");
+    FAIL() << "no start time was let through";
+  } catch (const rapt::DataError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "x.raw: carries no start time (STT_IMJD); the baselines' geometry needs one");
+  }
 }
 
 TEST(GuppiRawHeader, ReadsThePointingLenientlyAndNotesItsAbsence) {
