@@ -155,7 +155,8 @@ BfRunSummary run_bf(const BfOptions& o, const Messages& messages) {
 
   const UtcInstant start{v.start_mjd_day, v.start_mjd_seconds};
   std::optional<GeometricWeights> geometry;
-  if (!file_weights) require_start_time(v, o.input, "steering the beams needs one (or give --weights)");
+  if (!file_weights)
+    require_start_time(v, o.input, "steering the beams needs one (or give --weights)");
   // The header's warnings once it is taken: a refusal above says the whole of its problem in
   // one line (a missing start time, antennas without positions and why).
   const size_t header_warnings = show_voltage_warnings(*reader, o.input, messages);

@@ -212,7 +212,7 @@ VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
                        format_string("%g", block.chan_bw_mhz) + " MHz (expected " +
                        format_string("%g", 1e-6 / std::fabs(block.chan_bw_mhz)) +
                        " s); kept TBIN");
-  // MJD day 0 is the readers' "no start time" (VoltageHeader::start_known): a header without
+  // MJD day 0 is the readers' "no start time" (clear_start_in_day_zero): a header without
   // STT_IMJD, or with 0 there, gives none, whatever its seconds.
   if (block.stt_imjd == 0) {
     warnings.push_back(find_card(block, "STT_IMJD")
@@ -228,10 +228,8 @@ VoltageHeader guppi_voltage_header(const GuppiBlockHeader& block,
     }
     // Out-of-range times (absurd PKTIDX x TBIN) stay unnormalised; the header still reads.
     normalise_mjd(h.start_mjd_day, h.start_mjd_seconds);
-    if (h.start_mjd_day == 0) {
+    if (clear_start_in_day_zero(h.start_mjd_day, h.start_mjd_seconds))
       warnings.push_back("GUPPI start time lies in MJD day 0 (1858-11-17); taken as no start time");
-      h.start_mjd_seconds = 0;
-    }
   }
   const std::string pol = text("FD_POLN");
   h.pol_basis = pol.rfind("CIRC", 0) == 0 ? "CIRC" : "LIN";

@@ -121,12 +121,8 @@ void parse_start_time(const DadaKeys& keys, const std::string& name, DadaHeader&
   if (!mjd_in_range(v.start_mjd_day, v.start_mjd_seconds))
     throw file_error(name, "DADA start time (MJD_START or UTC_START plus OBS_OFFSET) is out of range");
   normalise_mjd(v.start_mjd_day, v.start_mjd_seconds);
-  // MJD day 0 is the readers' "no start time" (VoltageHeader::start_known); a start within it
-  // (1858, before any observation) is taken as none, not kept as a time no program would use.
-  if (v.start_mjd_day == 0) {
+  if (clear_start_in_day_zero(v.start_mjd_day, v.start_mjd_seconds))
     h.warnings.push_back("DADA start time lies in MJD day 0 (1858-11-17); taken as no start time");
-    v.start_mjd_seconds = 0;
-  }
 }
 
 void parse_sample_format(const DadaKeys& keys, const std::string& name, DadaHeader& h) {

@@ -126,6 +126,12 @@ void normalise_mjd(int& day, double& seconds) {
   }
 }
 
+bool clear_start_in_day_zero(int day, double& seconds) {
+  if (day != 0) return false;
+  seconds = 0;
+  return true;
+}
+
 bool mjd_in_range(int day, double seconds) {
   normalise_mjd(day, seconds);
   return day >= 0 && day <= 9999999 && seconds >= 0 && seconds < 86400.0;

@@ -38,4 +38,9 @@ bool mjd_in_range(int day, double seconds);
 // Moves whole days from `seconds` into `day` so that 0 <= seconds < 86400.
 void normalise_mjd(int& day, double& seconds);
 
+// MJD day 0 is the readers' "no start time" (VoltageHeader::start_known): a normalised start
+// within it (1858, before any observation) is cleared to that, its seconds set to 0, rather
+// than kept as a time no program would use. Returns whether it was.
+bool clear_start_in_day_zero(int day, double& seconds);
+
 }  // namespace rapt
